@@ -1,0 +1,312 @@
+//! The 0-1 integer program: binary variables, literals, linear constraints with integer
+//! coefficients and an optional linear objective. A model knows nothing about solvers; the
+//! backends in [`crate::solve`] turn it into answers, and [`lp`] / [`opb`] write it out for
+//! other solvers.
+
+pub mod lp;
+pub mod opb;
+
+use serde::Serialize;
+use std::fmt;
+
+/// A binary decision variable, an index into its model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(pub u32);
+
+/// A variable or its negation (`1 - x`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lit {
+    pub var: Var,
+    pub negated: bool,
+}
+
+impl Var {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+    pub fn pos(self) -> Lit {
+        Lit {
+            var: self,
+            negated: false,
+        }
+    }
+    pub fn neg(self) -> Lit {
+        Lit {
+            var: self,
+            negated: true,
+        }
+    }
+}
+
+impl From<Var> for Lit {
+    fn from(v: Var) -> Lit {
+        v.pos()
+    }
+}
+
+impl std::ops::Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
+        Lit {
+            var: self.var,
+            negated: !self.negated,
+        }
+    }
+}
+
+impl Lit {
+    /// The value of this literal under a full assignment of the model's variables.
+    pub fn value(self, assignment: &[bool]) -> bool {
+        assignment[self.var.index()] != self.negated
+    }
+}
+
+/// The sense of a linear constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Sense {
+    Le,
+    Ge,
+    Eq,
+}
+
+impl fmt::Display for Sense {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Sense::Le => "<=",
+            Sense::Ge => ">=",
+            Sense::Eq => "=",
+        })
+    }
+}
+
+/// `sum(coef * lit) sense rhs`, where a negated literal stands for `1 - x`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constraint {
+    pub terms: Vec<(i64, Lit)>,
+    pub sense: Sense,
+    pub rhs: i64,
+    /// Which family of the formulation this row belongs to (e.g. "one value per cell").
+    pub family: &'static str,
+}
+
+impl Constraint {
+    /// Whether a full assignment satisfies this row.
+    pub fn holds(&self, assignment: &[bool]) -> bool {
+        let lhs: i64 = self
+            .terms
+            .iter()
+            .filter(|(_, l)| l.value(assignment))
+            .map(|(c, _)| c)
+            .sum();
+        match self.sense {
+            Sense::Le => lhs <= self.rhs,
+            Sense::Ge => lhs >= self.rhs,
+            Sense::Eq => lhs == self.rhs,
+        }
+    }
+
+    /// The same row over variables only: negated literals become `-coef * x` with the
+    /// constant moved to the right-hand side. Zero coefficients are dropped and repeated
+    /// variables merged, so the result is what an LP file shows.
+    pub fn over_vars(&self) -> (Vec<(i64, Var)>, i64) {
+        let mut rhs = self.rhs;
+        let mut acc: std::collections::BTreeMap<Var, i64> = Default::default();
+        for &(c, l) in &self.terms {
+            if l.negated {
+                rhs -= c;
+                *acc.entry(l.var).or_default() -= c;
+            } else {
+                *acc.entry(l.var).or_default() += c;
+            }
+        }
+        let terms = acc
+            .into_iter()
+            .filter(|&(_, c)| c != 0)
+            .map(|(v, c)| (c, v))
+            .collect();
+        (terms, rhs)
+    }
+}
+
+/// Whether the objective is minimised or maximised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Minimise,
+    Maximise,
+}
+
+/// A linear objective over literals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Objective {
+    pub direction: Direction,
+    pub terms: Vec<(i64, Lit)>,
+}
+
+impl Objective {
+    pub fn value(&self, assignment: &[bool]) -> i64 {
+        self.terms
+            .iter()
+            .filter(|(_, l)| l.value(assignment))
+            .map(|(c, _)| c)
+            .sum()
+    }
+}
+
+/// The size of a model, as the columns of Table 2 of the Battleship paper count it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Size {
+    pub variables: usize,
+    pub constraints: usize,
+    pub nonzeros: usize,
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} variables, {} constraints, {} nonzeros",
+            self.variables, self.constraints, self.nonzeros
+        )
+    }
+}
+
+/// A 0-1 integer program.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    names: Vec<String>,
+    pub constraints: Vec<Constraint>,
+    pub objective: Option<Objective>,
+}
+
+impl Model {
+    pub fn new() -> Model {
+        Model::default()
+    }
+
+    /// A new binary variable. Names should be valid LP identifiers (letters, digits, `_`).
+    pub fn var(&mut self, name: impl Into<String>) -> Var {
+        self.names.push(name.into());
+        Var((self.names.len() - 1) as u32)
+    }
+
+    pub fn name(&self, v: Var) -> &str {
+        &self.names[v.index()]
+    }
+
+    pub fn num_vars(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Adds `sum(terms) sense rhs`.
+    pub fn add(
+        &mut self,
+        family: &'static str,
+        terms: Vec<(i64, Lit)>,
+        sense: Sense,
+        rhs: i64,
+    ) -> &mut Self {
+        self.constraints.push(Constraint {
+            terms,
+            sense,
+            rhs,
+            family,
+        });
+        self
+    }
+
+    /// Exactly one of `lits` is true.
+    pub fn exactly_one(&mut self, family: &'static str, lits: &[Lit]) -> &mut Self {
+        self.add(family, unit(lits), Sense::Eq, 1)
+    }
+
+    /// At most one of `lits` is true.
+    pub fn at_most_one(&mut self, family: &'static str, lits: &[Lit]) -> &mut Self {
+        self.add(family, unit(lits), Sense::Le, 1)
+    }
+
+    /// At least one of `lits` is true (a clause).
+    pub fn at_least_one(&mut self, family: &'static str, lits: &[Lit]) -> &mut Self {
+        self.add(family, unit(lits), Sense::Ge, 1)
+    }
+
+    /// `a` implies `b`, written as `a - b <= 0`.
+    pub fn implies(&mut self, family: &'static str, a: Lit, b: Lit) -> &mut Self {
+        self.add(family, vec![(1, a), (-1, b)], Sense::Le, 0)
+    }
+
+    /// `sum(lits) sense k`.
+    pub fn cardinality(
+        &mut self,
+        family: &'static str,
+        lits: &[Lit],
+        sense: Sense,
+        k: i64,
+    ) -> &mut Self {
+        self.add(family, unit(lits), sense, k)
+    }
+
+    pub fn minimise(&mut self, terms: Vec<(i64, Lit)>) {
+        self.objective = Some(Objective {
+            direction: Direction::Minimise,
+            terms,
+        });
+    }
+
+    pub fn maximise(&mut self, terms: Vec<(i64, Lit)>) {
+        self.objective = Some(Objective {
+            direction: Direction::Maximise,
+            terms,
+        });
+    }
+
+    /// Variables, constraints and nonzeros (distinct variables per row, summed).
+    pub fn size(&self) -> Size {
+        Size {
+            variables: self.num_vars(),
+            constraints: self.constraints.len(),
+            nonzeros: self.constraints.iter().map(|c| c.over_vars().0.len()).sum(),
+        }
+    }
+
+    /// The first constraint a full assignment violates, if any.
+    pub fn violated(&self, assignment: &[bool]) -> Option<&Constraint> {
+        self.constraints.iter().find(|c| !c.holds(assignment))
+    }
+
+    /// Rows per family, in the order families first appear.
+    pub fn families(&self) -> Vec<(&'static str, usize)> {
+        let mut out: Vec<(&'static str, usize)> = Vec::new();
+        for c in &self.constraints {
+            match out.iter_mut().find(|(f, _)| *f == c.family) {
+                Some((_, n)) => *n += 1,
+                None => out.push((c.family, 1)),
+            }
+        }
+        out
+    }
+}
+
+fn unit(lits: &[Lit]) -> Vec<(i64, Lit)> {
+    lits.iter().map(|&l| (1, l)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negated_literals_move_to_the_right_hand_side() {
+        let mut m = Model::new();
+        let a = m.var("a");
+        let b = m.var("b");
+        m.add("t", vec![(3, a.pos()), (2, b.neg())], Sense::Le, 4);
+        let (terms, rhs) = m.constraints[0].over_vars();
+        assert_eq!(terms, vec![(3, a), (-2, b)]);
+        assert_eq!(rhs, 2);
+        assert!(m.constraints[0].holds(&[false, false]));
+        assert!(!m.constraints[0].holds(&[true, false]));
+        assert!(m.constraints[0].holds(&[true, true]));
+        assert_eq!(m.size().nonzeros, 2);
+    }
+}

@@ -1,0 +1,277 @@
+//! The SAT backend: CaDiCaL (through the `cadical` crate, built with `cc`) with cardinality and
+//! pseudo-Boolean rows compiled to CNF by rustsat's encodings.
+
+use super::{Answer, Backend, EngineSize};
+use crate::model::{Constraint, Direction, Lit, Model, Objective, Sense};
+use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
+use rustsat::encodings::pb::{
+    BoundUpper as _, BoundUpperIncremental as _, DynamicPolyWatchdog,
+};
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::{BasicVarManager, ManageVars};
+use rustsat::types::constraints::PbConstraint;
+use rustsat::types::Clause;
+use std::time::Instant;
+
+/// CaDiCaL asks this, from time to time, whether to stop.
+pub struct Deadline {
+    at: Option<Instant>,
+}
+
+impl cadical::Callbacks for Deadline {
+    fn terminate(&mut self) -> bool {
+        self.at.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+struct Sink<'a> {
+    solver: &'a mut cadical::Solver<Deadline>,
+    clauses: &'a mut usize,
+}
+
+impl CollectClauses for Sink<'_> {
+    fn n_clauses(&self) -> usize {
+        *self.clauses
+    }
+    fn extend_clauses<T>(&mut self, cl_iter: T) -> Result<(), rustsat::OutOfMemory>
+    where
+        T: IntoIterator<Item = Clause>,
+    {
+        for cl in cl_iter {
+            self.solver.add_clause(cl.iter().map(|l| l.to_ipasir()));
+            *self.clauses += 1;
+        }
+        Ok(())
+    }
+}
+
+fn rs_lit(l: Lit) -> rustsat::types::Lit {
+    rustsat::types::Lit::new(l.var.0, l.negated)
+}
+
+fn ipasir(l: Lit) -> i32 {
+    let v = l.var.0 as i32 + 1;
+    if l.negated {
+        -v
+    } else {
+        v
+    }
+}
+
+enum ObjectiveEncoding {
+    Unit(Totalizer),
+    Weighted(DynamicPolyWatchdog),
+}
+
+/// The objective as `offset + sum(weight * lit)` with positive weights, minimised.
+struct PreparedObjective {
+    offset: i64,
+    encoding: ObjectiveEncoding,
+}
+
+pub struct SatBackend {
+    solver: cadical::Solver<Deadline>,
+    vars: BasicVarManager,
+    num_model_vars: usize,
+    clauses: usize,
+    objective: Option<Objective>,
+    prepared: Option<PreparedObjective>,
+}
+
+impl SatBackend {
+    pub fn new(model: &Model) -> SatBackend {
+        let mut solver: cadical::Solver<Deadline> = cadical::Solver::new();
+        solver.set_callbacks(Some(Deadline { at: None }));
+        let n = model.num_vars();
+        let mut backend = SatBackend {
+            solver,
+            vars: BasicVarManager::from_next_free(rustsat::types::Var::new(n as u32)),
+            num_model_vars: n,
+            clauses: 0,
+            objective: model.objective.clone(),
+            prepared: None,
+        };
+        if n > 0 {
+            // Make sure CaDiCaL knows every model variable, even unconstrained ones.
+            backend.solver.reserve(n as i32);
+        }
+        for c in &model.constraints {
+            backend.add_constraint(c);
+        }
+        backend
+    }
+
+    fn sink(&mut self) -> (Sink<'_>, &mut BasicVarManager) {
+        (
+            Sink {
+                solver: &mut self.solver,
+                clauses: &mut self.clauses,
+            },
+            &mut self.vars,
+        )
+    }
+
+    fn push_clause(&mut self, lits: impl IntoIterator<Item = i32>) {
+        self.solver.add_clause(lits);
+        self.clauses += 1;
+    }
+}
+
+impl Backend for SatBackend {
+    fn add_constraint(&mut self, c: &Constraint) {
+        // Normalise to `sum(w * lit) sense rhs` with positive weights.
+        let mut rhs = c.rhs;
+        let mut terms: Vec<(i64, Lit)> = Vec::with_capacity(c.terms.len());
+        for &(w, l) in &c.terms {
+            debug_assert!(l.var.index() < self.num_model_vars, "variable outside the model");
+            match w.cmp(&0) {
+                std::cmp::Ordering::Greater => terms.push((w, l)),
+                std::cmp::Ordering::Less => {
+                    rhs -= w;
+                    terms.push((-w, !l));
+                }
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        let total: i64 = terms.iter().map(|t| t.0).sum();
+        let unit = terms.iter().all(|t| t.0 == 1);
+        // Shapes that are plain clauses.
+        match c.sense {
+            Sense::Ge if rhs <= 0 => return,
+            Sense::Le if rhs >= total => return,
+            Sense::Ge if rhs > total => return self.push_clause([]),
+            Sense::Le if rhs < 0 => return self.push_clause([]),
+            Sense::Eq if rhs < 0 || rhs > total => return self.push_clause([]),
+            Sense::Ge if unit && rhs == 1 => {
+                return self.push_clause(terms.iter().map(|t| ipasir(t.1)));
+            }
+            Sense::Le if unit && rhs == 1 && terms.len() <= 8 => {
+                for a in 0..terms.len() {
+                    for b in a + 1..terms.len() {
+                        self.push_clause([-ipasir(terms[a].1), -ipasir(terms[b].1)]);
+                    }
+                }
+                return;
+            }
+            Sense::Eq if unit && rhs == 1 && terms.len() <= 8 => {
+                self.push_clause(terms.iter().map(|t| ipasir(t.1)));
+                for a in 0..terms.len() {
+                    for b in a + 1..terms.len() {
+                        self.push_clause([-ipasir(terms[a].1), -ipasir(terms[b].1)]);
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
+        let lits = terms.iter().map(|&(w, l)| (rs_lit(l), w as isize));
+        let pb = match c.sense {
+            Sense::Le => PbConstraint::new_ub(lits, rhs as isize),
+            Sense::Ge => PbConstraint::new_lb(lits, rhs as isize),
+            Sense::Eq => PbConstraint::new_eq(lits, rhs as isize),
+        };
+        let (mut sink, vars) = self.sink();
+        rustsat::encodings::pb::default_encode_pb_constraint(pb, &mut sink, vars)
+            .expect("clause collection into CaDiCaL cannot run out of memory");
+    }
+
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.push_clause(lits.iter().map(|&l| ipasir(l)));
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> Answer {
+        match self
+            .solver
+            .solve_with(assumptions.iter().map(|&l| ipasir(l)))
+        {
+            Some(true) => Answer::Sat,
+            Some(false) => Answer::Unsat,
+            None => Answer::Unknown,
+        }
+    }
+
+    fn assignment(&self) -> Vec<bool> {
+        (0..self.num_model_vars)
+            .map(|v| self.solver.value(v as i32 + 1).unwrap_or(false))
+            .collect()
+    }
+
+    fn objective_at_most(&mut self, bound: i64) -> Option<Vec<Lit>> {
+        if self.prepared.is_none() {
+            let obj = self.objective.as_ref()?;
+            let sign = match obj.direction {
+                Direction::Minimise => 1,
+                Direction::Maximise => -1,
+            };
+            let mut offset = 0;
+            let mut weighted = Vec::new();
+            for &(w, l) in &obj.terms {
+                let w = w * sign;
+                match w.cmp(&0) {
+                    std::cmp::Ordering::Greater => weighted.push((l, w)),
+                    std::cmp::Ordering::Less => {
+                        offset += w;
+                        weighted.push((!l, -w));
+                    }
+                    std::cmp::Ordering::Equal => {}
+                }
+            }
+            let encoding = if weighted.iter().all(|t| t.1 == 1) {
+                ObjectiveEncoding::Unit(weighted.iter().map(|t| rs_lit(t.0)).collect())
+            } else {
+                ObjectiveEncoding::Weighted(
+                    weighted
+                        .iter()
+                        .map(|&(l, w)| (rs_lit(l), w as usize))
+                        .collect(),
+                )
+            };
+            self.prepared = Some(PreparedObjective { offset, encoding });
+        }
+        let mut prepared = self.prepared.take().expect("prepared above");
+        let ub = bound - prepared.offset;
+        let result = if ub < 0 {
+            None
+        } else {
+            let ub = ub as usize;
+            let (mut sink, vars) = self.sink();
+            let lits = match &mut prepared.encoding {
+                ObjectiveEncoding::Unit(t) => {
+                    t.encode_ub_change(ub..=ub, &mut sink, vars)
+                        .expect("no memory limit");
+                    t.enforce_ub(ub).expect("encoded above")
+                }
+                ObjectiveEncoding::Weighted(d) => {
+                    d.encode_ub_change(ub..=ub, &mut sink, vars)
+                        .expect("no memory limit");
+                    d.enforce_ub(ub).expect("encoded above")
+                }
+            };
+            Some(
+                lits.into_iter()
+                    .map(|l| {
+                        // Encoding variables live beyond the model's; keep them as literals over
+                        // the backend's own numbering.
+                        Lit {
+                            var: crate::model::Var(l.var().idx32()),
+                            negated: l.is_neg(),
+                        }
+                    })
+                    .collect(),
+            )
+        };
+        self.prepared = Some(prepared);
+        result
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.solver.set_callbacks(Some(Deadline { at: deadline }));
+    }
+
+    fn engine_size(&self) -> EngineSize {
+        EngineSize {
+            variables: self.vars.n_used() as usize,
+            clauses: self.clauses,
+        }
+    }
+}
