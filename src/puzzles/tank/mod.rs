@@ -1,0 +1,284 @@
+//! Tank Attack (seed chapter 26, after Chlond 2008): every cell of an n×n board holds a tank
+//! with a value in 1..n-1; a tank of value k attacks the tanks exactly k cells away in its row
+//! and column; every tank's value must equal the number of tanks attacking it.
+
+use crate::error::{Error, Result};
+use crate::model::{Lit, Model, Sense, Var};
+
+/// The largest side accepted: beyond it the one-hot model has more than 10^5 variables and
+/// no method here finishes.
+pub const MAX_SIDE: usize = 40;
+
+/// A Tank Attack instance: the side of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tank {
+    pub n: usize,
+}
+
+/// A board of values, row by row.
+pub type Board = Vec<Vec<u32>>;
+
+/// Which integer program to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Formulation {
+    /// The seed's model as printed: one-hot values, `attackers = sum k x[i,j,k]`.
+    Seed,
+    /// The one-hot model plus order variables (`value >= t`), the attack rule as a cardinality
+    /// equality, and the global balance identity (a valid redundant row).
+    Strong,
+}
+
+/// The model of one instance, with the map from cells and values to variables.
+pub struct TankModel {
+    pub model: Model,
+    n: usize,
+    /// x[(i*n + j)*(n-1) + (k-1)]: cell (i,j) holds value k.
+    x: Vec<Var>,
+}
+
+impl TankModel {
+    /// The variable "cell (i,j) holds value k".
+    pub fn x(&self, i: usize, j: usize, k: usize) -> Var {
+        self.x[(i * self.n + j) * (self.n - 1) + (k - 1)]
+    }
+
+    /// The decision variables: solutions are counted as distinct assignments of these.
+    pub fn decisions(&self) -> &[Var] {
+        &self.x
+    }
+
+    /// The board an assignment describes.
+    pub fn decode(&self, assignment: &[bool]) -> Board {
+        let n = self.n;
+        (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        (1..n)
+                            .find(|&k| assignment[self.x(i, j, k).index()])
+                            .unwrap_or(0) as u32
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// How many cells a tank of value `k` at (i,j) can reach on an n×n board (0 to 4).
+fn targets(n: usize, i: usize, j: usize, k: usize) -> i64 {
+    [i >= k, i + k < n, j >= k, j + k < n]
+        .iter()
+        .filter(|&&b| b)
+        .count() as i64
+}
+
+impl Tank {
+    /// A validated instance: the side must be between 1 and [`MAX_SIDE`].
+    pub fn new(n: i64) -> Result<Tank> {
+        if n < 1 {
+            return Err(Error::input(format!(
+                "board side {n} is not a positive number; give the side n of an n×n board, 1 to {MAX_SIDE}"
+            )));
+        }
+        if n as usize > MAX_SIDE {
+            return Err(Error::input(format!(
+                "board side {n} is too large: at most {MAX_SIDE} (the model would have {} variables)",
+                n * n * (n - 1)
+            )));
+        }
+        Ok(Tank { n: n as usize })
+    }
+
+    /// Reads the side from a command-line word.
+    pub fn parse(word: &str) -> Result<Tank> {
+        let n: i64 = word.trim().parse().map_err(|_| {
+            Error::input(format!(
+                "board side '{word}' is not a whole number; give the side n of an n×n board, 1 to {MAX_SIDE}"
+            ))
+        })?;
+        Tank::new(n)
+    }
+
+    /// Builds the chosen formulation. `break_symmetry` adds lex-leader rows for the board's
+    /// rotations and reflections: they keep at least one board of every symmetry class, so they
+    /// serve `solve` but never `count`.
+    pub fn formulate(&self, formulation: Formulation, break_symmetry: bool) -> TankModel {
+        let n = self.n;
+        let mut model = Model::new();
+        let mut x = Vec::with_capacity(n * n * n.saturating_sub(1));
+        for i in 0..n {
+            for j in 0..n {
+                for k in 1..n {
+                    x.push(model.var(format!("x_{i}_{j}_{k}")));
+                }
+            }
+        }
+        let tm = TankModel { model, n, x };
+        let mut tm = tm;
+        if n == 1 {
+            // Values run over 1..n-1, which is empty: the one cell cannot hold a value.
+            tm.model
+                .add("one value per cell", Vec::new(), Sense::Eq, 1);
+            return tm;
+        }
+        let cells: Vec<(usize, usize)> = (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).collect();
+        // Seed: sum_k x[i,j,k] = 1.
+        for &(i, j) in &cells {
+            let lits: Vec<Lit> = (1..n).map(|k| tm.x(i, j, k).pos()).collect();
+            tm.model.exactly_one("one value per cell", &lits);
+        }
+        let attackers = |tm: &TankModel, i: usize, j: usize| -> Vec<Lit> {
+            let mut a: Vec<Lit> = (0..n)
+                .filter(|&p| p != j)
+                .map(|p| tm.x(i, p, j.abs_diff(p)).pos())
+                .collect();
+            a.extend(
+                (0..n)
+                    .filter(|&q| q != i)
+                    .map(|q| tm.x(q, j, i.abs_diff(q)).pos()),
+            );
+            a
+        };
+        match formulation {
+            Formulation::Seed => {
+                // Seed: sum_p x[i,p,|j-p|] + sum_q x[q,j,|i-q|] = sum_k k x[i,j,k].
+                for &(i, j) in &cells {
+                    let mut terms: Vec<(i64, Lit)> =
+                        attackers(&tm, i, j).into_iter().map(|l| (1, l)).collect();
+                    terms.extend((1..n).map(|k| (-(k as i64), tm.x(i, j, k).pos())));
+                    tm.model.add("attackers equal value", terms, Sense::Eq, 0);
+                }
+            }
+            Formulation::Strong => {
+                // Order variables y[i,j,t] <=> value >= t, for t = 2..n-1:
+                // sum_{k>=t} x[i,j,k] - y[i,j,t] = 0.
+                let mut y = vec![Vec::new(); n * n];
+                for &(i, j) in &cells {
+                    for t in 2..n {
+                        let v = tm.model.var(format!("y_{i}_{j}_{t}"));
+                        let mut terms: Vec<(i64, Lit)> =
+                            (t..n).map(|k| (1, tm.x(i, j, k).pos())).collect();
+                        terms.push((-1, v.pos()));
+                        tm.model.add("order variables", terms, Sense::Eq, 0);
+                        y[i * n + j].push(v);
+                    }
+                }
+                // The rule as a cardinality equality: attackers = 1 + sum_t y[i,j,t].
+                for &(i, j) in &cells {
+                    let mut terms: Vec<(i64, Lit)> =
+                        attackers(&tm, i, j).into_iter().map(|l| (1, l)).collect();
+                    terms.extend(y[i * n + j].iter().map(|v| (-1, v.pos())));
+                    tm.model.add("attackers equal value", terms, Sense::Eq, 1);
+                }
+                // Balance: summing the rule over all cells, the values add up to the number of
+                // (tank, target) pairs, sum_ij value = sum_ij targets(i,j,value). In order
+                // variables, targets(value) = targets(1) - sum_t d_t y_t with
+                // d_t = targets(t-1) - targets(t) >= 0, so
+                // sum_ij sum_t (1 + d_t) y[i,j,t] = sum_ij (targets(i,j,1) - 1).
+                let mut terms = Vec::new();
+                let mut rhs = 0;
+                for &(i, j) in &cells {
+                    rhs += targets(n, i, j, 1) - 1;
+                    for (idx, t) in (2..n).enumerate() {
+                        let d = targets(n, i, j, t - 1) - targets(n, i, j, t);
+                        terms.push((1 + d, y[i * n + j][idx].pos()));
+                    }
+                }
+                tm.model.add("balance of values and targets", terms, Sense::Eq, rhs);
+            }
+        }
+        if break_symmetry && n >= 2 {
+            tm.add_symmetry_breaking();
+        }
+        tm
+    }
+}
+
+impl TankModel {
+    /// `value(a) <= value(b)` through the one-hot variables: value(a) >= t implies
+    /// value(b) >= t, i.e. sum_{k>=t} x[a,k] - sum_{k>=t} x[b,k] <= 0.
+    fn value_at_most(&mut self, a: (usize, usize), b: (usize, usize)) {
+        let n = self.n;
+        for t in 2..n {
+            let mut terms: Vec<(i64, Lit)> = (t..n).map(|k| (1, self.x(a.0, a.1, k).pos())).collect();
+            terms.extend((t..n).map(|k| (-1, self.x(b.0, b.1, k).pos())));
+            self.model.add("symmetry breaking", terms, Sense::Le, 0);
+        }
+    }
+
+    /// Rotate the board so that (0,0) holds the least corner value, then transpose if needed so
+    /// that value(0,1) <= value(1,0); the transpose fixes (0,0) and swaps the other two
+    /// off-diagonal corners, so both rows hold together for some image of every board.
+    fn add_symmetry_breaking(&mut self) {
+        let m = self.n - 1;
+        for c in [(0, m), (m, 0), (m, m)] {
+            self.value_at_most((0, 0), c);
+        }
+        if self.n >= 3 {
+            self.value_at_most((0, 1), (1, 0));
+        }
+    }
+}
+
+/// The independent check: reads the rule off the board directly, sharing nothing with the
+/// model. `Err` names the first cell that breaks the rule.
+pub fn verify(board: &Board) -> std::result::Result<(), String> {
+    let n = board.len();
+    if n == 0 {
+        return Err("the board is empty".into());
+    }
+    for (i, row) in board.iter().enumerate() {
+        if row.len() != n {
+            return Err(format!("row {} has {} cells, expected {n}", i + 1, row.len()));
+        }
+        for (j, &v) in row.iter().enumerate() {
+            if v == 0 || v as usize >= n {
+                return Err(format!(
+                    "cell ({}, {}) holds {v}, outside 1..{}",
+                    i + 1,
+                    j + 1,
+                    n - 1
+                ));
+            }
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let mut hits = 0;
+            for (a, row) in board.iter().enumerate() {
+                for (b, &v) in row.iter().enumerate() {
+                    let same_line = (a == i) != (b == j);
+                    let distance = a.abs_diff(i) + b.abs_diff(j);
+                    if same_line && distance == v as usize {
+                        hits += 1;
+                    }
+                }
+            }
+            if hits != board[i][j] {
+                return Err(format!(
+                    "cell ({}, {}) holds {} but is attacked by {hits} tanks",
+                    i + 1,
+                    j + 1,
+                    board[i][j]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The tanks that attack cell (i,j) (0-based), for drawing.
+pub fn attackers_of(board: &Board, i: usize, j: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (a, row) in board.iter().enumerate() {
+        for (b, &v) in row.iter().enumerate() {
+            if (a == i) != (b == j) && a.abs_diff(i) + b.abs_diff(j) == v as usize {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+pub mod exact;
