@@ -7,7 +7,10 @@ pub enum Error {
     /// Bad input: a file, an argument or a size that cannot be a puzzle.
     Input(String),
     /// A file could not be read or written.
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 impl Error {

@@ -15,7 +15,13 @@ fn term_list(out: &mut String, model: &Model, terms: &[(i64, super::Var)]) {
         return;
     }
     for (k, &(c, v)) in terms.iter().enumerate() {
-        let sign = if c < 0 { " -" } else if k == 0 { "" } else { " +" };
+        let sign = if c < 0 {
+            " -"
+        } else if k == 0 {
+            ""
+        } else {
+            " +"
+        };
         out.push_str(sign);
         if c.abs() != 1 {
             let _ = write!(out, " {}", c.abs());
@@ -45,7 +51,12 @@ pub fn to_lp(model: &Model, title: &str) -> String {
             term_list(&mut out, model, &terms);
             // A constant from negated literals: LP files accept it as a bare number.
             if constant != 0 {
-                let _ = write!(out, " {} {}", if constant > 0 { "-" } else { "+" }, constant.abs());
+                let _ = write!(
+                    out,
+                    " {} {}",
+                    if constant > 0 { "-" } else { "+" },
+                    constant.abs()
+                );
             }
             out.push('\n');
         }
@@ -89,10 +100,11 @@ mod tests {
         let mut m = Model::new();
         let a = m.var("a");
         let b = m.var("b");
-        m.add("pair", vec![(1, a.pos()), (2, b.neg())], Sense::Ge, 1);
+        m.add("pair", vec![(1, a.pos()), (2, b.negated())], Sense::Ge, 1);
         m.maximise(vec![(1, a.pos()), (1, b.pos())]);
         let lp = to_lp(&m, "test");
-        let expected = "Maximize\n obj: a + b\nSubject To\n pair_0: a - 2 b >= -1\nBinaries\n a\n b\nEnd\n";
+        let expected =
+            "Maximize\n obj: a + b\nSubject To\n pair_0: a - 2 b >= -1\nBinaries\n a\n b\nEnd\n";
         assert!(lp.ends_with(expected), "{lp}");
     }
 }

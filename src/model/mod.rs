@@ -30,7 +30,7 @@ impl Var {
             negated: false,
         }
     }
-    pub fn neg(self) -> Lit {
+    pub fn negated(self) -> Lit {
         Lit {
             var: self,
             negated: true,
@@ -300,7 +300,7 @@ mod tests {
         let mut m = Model::new();
         let a = m.var("a");
         let b = m.var("b");
-        m.add("t", vec![(3, a.pos()), (2, b.neg())], Sense::Le, 4);
+        m.add("t", vec![(3, a.pos()), (2, b.negated())], Sense::Le, 4);
         let (terms, rhs) = m.constraints[0].over_vars();
         assert_eq!(terms, vec![(3, a), (-2, b)]);
         assert_eq!(rhs, 2);

@@ -87,7 +87,7 @@ mod tests {
         let a = m.var("a");
         let b = m.var("b");
         m.add("t", vec![(2, a.pos()), (1, b.pos())], Sense::Le, 2);
-        m.minimise(vec![(1, a.neg())]);
+        m.minimise(vec![(1, a.negated())]);
         let opb = to_opb(&m, "t");
         assert!(opb.contains("min: -1 x1 ;"), "{opb}");
         assert!(opb.contains("-2 x1 -1 x2 >= -2 ;"), "{opb}");

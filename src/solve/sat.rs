@@ -4,9 +4,7 @@
 use super::{Answer, Backend, EngineSize};
 use crate::model::{Constraint, Direction, Lit, Model, Objective, Sense};
 use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
-use rustsat::encodings::pb::{
-    BoundUpper as _, BoundUpperIncremental as _, DynamicPolyWatchdog,
-};
+use rustsat::encodings::pb::{BoundUpper as _, BoundUpperIncremental as _, DynamicPolyWatchdog};
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::PbConstraint;
@@ -123,7 +121,10 @@ impl Backend for SatBackend {
         let mut rhs = c.rhs;
         let mut terms: Vec<(i64, Lit)> = Vec::with_capacity(c.terms.len());
         for &(w, l) in &c.terms {
-            debug_assert!(l.var.index() < self.num_model_vars, "variable outside the model");
+            debug_assert!(
+                l.var.index() < self.num_model_vars,
+                "variable outside the model"
+            );
             match w.cmp(&0) {
                 std::cmp::Ordering::Greater => terms.push((w, l)),
                 std::cmp::Ordering::Less => {

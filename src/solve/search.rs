@@ -91,6 +91,11 @@ impl<'a, B: Backend> Search<'a, B> {
         self.progress.set_message(message);
     }
 
+    /// The size of what the backend built.
+    pub fn backend_size(&self) -> super::EngineSize {
+        self.backend.engine_size()
+    }
+
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }
@@ -209,7 +214,7 @@ impl<'a, B: Backend> Search<'a, B> {
                     self.progress(format!("{count} solutions"));
                     let block: Vec<Lit> = projection
                         .iter()
-                        .map(|&v| if a[v.index()] { v.neg() } else { v.pos() })
+                        .map(|&v| if a[v.index()] { v.negated() } else { v.pos() })
                         .collect();
                     let go_on = on_solution(&a);
                     self.backend.add_clause(&block);

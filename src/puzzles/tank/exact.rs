@@ -12,6 +12,8 @@
 //! prefix in the trie extends to a full feasible line, and a completed board is legal by
 //! construction, so each board is reached exactly once and counting is exact.
 
+use std::time::Instant;
+
 /// Labels are packed as `v * n + a` (value v in 1..n-1, line attacks a in 0..v).
 struct Trie {
     n: usize,
@@ -37,7 +39,7 @@ impl Trie {
 }
 
 /// The largest side the exact search supports (labels must fit a 128-bit mask).
-pub const MAX_EXACT_SIDE: usize = 11;
+pub const MAX_EXACT_SIDE: usize = 9;
 
 /// Every feasible line of length n, as label sequences, in lexicographic order of values.
 fn feasible_lines(n: usize, mut emit: impl FnMut(&[usize])) {
@@ -86,7 +88,14 @@ fn feasible_lines(n: usize, mut emit: impl FnMut(&[usize])) {
     }
     let mut labels = vec![0; n];
     let mut hits = vec![0; n];
-    go(n, 0, &mut Vec::with_capacity(n), &mut hits, &mut labels, &mut emit);
+    go(
+        n,
+        0,
+        &mut Vec::with_capacity(n),
+        &mut hits,
+        &mut labels,
+        &mut emit,
+    );
 }
 
 fn build_trie(n: usize, order: &[usize]) -> Trie {
@@ -106,6 +115,7 @@ fn build_trie(n: usize, order: &[usize]) -> Trie {
     let mut depth = vec![0u8];
     // Breadth-first: groups of lines sharing a prefix form a node.
     let mut groups: Vec<(usize, usize, usize)> = vec![(0, lines.len(), 0)]; // (start, end, node)
+    #[allow(clippy::needless_range_loop)] // depth indexes every line of a group
     for depth_now in 0..n {
         let mut next = Vec::new();
         for &(start, end, node) in &groups {
@@ -167,11 +177,14 @@ fn build_trie(n: usize, order: &[usize]) -> Trie {
     }
 }
 
-
-
-/// The exact search. `on_board` sees every legal board; returning `false` stops the search.
-/// Returns the number of boards seen and whether the search ran to the end.
-pub fn search(n: usize, mut on_board: impl FnMut(&[Vec<u32>]) -> bool) -> (u64, bool) {
+/// The exact search. `on_board` sees every legal board; returning `false` stops the search,
+/// and so does the deadline. Returns the number of boards seen and whether the search ran to
+/// the end (so that the count is complete).
+pub fn search(
+    n: usize,
+    deadline: Option<Instant>,
+    mut on_board: impl FnMut(&[Vec<u32>]) -> bool,
+) -> (u64, bool) {
     assert!(
         (2..=MAX_EXACT_SIDE).contains(&n),
         "exact search supports sides 2..={MAX_EXACT_SIDE}"
@@ -186,6 +199,8 @@ pub fn search(n: usize, mut on_board: impl FnMut(&[Vec<u32>]) -> bool) -> (u64, 
         count: 0,
         stopped: false,
         order,
+        deadline,
+        nodes: 0,
     };
     state.go(&trie, 0, &mut on_board);
     (state.count, !state.stopped)
@@ -198,6 +213,8 @@ struct State {
     board: Vec<Vec<u32>>,
     count: u64,
     stopped: bool,
+    deadline: Option<Instant>,
+    nodes: u64,
     /// The position of each depth of the trie; see [`fill_order`].
     order: Vec<usize>,
 }
@@ -211,6 +228,11 @@ fn fill_order(n: usize) -> Vec<usize> {
 impl State {
     fn go(&mut self, trie: &Trie, cell: usize, on_board: &mut dyn FnMut(&[Vec<u32>]) -> bool) {
         let n = self.n;
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(65536) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+            return;
+        }
         if cell == n * n {
             self.count += 1;
             if !on_board(&self.board) {

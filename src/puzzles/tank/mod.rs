@@ -19,11 +19,12 @@ pub struct Tank {
 pub type Board = Vec<Vec<u32>>;
 
 /// Which integer program to build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Formulation {
     /// The seed's model as printed: one-hot values, `attackers = sum k x[i,j,k]`.
     Seed,
+    #[default]
     /// The one-hot model plus order variables (`value >= t`), the attack rule as a cardinality
     /// equality, and the global balance identity (a valid redundant row).
     Strong,
@@ -92,7 +93,14 @@ impl Tank {
 
     /// Reads the side from a command-line word.
     pub fn parse(word: &str) -> Result<Tank> {
-        let n: i64 = word.trim().parse().map_err(|_| {
+        let word = word.trim();
+        let n: i64 = word.parse().map_err(|_| {
+            let digits = word.strip_prefix('-').unwrap_or(word);
+            if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+                return Error::input(format!(
+                    "board side {word} is far out of range; give the side n of an n×n board, 1 to {MAX_SIDE}"
+                ));
+            }
             Error::input(format!(
                 "board side '{word}' is not a whole number; give the side n of an n×n board, 1 to {MAX_SIDE}"
             ))
@@ -118,8 +126,7 @@ impl Tank {
         let mut tm = tm;
         if n == 1 {
             // Values run over 1..n-1, which is empty: the one cell cannot hold a value.
-            tm.model
-                .add("one value per cell", Vec::new(), Sense::Eq, 1);
+            tm.model.add("one value per cell", Vec::new(), Sense::Eq, 1);
             return tm;
         }
         let cells: Vec<(usize, usize)> = (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).collect();
@@ -185,7 +192,8 @@ impl Tank {
                         terms.push((1 + d, y[i * n + j][idx].pos()));
                     }
                 }
-                tm.model.add("balance of values and targets", terms, Sense::Eq, rhs);
+                tm.model
+                    .add("balance of values and targets", terms, Sense::Eq, rhs);
             }
         }
         if break_symmetry && n >= 2 {
@@ -201,7 +209,8 @@ impl TankModel {
     fn value_at_most(&mut self, a: (usize, usize), b: (usize, usize)) {
         let n = self.n;
         for t in 2..n {
-            let mut terms: Vec<(i64, Lit)> = (t..n).map(|k| (1, self.x(a.0, a.1, k).pos())).collect();
+            let mut terms: Vec<(i64, Lit)> =
+                (t..n).map(|k| (1, self.x(a.0, a.1, k).pos())).collect();
             terms.extend((t..n).map(|k| (-1, self.x(b.0, b.1, k).pos())));
             self.model.add("symmetry breaking", terms, Sense::Le, 0);
         }
@@ -230,7 +239,11 @@ pub fn verify(board: &Board) -> std::result::Result<(), String> {
     }
     for (i, row) in board.iter().enumerate() {
         if row.len() != n {
-            return Err(format!("row {} has {} cells, expected {n}", i + 1, row.len()));
+            return Err(format!(
+                "row {} has {} cells, expected {n}",
+                i + 1,
+                row.len()
+            ));
         }
         for (j, &v) in row.iter().enumerate() {
             if v == 0 || v as usize >= n {
@@ -282,3 +295,163 @@ pub fn attackers_of(board: &Board, i: usize, j: usize) -> Vec<(usize, usize)> {
 }
 
 pub mod exact;
+
+/// The board as text: one row per line, values aligned.
+pub fn to_text(board: &Board) -> String {
+    let rows: Vec<Vec<String>> = board
+        .iter()
+        .map(|r| r.iter().map(|v| v.to_string()).collect())
+        .collect();
+    crate::render::text::grid(&rows)
+}
+
+/// The board as an SVG picture; `mark` (0-based) rings a cell and shades its attackers.
+pub fn to_svg(board: &Board, mark: Option<(usize, usize)>) -> String {
+    let n = board.len();
+    let mut pic = crate::render::svg::GridPicture::new(n, n, &format!("Tank Attack {n}×{n}"));
+    let shaded: Vec<(usize, usize)> = mark
+        .map(|(i, j)| attackers_of(board, i, j))
+        .unwrap_or_default();
+    for (i, row) in board.iter().enumerate() {
+        for (j, v) in row.iter().enumerate() {
+            let colour = if shaded.contains(&(i, j)) {
+                "#d08a4f"
+            } else {
+                "#f4f1e8"
+            };
+            pic.fill(i, j, colour);
+            pic.label(i, j, &v.to_string(), "#222");
+        }
+    }
+    if let Some((i, j)) = mark {
+        pic.ring(i, j, "#1f5fa8");
+    }
+    pic.finish()
+}
+
+/// Which engine answers a query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// The exact search for sides 2 to [`exact::MAX_EXACT_SIDE`], SAT otherwise.
+    #[default]
+    Auto,
+    /// The integer program on the SAT backend.
+    Sat,
+    /// The dedicated line-trie search ([`exact`]).
+    Exact,
+}
+
+/// How many boards a query wants before it may stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// One board (solve): symmetry breaking is allowed.
+    First,
+    /// Up to two boards (uniqueness).
+    Two,
+    /// Every board (count).
+    All,
+}
+
+/// What a query found.
+pub struct Found {
+    pub status: Status,
+    /// The first boards found (at most two are kept).
+    pub boards: Vec<Board>,
+    /// Boards found in all; with `Want::All` and status `Solved`, the exact count.
+    pub count: u64,
+    pub method: &'static str,
+    pub model_size: Option<crate::model::Size>,
+    pub engine_size: Option<crate::solve::EngineSize>,
+    pub solver_calls: Option<u64>,
+    pub seconds: f64,
+}
+
+use crate::solve::search::{Search, Status};
+use std::time::{Duration, Instant};
+
+impl Tank {
+    /// Answers a query with the chosen method. With `Want::First` the SAT model breaks the
+    /// board's symmetry (unless `formulation_symmetry` is false); counts never do.
+    pub fn find(
+        &self,
+        want: Want,
+        method: Method,
+        formulation: Formulation,
+        break_symmetry: bool,
+        time_limit: Option<Duration>,
+    ) -> Found {
+        let started = Instant::now();
+        let limit = match want {
+            Want::First => Some(1),
+            Want::Two => Some(2),
+            Want::All => None,
+        };
+        let exact_ok = (2..=exact::MAX_EXACT_SIDE).contains(&self.n);
+        let use_exact = match method {
+            Method::Exact => exact_ok,
+            Method::Sat => false,
+            Method::Auto => exact_ok,
+        };
+        let mut boards: Vec<Board> = Vec::new();
+        if use_exact {
+            let deadline = time_limit.map(|t| started + t);
+            let (count, complete) = exact::search(self.n, deadline, |b| {
+                if boards.len() < 2 {
+                    boards.push(b.to_vec());
+                }
+                limit.is_none_or(|l| (boards.len() as u64) < l)
+            });
+            let status = status_of(count, complete, limit);
+            return Found {
+                status,
+                boards,
+                count,
+                method: "exact line-trie search",
+                model_size: None,
+                engine_size: None,
+                solver_calls: None,
+                seconds: started.elapsed().as_secs_f64(),
+            };
+        }
+        let tm = self.formulate(formulation, break_symmetry && want == Want::First);
+        let mut search =
+            Search::new(crate::solve::default_backend(&tm.model), time_limit).with_progress("tank");
+        let (status, count) = search.enumerate(tm.decisions(), &[], limit, |a| {
+            if boards.len() < 2 {
+                boards.push(tm.decode(a));
+            }
+            true
+        });
+        let complete = status == Status::Solved;
+        let stats = search.finish();
+        Found {
+            status: status_of(count, complete, limit),
+            boards,
+            count,
+            method: match formulation {
+                Formulation::Seed => "SAT (CaDiCaL), seed formulation",
+                Formulation::Strong => "SAT (CaDiCaL), strong formulation",
+            },
+            model_size: Some(tm.model.size()),
+            engine_size: Some(search.backend_size()),
+            solver_calls: Some(stats.solver_calls),
+            seconds: started.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// `Solved` when the wanted boards were found or the search was complete with some;
+/// `Infeasible` when complete with none; `Unknown` otherwise.
+fn status_of(count: u64, complete: bool, limit: Option<u64>) -> Status {
+    if complete {
+        if count == 0 {
+            Status::Infeasible
+        } else {
+            Status::Solved
+        }
+    } else if limit.is_some_and(|l| count >= l) {
+        Status::Solved
+    } else {
+        Status::Unknown
+    }
+}

@@ -1,0 +1,106 @@
+//! SVG pictures of square-cell boards, built with the `svg` crate.
+
+use svg::node::element::{Circle, Rectangle, Text, Title};
+use svg::{Document, Node};
+
+/// A picture of a rows × cols board of square cells.
+pub struct GridPicture {
+    rows: usize,
+    cols: usize,
+    cell: f64,
+    margin: f64,
+    doc: Document,
+}
+
+impl GridPicture {
+    pub fn new(rows: usize, cols: usize, title: &str) -> GridPicture {
+        let cell = 40.0;
+        let margin = 10.0;
+        let w = cols as f64 * cell + 2.0 * margin;
+        let h = rows as f64 * cell + 2.0 * margin;
+        let doc = Document::new()
+            .set("viewBox", (0, 0, w, h))
+            .set("width", w)
+            .set("height", h)
+            .set("font-family", "Helvetica, Arial, sans-serif")
+            .add(Title::new(title))
+            .add(
+                Rectangle::new()
+                    .set("width", w)
+                    .set("height", h)
+                    .set("fill", "white"),
+            );
+        GridPicture {
+            rows,
+            cols,
+            cell,
+            margin,
+            doc,
+        }
+    }
+
+    fn origin(&self, i: usize, j: usize) -> (f64, f64) {
+        (
+            self.margin + j as f64 * self.cell,
+            self.margin + i as f64 * self.cell,
+        )
+    }
+
+    /// Fills cell (i, j) with a colour and draws its outline.
+    pub fn fill(&mut self, i: usize, j: usize, colour: &str) {
+        let (x, y) = self.origin(i, j);
+        let rect = Rectangle::new()
+            .set("x", x)
+            .set("y", y)
+            .set("width", self.cell)
+            .set("height", self.cell)
+            .set("fill", colour)
+            .set("stroke", "#444")
+            .set("stroke-width", 1);
+        self.doc.append(rect);
+    }
+
+    /// Writes text centred in cell (i, j).
+    pub fn label(&mut self, i: usize, j: usize, text: &str, colour: &str) {
+        let (x, y) = self.origin(i, j);
+        let t = Text::new(text)
+            .set("x", x + self.cell / 2.0)
+            .set("y", y + self.cell / 2.0)
+            .set("text-anchor", "middle")
+            .set("dominant-baseline", "central")
+            .set("font-size", self.cell * 0.5)
+            .set("fill", colour);
+        self.doc.append(t);
+    }
+
+    /// A ring around cell (i, j), to mark it.
+    pub fn ring(&mut self, i: usize, j: usize, colour: &str) {
+        let (x, y) = self.origin(i, j);
+        let c = Circle::new()
+            .set("cx", x + self.cell / 2.0)
+            .set("cy", y + self.cell / 2.0)
+            .set("r", self.cell * 0.42)
+            .set("fill", "none")
+            .set("stroke", colour)
+            .set("stroke-width", 3);
+        self.doc.append(c);
+    }
+
+    /// A heavy outline around the whole board.
+    pub fn frame(&mut self) {
+        let rect = Rectangle::new()
+            .set("x", self.margin)
+            .set("y", self.margin)
+            .set("width", self.cols as f64 * self.cell)
+            .set("height", self.rows as f64 * self.cell)
+            .set("fill", "none")
+            .set("stroke", "black")
+            .set("stroke-width", 2);
+        self.doc.append(rect);
+    }
+
+    pub fn finish(mut self) -> String {
+        self.frame();
+        self.doc.to_string()
+    }
+}
