@@ -31,6 +31,10 @@ pub struct TankOpts {
     /// Keep every symmetric copy in `solve` (no lex-leader rows)
     #[arg(long)]
     pub no_symmetry_breaking: bool,
+    /// Look only at boards with this symmetry (SAT; a heuristic for `solve`: finding none
+    /// there proves nothing about other boards)
+    #[arg(long, value_enum, value_name = "GROUP")]
+    pub symmetric: Option<tank::Symmetric>,
     /// In the SVG, ring cell ROW,COL (1-based) and shade the tanks attacking it
     #[arg(long, value_name = "ROW,COL")]
     pub mark: Option<String>,
@@ -101,17 +105,18 @@ pub fn run(verb: TankVerb) -> Result<i32, Error> {
     let instance = Tank::parse(&args.n)?;
     let mark = parse_mark(&args.opts.mark, instance.n)?;
     let time_limit = args.common.time_limit()?;
-    let found = instance.find(
+    let found = instance.find(tank::Query {
         want,
-        args.opts.method,
-        args.opts.formulation,
-        !args.opts.no_symmetry_breaking,
+        method: args.opts.method,
+        formulation: args.opts.formulation,
+        break_symmetry: !args.opts.no_symmetry_breaking,
+        symmetric: args.opts.symmetric,
         time_limit,
-    );
+    });
     let n = instance.n;
     let mut report = Report::new("tank", verb_name, found.status);
     report.stats.seconds = found.seconds;
-    report.stats.method = found.method.to_string();
+    report.stats.method = found.method.clone();
     report.stats.model = found.model_size;
     report.stats.engine = found.engine_size;
     report.stats.solver_calls = found.solver_calls;
@@ -124,7 +129,11 @@ pub fn run(verb: TankVerb) -> Result<i32, Error> {
     let mut text = String::new();
     match want {
         Want::First => {
-            text += &format!("Tank Attack {n}×{n}: {}\n", status_word(found.status));
+            text += &format!("Tank Attack {n}×{n}: {}", status_word(found.status));
+            if let (Some(g), Status::Infeasible) = (args.opts.symmetric, found.status) {
+                text += &format!(" among boards with {g:?} symmetry (other boards may exist)");
+            }
+            text.push('\n');
         }
         Want::All => {
             let complete = found.status != Status::Unknown;
