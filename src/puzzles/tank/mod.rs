@@ -220,12 +220,15 @@ pub enum Symmetric {
     Mirror,
 }
 
+/// A map of cells (i, j, n-1) -> (i', j').
+type CellMap = fn(usize, usize, usize) -> (usize, usize);
+
 impl TankModel {
     /// Adds rows `x[c,k] = x[g(c),k]` for each generator g of the group.
     pub fn restrict_to_symmetric(&mut self, group: Symmetric) {
         let n = self.n;
         let m = n - 1;
-        let generators: Vec<fn(usize, usize, usize) -> (usize, usize)> = match group {
+        let generators: Vec<CellMap> = match group {
             Symmetric::D4 => vec![|i, j, _| (j, i), |i, j, m| (i, m - j)],
             Symmetric::Rot90 => vec![|i, j, m| (j, m - i)],
             Symmetric::Rot180 => vec![|i, j, m| (m - i, m - j)],
