@@ -1,0 +1,144 @@
+//! The command-line contract: exit statuses, one JSON object with --json, files written.
+
+use std::process::Command;
+
+fn quandary(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_quandary"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().expect("exited normally, not by a signal"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(stdout: &str) -> serde_json::Value {
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "exactly one JSON line: {stdout}");
+    serde_json::from_str(lines[0]).expect("valid JSON")
+}
+
+#[test]
+fn bad_sides_exit_2_with_a_one_line_error() {
+    for bad in [
+        &["tank", "solve", "0"][..],
+        &["tank", "solve", "-3"],
+        &["tank", "solve", "abc"],
+        &["tank", "count", "1000000"],
+        &["tank", "solve", "5", "--mark", "9,9"],
+        &["tank", "solve", "5", "--time-limit", "-1"],
+        &["tank", "frobnicate", "5"],
+    ] {
+        let (code, stdout, stderr) = quandary(bad);
+        assert_eq!(code, 2, "{bad:?}: {stderr}");
+        assert!(stdout.is_empty(), "{bad:?}");
+        assert!(!stderr.contains("panicked"), "{bad:?}: {stderr}");
+        assert!(stderr.contains("error"), "{bad:?}: {stderr}");
+    }
+}
+
+#[test]
+fn solve_json_has_status_solution_and_stats() {
+    let (code, stdout, _) = quandary(&["tank", "solve", "4", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["solution"], serde_json::json!(vec![vec![2; 4]; 4]));
+    assert!(v["stats"]["seconds"].as_f64().is_some());
+}
+
+#[test]
+fn infeasible_count_and_unique_in_json() {
+    let (code, stdout, _) = quandary(&["tank", "solve", "3", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&stdout)["status"], "infeasible");
+
+    let (code, stdout, _) = quandary(&["tank", "count", "5", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(
+        (v["status"].as_str(), v["count"].as_u64()),
+        (Some("solved"), Some(2))
+    );
+
+    let (code, stdout, _) = quandary(&["tank", "unique", "5", "--json", "--method", "sat"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(v["unique"], false);
+    assert!(v["other_solution"].is_array());
+
+    let (_, stdout, _) = quandary(&["tank", "unique", "4", "--json"]);
+    assert_eq!(json(&stdout)["unique"], true);
+}
+
+#[test]
+fn a_time_limit_gives_unknown_and_exit_1() {
+    let (code, stdout, _) = quandary(&["tank", "count", "7", "--json", "--time-limit", "0.2"]);
+    assert_eq!(code, 1);
+    let v = json(&stdout);
+    assert_eq!(v["status"], "unknown");
+    assert!(
+        v.get("count").is_none(),
+        "an unfinished count is not reported as a count"
+    );
+}
+
+#[test]
+fn svg_lp_and_opb_files_are_written() {
+    let dir = std::env::temp_dir().join(format!("quandary-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("t.svg");
+    let (code, _, _) = quandary(&[
+        "tank",
+        "solve",
+        "5",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--mark",
+        "3,3",
+    ]);
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.starts_with("<svg") && text.contains("<circle"),
+        "{text}"
+    );
+    // The marked centre is attacked by exactly four tanks: four shaded cells.
+    assert_eq!(text.matches("#d08a4f").count(), 4);
+
+    let lp = dir.join("t.lp");
+    let opb = dir.join("t.opb");
+    let (code, stdout, _) = quandary(&[
+        "tank",
+        "model",
+        "4",
+        "--formulation",
+        "seed",
+        "--lp",
+        lp.to_str().unwrap(),
+        "--opb",
+        opb.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    // Seed model for n = 4: 48 variables, 16 + 16 rows.
+    assert!(stdout.contains("48 variables, 32 constraints"), "{stdout}");
+    let lp = std::fs::read_to_string(&lp).unwrap();
+    assert_eq!(lp.matches(" = 1\n").count(), 16);
+    assert!(lp.contains("Binaries") && lp.trim_end().ends_with("End"));
+    let opb = std::fs::read_to_string(&opb).unwrap();
+    assert!(opb.starts_with("* #variable= 48 #constraint= 32"));
+
+    let (code, _, stderr) = quandary(&["tank", "solve", "4", "--svg", "/nonexistent-dir/x.svg"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("/nonexistent-dir/x.svg"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn tour_runs_every_puzzle() {
+    let (code, stdout, _) = quandary(&["tour"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Tank Attack 6×6: solved"), "{stdout}");
+}

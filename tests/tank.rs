@@ -1,0 +1,256 @@
+//! Tank Attack: known answers from the seed (chapter 26) and cross-checks between the
+//! integer program on SAT and the exact line-trie search.
+
+use quandary::puzzles::tank::{
+    self, exact, verify, Board, Formulation, Method, Query, Symmetric, Tank, Want,
+};
+use quandary::solve::search::Status;
+use std::collections::BTreeSet;
+
+fn query(want: Want, method: Method, formulation: Formulation) -> Query {
+    Query {
+        method,
+        formulation,
+        ..Query::new(want)
+    }
+}
+
+fn all_boards_exact(n: usize) -> BTreeSet<Board> {
+    let mut out = BTreeSet::new();
+    let (count, complete) = exact::search(n, None, |b| {
+        out.insert(b.to_vec());
+        true
+    });
+    assert!(complete);
+    assert_eq!(count as usize, out.len(), "each board is reached once");
+    out
+}
+
+fn all_boards_sat(n: usize, formulation: Formulation) -> BTreeSet<Board> {
+    let t = Tank::new(n as i64).unwrap();
+    let tm = t.formulate(formulation, false);
+    let mut search =
+        quandary::solve::search::Search::new(quandary::solve::default_backend(&tm.model), None);
+    let mut out = BTreeSet::new();
+    let (status, _) = search.enumerate(tm.decisions(), &[], None, |a| {
+        out.insert(tm.decode(a));
+        true
+    });
+    assert_eq!(status, Status::Solved);
+    out
+}
+
+#[test]
+fn sides_one_to_three_are_infeasible_by_every_method() {
+    for n in 1..=3 {
+        let t = Tank::new(n).unwrap();
+        for f in [Formulation::Seed, Formulation::Strong] {
+            for want in [Want::First, Want::All] {
+                let found = t.find(query(want, Method::Sat, f));
+                assert_eq!(found.status, Status::Infeasible, "n = {n}, {f:?}");
+                assert_eq!(found.count, 0);
+            }
+        }
+        if n >= 2 {
+            let found = t.find(query(Want::All, Method::Exact, Formulation::Strong));
+            assert_eq!((found.status, found.count), (Status::Infeasible, 0));
+        }
+    }
+}
+
+#[test]
+fn four_by_four_has_exactly_one_board_all_twos() {
+    let all_twos = vec![vec![2; 4]; 4];
+    for f in [Formulation::Seed, Formulation::Strong] {
+        assert_eq!(all_boards_sat(4, f), BTreeSet::from([all_twos.clone()]));
+    }
+    assert_eq!(all_boards_exact(4), BTreeSet::from([all_twos]));
+    let t = Tank::new(4).unwrap();
+    let found = t.find(Query::new(Want::Two));
+    assert_eq!((found.status, found.count), (Status::Solved, 1));
+}
+
+#[test]
+fn five_by_five_has_exactly_two_boards_contrary_to_chlond() {
+    let exact = all_boards_exact(5);
+    assert_eq!(exact.len(), 2);
+    for f in [Formulation::Seed, Formulation::Strong] {
+        assert_eq!(all_boards_sat(5, f), exact, "{f:?}");
+    }
+    // The seed's figure: the centre holds 4, attacked by the four 1s next to it.
+    for b in &exact {
+        assert_eq!(b[2][2], 4);
+        assert_eq!((b[1][2], b[3][2], b[2][1], b[2][3]), (1, 1, 1, 1));
+        verify(b).unwrap();
+    }
+    // The two are mirror images in the main diagonal (threes and fours swapped).
+    let mut it = exact.iter();
+    let (a, b) = (it.next().unwrap(), it.next().unwrap());
+    let transposed: Board = (0..5).map(|i| (0..5).map(|j| a[j][i]).collect()).collect();
+    assert_eq!(&transposed, b);
+}
+
+fn seed_six() -> Board {
+    let mut b = vec![vec![2; 6]; 6];
+    for (i, j) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+        b[i][j] = 4;
+    }
+    b
+}
+
+#[test]
+fn the_seeds_six_by_six_board_verifies_and_satisfies_both_models() {
+    let board = seed_six();
+    verify(&board).unwrap();
+    let t = Tank::new(6).unwrap();
+    for f in [Formulation::Seed, Formulation::Strong] {
+        let tm = t.formulate(f, false);
+        // Find the model's assignment for this board by fixing the x variables and solving.
+        let mut model = tm.model.clone();
+        for i in 0..6 {
+            for j in 0..6 {
+                let v = tm.x(i, j, board[i][j] as usize);
+                model.add("fix", vec![(1, v.pos())], quandary::model::Sense::Eq, 1);
+            }
+        }
+        let mut s =
+            quandary::solve::search::Search::new(quandary::solve::default_backend(&model), None);
+        let (status, a) = s.first();
+        assert_eq!(status, Status::Solved, "{f:?}");
+        let a = a.unwrap();
+        assert!(tm.model.violated(&a).is_none());
+        assert_eq!(tm.decode(&a), board);
+    }
+}
+
+#[test]
+fn the_verifier_rejects_a_board_with_one_cell_changed() {
+    let mut board = seed_six();
+    board[0][0] = 3;
+    let why = verify(&board).unwrap_err();
+    assert!(why.contains("cell (1, 1)"), "{why}");
+    let mut board = vec![vec![2; 4]; 4];
+    board[1][2] = 1;
+    assert!(verify(&board).is_err());
+    // Malformed boards are rejected, not panicked on.
+    assert!(verify(&vec![]).is_err());
+    assert!(verify(&vec![vec![2, 2], vec![2]]).is_err());
+    assert!(verify(&vec![vec![0; 3]; 3]).is_err());
+}
+
+fn transforms(b: &Board) -> Vec<Board> {
+    let n = b.len();
+    let rot = |b: &Board| -> Board {
+        (0..n)
+            .map(|i| (0..n).map(|j| b[n - 1 - j][i]).collect())
+            .collect()
+    };
+    let tr = |b: &Board| -> Board { (0..n).map(|i| (0..n).map(|j| b[j][i]).collect()).collect() };
+    let mut out = Vec::new();
+    let mut cur = b.clone();
+    for _ in 0..4 {
+        out.push(cur.clone());
+        out.push(tr(&cur));
+        cur = rot(&cur);
+    }
+    out
+}
+
+/// All boards of 6×6, counted by the exact search, cross-checked three ways: every board
+/// verifies, the set is closed under the square's symmetries, and the SAT model counts the same
+/// symmetric boards in each symmetric subspace.
+#[test]
+fn six_by_six_count_is_consistent_across_methods() {
+    let boards = all_boards_exact(6);
+    assert_eq!(boards.len(), 13);
+    for b in &boards {
+        verify(b).unwrap();
+        for image in transforms(b) {
+            assert!(boards.contains(&image));
+        }
+    }
+    let t = Tank::new(6).unwrap();
+    for (group, pred) in [
+        (
+            Symmetric::D4,
+            Box::new(|b: &Board| transforms(b).iter().all(|x| x == b))
+                as Box<dyn Fn(&Board) -> bool>,
+        ),
+        (
+            Symmetric::Rot180,
+            Box::new(|b: &Board| (0..6).all(|i| (0..6).all(|j| b[i][j] == b[5 - i][5 - j]))),
+        ),
+        (
+            Symmetric::Diagonal,
+            Box::new(|b: &Board| (0..6).all(|i| (0..6).all(|j| b[i][j] == b[j][i]))),
+        ),
+    ] {
+        let found = t.find(Query {
+            method: Method::Sat,
+            symmetric: Some(group),
+            ..Query::new(Want::All)
+        });
+        let expected = boards.iter().filter(|b| pred(b)).count() as u64;
+        assert_eq!(
+            found.status,
+            if expected == 0 {
+                Status::Infeasible
+            } else {
+                Status::Solved
+            }
+        );
+        assert_eq!(found.count, expected, "{group:?}");
+    }
+}
+
+#[test]
+fn eight_by_eight_board_is_found_and_verified() {
+    let t = Tank::new(8).unwrap();
+    let found = t.find(Query::new(Want::First));
+    assert_eq!(found.status, Status::Solved);
+    verify(&found.boards[0]).unwrap();
+}
+
+#[test]
+fn side_parser_never_panics_and_names_the_problem() {
+    for bad in [
+        "0",
+        "-3",
+        "abc",
+        "",
+        " ",
+        "4.5",
+        "1e3",
+        "99999999999999999999999",
+        "41",
+        "-",
+        "+",
+    ] {
+        let e = Tank::parse(bad).unwrap_err().to_string();
+        assert!(e.contains("board side"), "{bad}: {e}");
+    }
+    assert_eq!(Tank::parse(" 7 ").unwrap().n, 7);
+    // Every short string of digits, signs and letters: an answer or an error, never a panic.
+    let alphabet = ['0', '1', '9', '-', '+', 'x', ' ', '.'];
+    for len in 0..4 {
+        let mut idx = vec![0usize; len];
+        loop {
+            let s: String = idx.iter().map(|&i| alphabet[i]).collect();
+            if let Ok(t) = Tank::parse(&s) {
+                assert!((1..=tank::MAX_SIDE).contains(&t.n));
+            }
+            let mut k = 0;
+            while k < len {
+                idx[k] += 1;
+                if idx[k] < alphabet.len() {
+                    break;
+                }
+                idx[k] = 0;
+                k += 1;
+            }
+            if k == len {
+                break;
+            }
+        }
+    }
+}
