@@ -107,9 +107,9 @@ fn the_seeds_six_by_six_board_verifies_and_satisfies_both_models() {
         let tm = t.formulate(f, false);
         // Find the model's assignment for this board by fixing the x variables and solving.
         let mut model = tm.model.clone();
-        for i in 0..6 {
-            for j in 0..6 {
-                let v = tm.x(i, j, board[i][j] as usize);
+        for (i, row) in board.iter().enumerate() {
+            for (j, &value) in row.iter().enumerate() {
+                let v = tm.x(i, j, value as usize);
                 model.add("fix", vec![(1, v.pos())], quandary::model::Sense::Eq, 1);
             }
         }
