@@ -1,6 +1,20 @@
 //! The command line: parse arguments, call the library, print. Every puzzle follows one
 //! contract: `quandary <puzzle> <verb> [args] [--json] [--svg FILE] [--time-limit SECS]`.
 
+/// `println!` for results: a closed stdout (e.g. piped into `head`) ends the program quietly
+/// instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        if writeln!(out, $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+pub(crate) use outln;
+
+pub mod gunport;
 pub mod report;
 pub mod tank;
 
@@ -26,6 +40,11 @@ pub enum Command {
     Tank {
         #[command(subcommand)]
         verb: tank::TankVerb,
+    },
+    /// Gunport: pack dominoes leaving the most holes, no two holes adjacent
+    Gunport {
+        #[command(subcommand)]
+        verb: gunport::GunportVerb,
     },
     /// Solve one built-in instance of every puzzle and print it
     Tour,
@@ -79,13 +98,14 @@ pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {
 pub fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Tank { verb } => tank::run(verb),
+        Command::Gunport { verb } => gunport::run(verb),
         Command::Tour => tour(),
     }
 }
 
 fn tour() -> Result<i32, Error> {
-    println!("quandary tour: one built-in instance of every puzzle\n");
-    println!("== Tank Attack, 6×6 (seed chapter 26) ==");
+    outln!("quandary tour: one built-in instance of every puzzle\n");
+    outln!("== Tank Attack, 6×6 (seed chapter 26) ==");
     let code = tank::run(tank::TankVerb::Solve(tank::SolveArgs {
         n: "6".into(),
         opts: tank::TankOpts::default(),
@@ -95,5 +115,40 @@ fn tour() -> Result<i32, Error> {
             time_limit: None,
         },
     }))?;
-    Ok(code)
+    outln!("\n== Gunport, 7×7 (seed chapter 29, Figure 29.1) ==");
+    let code2 = gunport::run(gunport::GunportVerb::Solve(gunport::BoardArgs {
+        m: "7".into(),
+        n: "7".into(),
+        formulation: quandary::puzzles::gunport::Formulation::Strong,
+        no_dp: false,
+        up_to_symmetry: false,
+        common: Common {
+            json: false,
+            svg: None,
+            time_limit: None,
+        },
+    }))?;
+    Ok(code.max(code2))
+}
+
+/// Prints a model's size and its rows per family (or one JSON object).
+pub fn print_model(model: &quandary::model::Model, puzzle: &str, title: &str, json: bool) {
+    let size = model.size();
+    if json {
+        let families: Vec<serde_json::Value> = model
+            .families()
+            .iter()
+            .map(|(f, k)| serde_json::json!({"family": f, "rows": k}))
+            .collect();
+        outln!(
+            "{}",
+            serde_json::json!({"puzzle": puzzle, "verb": "model", "status": "solved",
+                "title": title, "stats": {"model": size}, "families": families})
+        );
+    } else {
+        outln!("{title}: {size}");
+        for (family, rows) in model.families() {
+            outln!("  {rows:>6}  {family}");
+        }
+    }
 }

@@ -60,13 +60,13 @@ impl Report {
     /// Prints the report and returns the exit status: 1 when a limit stopped the search.
     pub fn emit(&self, json: bool) -> i32 {
         if json {
-            println!(
+            super::outln!(
                 "{}",
                 serde_json::to_string(self).expect("reports serialise")
             );
         } else {
-            print!("{}", self.text);
-            println!("({} in {:.3} s)", self.stats.method, self.stats.seconds);
+            super::outln!("{}", self.text.trim_end_matches('\n'));
+            super::outln!("({} in {:.3} s)", self.stats.method, self.stats.seconds);
         }
         match self.status {
             Status::Unknown => 1,

@@ -193,24 +193,6 @@ fn model(args: ModelArgs) -> Result<i32, Error> {
     if let Some(path) = &args.export.opb {
         write_file(path, &opb::to_opb(&tm.model, &title))?;
     }
-    let size = tm.model.size();
-    if args.json {
-        let families: Vec<serde_json::Value> = tm
-            .model
-            .families()
-            .iter()
-            .map(|(f, k)| serde_json::json!({"family": f, "rows": k}))
-            .collect();
-        println!(
-            "{}",
-            serde_json::json!({"puzzle": "tank", "verb": "model", "status": "solved",
-                "formulation": args.formulation, "stats": {"model": size}, "families": families})
-        );
-    } else {
-        println!("{title}: {size}");
-        for (family, rows) in tm.model.families() {
-            println!("  {rows:>6}  {family}");
-        }
-    }
+    super::print_model(&tm.model, "tank", &title, args.json);
     Ok(0)
 }

@@ -86,6 +86,36 @@ impl GridPicture {
         self.doc.append(c);
     }
 
+    /// A tile spanning two neighbouring cells (a domino), inset from the grid lines.
+    pub fn tile(&mut self, a: (usize, usize), b: (usize, usize), colour: &str) {
+        let (x1, y1) = self.origin(a.0.min(b.0), a.1.min(b.1));
+        let (x2, y2) = self.origin(a.0.max(b.0), a.1.max(b.1));
+        let inset = self.cell * 0.08;
+        let rect = Rectangle::new()
+            .set("x", x1 + inset)
+            .set("y", y1 + inset)
+            .set("width", x2 - x1 + self.cell - 2.0 * inset)
+            .set("height", y2 - y1 + self.cell - 2.0 * inset)
+            .set("rx", self.cell * 0.12)
+            .set("fill", colour)
+            .set("stroke", "#5a3212")
+            .set("stroke-width", 1);
+        self.doc.append(rect);
+    }
+
+    /// A small square in the middle of cell (i, j).
+    pub fn small_square(&mut self, i: usize, j: usize, colour: &str) {
+        let (x, y) = self.origin(i, j);
+        let side = self.cell * 0.3;
+        let rect = Rectangle::new()
+            .set("x", x + (self.cell - side) / 2.0)
+            .set("y", y + (self.cell - side) / 2.0)
+            .set("width", side)
+            .set("height", side)
+            .set("fill", colour);
+        self.doc.append(rect);
+    }
+
     /// A heavy outline around the whole board.
     pub fn frame(&mut self) {
         let rect = Rectangle::new()

@@ -1,0 +1,49 @@
+"""Shared pieces of the benchmark harness: a private virtual environment with OR-Tools, and
+running quandary with --json."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+VENV = os.path.join(HERE, ".venv")
+BINARY = os.path.join(ROOT, "target", "release", "quandary")
+
+
+def ensure_ortools():
+    """Re-runs this script inside bench/.venv, creating it and installing ortools if needed."""
+    py = os.path.join(VENV, "bin", "python")
+    if os.path.abspath(sys.prefix) == os.path.abspath(VENV):
+        return
+    if not os.path.exists(py):
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+        subprocess.run([py, "-m", "pip", "install", "-q", "ortools"], check=True)
+    os.execv(py, [py] + sys.argv)
+
+
+def build():
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+
+
+def quandary(args, time_limit):
+    """Runs quandary with --json; returns (status, wall seconds, parsed JSON)."""
+    start = time.perf_counter()
+    out = subprocess.run(
+        [BINARY] + args + ["--json", "--time-limit", str(time_limit)],
+        capture_output=True,
+        text=True,
+    )
+    wall = time.perf_counter() - start
+    data = json.loads(out.stdout) if out.stdout.strip() else {}
+    return data.get("status", "error"), wall, data
+
+
+def ratio(reference, ours, reference_done, ours_done):
+    """reference / ours, with '>' when the reference hit its limit."""
+    if not ours_done:
+        return "n/a"
+    r = reference / max(ours, 1e-3)
+    return (">" if not reference_done else "") + f"{r:.1f}x"

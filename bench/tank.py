@@ -1,0 +1,96 @@
+"""Tank Attack: the seed's CP-SAT model side by side with quandary on the same n.
+
+    python3 bench/tank.py [--limit SECS] [--first 4..10] [--count 4..6]
+
+Prints a Markdown table: time to a first board (or a proof that none exists) and time to count
+every board, for both, and the ratio CP-SAT time / quandary time. A '>' ratio means CP-SAT hit
+the time limit, so the true ratio is larger.
+"""
+
+import argparse
+import time
+
+import common
+
+common.ensure_ortools()
+
+from ortools.sat.python import cp_model  # noqa: E402
+
+
+def seed_model(n):
+    """The seed's formulation (chapter 26), written out here: one-hot values, attackers = value."""
+    m = cp_model.CpModel()
+    ks = range(1, n)
+    x = {(i, j, k): m.NewBoolVar(f"x{i}_{j}_{k}") for i in range(n) for j in range(n) for k in ks}
+    for i in range(n):
+        for j in range(n):
+            m.AddExactlyOne(x[i, j, k] for k in ks)
+            hits = [x[i, p, abs(j - p)] for p in range(n) if p != j]
+            hits += [x[q, j, abs(i - q)] for q in range(n) if q != i]
+            m.Add(sum(hits) == sum(k * x[i, j, k] for k in ks))
+    return m, x
+
+
+class Counter(cp_model.CpSolverSolutionCallback):
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def on_solution_callback(self):
+        self.count += 1
+
+
+def cpsat(n, limit, count):
+    m, _ = seed_model(n)
+    s = cp_model.CpSolver()
+    s.parameters.max_time_in_seconds = limit
+    start = time.perf_counter()
+    if count:
+        s.parameters.enumerate_all_solutions = True
+        cb = Counter()
+        st = s.Solve(m, cb)
+        wall = time.perf_counter() - start
+        done = st in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        return wall, done, cb.count
+    s.parameters.num_workers = 2
+    st = s.Solve(m)
+    wall = time.perf_counter() - start
+    done = st in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return wall, done, {cp_model.INFEASIBLE: "infeasible"}.get(st, "solved" if done else "unknown")
+
+
+def span(text):
+    a, b = text.split("..")
+    return range(int(a), int(b) + 1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit", type=float, default=120.0)
+    ap.add_argument("--first", default="4..10")
+    ap.add_argument("--count", default="4..6")
+    args = ap.parse_args()
+    common.build()
+    print(f"CP-SAT time limit {args.limit:g} s per run; quandary the same.\n")
+    print("| n | task | CP-SAT (seed model) | quandary | ratio | quandary method |")
+    print("|---|---|---|---|---|---|")
+    for n in span(args.first):
+        ref, ref_done, ref_status = cpsat(n, args.limit, count=False)
+        status, ours, data = common.quandary(["tank", "solve", str(n)], args.limit)
+        ours_done = status != "unknown"
+        ref_text = f"{ref:.2f} s {ref_status}" if ref_done else f">{args.limit:g} s"
+        our_text = f"{ours:.2f} s {status}" if ours_done else f">{args.limit:g} s"
+        method = data.get("stats", {}).get("method", "")
+        print(f"| {n} | first board | {ref_text} | {our_text} | {common.ratio(ref, ours, ref_done, ours_done)} | {method} |", flush=True)
+    for n in span(args.count):
+        ref, ref_done, ref_count = cpsat(n, args.limit, count=True)
+        status, ours, data = common.quandary(["tank", "count", str(n)], args.limit)
+        ours_done = status != "unknown"
+        ref_text = f"{ref:.2f} s ({ref_count})" if ref_done else f">{args.limit:g} s ({ref_count} so far)"
+        our_text = f"{ours:.2f} s ({data.get('count')})" if ours_done else f">{args.limit:g} s"
+        method = data.get("stats", {}).get("method", "")
+        print(f"| {n} | count | {ref_text} | {our_text} | {common.ratio(ref, ours, ref_done, ours_done)} | {method} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

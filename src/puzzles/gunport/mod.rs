@@ -1,0 +1,570 @@
+//! The Gunport problem (seed chapter 29, after Chlond & Bosch 2006 and Sands 1971): pack
+//! dominoes on an m×n board so that no further domino fits, leaving as many single cells
+//! (gunports, holes) as possible. A packing is maximal exactly when no two holes are neighbours.
+
+pub mod dp;
+
+use crate::error::{Error, Result};
+use crate::model::{Lit, Model, Sense, Var};
+
+/// The largest side accepted by the integer programs.
+pub const MAX_SIDE: usize = 60;
+
+/// A board size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gunport {
+    pub m: usize,
+    pub n: usize,
+}
+
+/// A domino: two edge-adjacent cells, (row, col) 0-based.
+pub type Domino = [(usize, usize); 2];
+
+/// A packing: the board size and its dominoes; the holes are the uncovered cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Packing {
+    pub m: usize,
+    pub n: usize,
+    pub dominoes: Vec<Domino>,
+}
+
+/// Which integer program to build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Formulation {
+    /// The seed's monomino model: h, v, μ per cell; one cover equation per cell; no two
+    /// adjacent holes; maximise the holes.
+    Cell,
+    /// The earlier formulation: one variable per (domino number, placement) for each of the
+    /// ⌊mn/2⌋ dominoes a board could hold.
+    Domino,
+    /// The cell model plus theorems as cuts: at least ⌈mn/3⌉ dominoes, and no 2×2 window with
+    /// more than two holes.
+    #[default]
+    Strong,
+}
+
+/// The model and the map back to dominoes.
+pub struct GunportModel {
+    pub model: Model,
+    /// For every variable that places a domino: the domino.
+    placements: Vec<(Var, Domino)>,
+    /// The hole variables of the cell models (empty for the domino model).
+    pub holes: Vec<Var>,
+    /// Variables that determine a packing (solutions are counted on these).
+    pub decisions: Vec<Var>,
+}
+
+impl GunportModel {
+    pub fn decode(&self, size: Gunport, assignment: &[bool]) -> Packing {
+        let mut dominoes: Vec<Domino> = self
+            .placements
+            .iter()
+            .filter(|(v, _)| assignment[v.index()])
+            .map(|&(_, d)| d)
+            .collect();
+        dominoes.sort();
+        Packing {
+            m: size.m,
+            n: size.n,
+            dominoes,
+        }
+    }
+}
+
+/// Every domino placement on the board, horizontal ones first, in row-major order.
+fn placements(m: usize, n: usize) -> Vec<Domino> {
+    let mut out = Vec::new();
+    for r in 0..m {
+        for c in 0..n.saturating_sub(1) {
+            out.push([(r, c), (r, c + 1)]);
+        }
+    }
+    for r in 0..m.saturating_sub(1) {
+        for c in 0..n {
+            out.push([(r, c), (r + 1, c)]);
+        }
+    }
+    out
+}
+
+/// The neighbouring cell pairs (right and down).
+fn adjacent_pairs(m: usize, n: usize) -> Vec<[(usize, usize); 2]> {
+    placements(m, n)
+}
+
+impl Gunport {
+    /// A validated board size.
+    pub fn new(m: i64, n: i64) -> Result<Gunport> {
+        for (name, v) in [("rows", m), ("columns", n)] {
+            if v < 1 {
+                return Err(Error::input(format!(
+                    "{name} = {v}: a board needs at least one row and one column"
+                )));
+            }
+            if v as usize > MAX_SIDE {
+                return Err(Error::input(format!(
+                    "{name} = {v}: at most {MAX_SIDE} for the integer programs"
+                )));
+            }
+        }
+        Ok(Gunport {
+            m: m as usize,
+            n: n as usize,
+        })
+    }
+
+    /// Reads `M` and `N` from command-line words.
+    pub fn parse(m: &str, n: &str) -> Result<Gunport> {
+        let num = |name: &str, w: &str| -> Result<i64> {
+            w.trim().parse::<i64>().map_err(|_| {
+                Error::input(format!(
+                    "{name} '{w}' is not a whole number between 1 and {MAX_SIDE}"
+                ))
+            })
+        };
+        Gunport::new(num("rows", m)?, num("columns", n)?)
+    }
+
+    pub fn cells(&self) -> usize {
+        self.m * self.n
+    }
+
+    /// Sands (1971): when 3 divides m or n, the optimum is exactly mn/3.
+    pub fn sands(&self) -> Option<usize> {
+        (self.m % 3 == 0 || self.n % 3 == 0).then(|| self.cells() / 3)
+    }
+
+    /// Pearce's conjectured optimum for every board: mn/3 when 3 | mn; (mn-4)/3 when m and n
+    /// leave the same nonzero remainder mod 3; (mn-2)/3 when the remainders differ. For boards
+    /// of at least 2 cells on each side this equals mn - 2⌈mn/3⌉.
+    pub fn pearce(&self) -> i64 {
+        let mn = self.cells() as i64;
+        match (self.m % 3, self.n % 3) {
+            (0, _) | (_, 0) => mn / 3,
+            (a, b) if a == b => (mn - 4) / 3,
+            _ => (mn - 2) / 3,
+        }
+    }
+
+    /// The upper bound from the lower bound on dominoes: holes <= mn - 2⌈mn/3⌉. It is a
+    /// theorem for boards with both sides at least 2 (Klostermeyer & Yeo); a single row is a
+    /// path, where fewer dominoes suffice, so no bound is given there.
+    pub fn domino_bound(&self) -> Option<i64> {
+        if self.m < 2 || self.n < 2 {
+            return None;
+        }
+        let mn = self.cells() as i64;
+        Some(mn - 2 * ((mn + 2) / 3))
+    }
+
+    pub fn formulate(&self, formulation: Formulation) -> GunportModel {
+        match formulation {
+            Formulation::Cell => self.cell_model(false),
+            Formulation::Strong => self.cell_model(true),
+            Formulation::Domino => self.domino_model(),
+        }
+    }
+
+    fn cell_model(&self, strong: bool) -> GunportModel {
+        let (m, n) = (self.m, self.n);
+        let mut model = Model::new();
+        let mu: Vec<Var> = (0..m * n)
+            .map(|k| model.var(format!("mu_{}_{}", k / n, k % n)))
+            .collect();
+        let mut placed = Vec::new();
+        for d in placements(m, n) {
+            let [(r, c), (r2, _)] = d;
+            let kind = if r2 == r { "h" } else { "v" };
+            placed.push((model.var(format!("{kind}_{r}_{c}")), d));
+        }
+        // Seed: mu[r,c] + h[r,c] + h[r,c-1] + v[r,c] + v[r-1,c] = 1 for every cell.
+        for r in 0..m {
+            for c in 0..n {
+                let mut lits = vec![mu[r * n + c].pos()];
+                lits.extend(
+                    placed
+                        .iter()
+                        .filter(|(_, d)| d.contains(&(r, c)))
+                        .map(|(v, _)| v.pos()),
+                );
+                model.exactly_one("cover each cell once", &lits);
+            }
+        }
+        // Seed: mu[r,c] + mu[r,c+1] <= 1 and mu[r,c] + mu[r+1,c] <= 1.
+        for [a, b] in adjacent_pairs(m, n) {
+            model.at_most_one(
+                "no two adjacent holes",
+                &[mu[a.0 * n + a.1].pos(), mu[b.0 * n + b.1].pos()],
+            );
+        }
+        if strong {
+            // Theorem (Klostermeyer & Yeo): a maximal packing has at least ⌈mn/3⌉ dominoes,
+            // so sum mu = mn - 2 (dominoes) <= mn - 2⌈mn/3⌉.
+            if let Some(bound) = self.domino_bound() {
+                let lits: Vec<Lit> = mu.iter().map(|v| v.pos()).collect();
+                model.cardinality("at least ceil(mn/3) dominoes", &lits, Sense::Le, bound);
+            }
+            // A 2×2 window holds at most two holes: two holes in it that are not neighbours
+            // sit on a diagonal, and a third would neighbour one of them.
+            for r in 0..m.saturating_sub(1) {
+                for c in 0..n.saturating_sub(1) {
+                    let w = [
+                        mu[r * n + c].pos(),
+                        mu[r * n + c + 1].pos(),
+                        mu[(r + 1) * n + c].pos(),
+                        mu[(r + 1) * n + c + 1].pos(),
+                    ];
+                    model.cardinality("at most two holes per 2x2 window", &w, Sense::Le, 2);
+                }
+            }
+        }
+        model.maximise(mu.iter().map(|v| (1, v.pos())).collect());
+        let decisions = placed.iter().map(|p| p.0).collect();
+        GunportModel {
+            model,
+            placements: placed,
+            holes: mu,
+            decisions,
+        }
+    }
+
+    fn domino_model(&self) -> GunportModel {
+        let (m, n) = (self.m, self.n);
+        let mut model = Model::new();
+        let spots = placements(m, n);
+        let count = m * n / 2;
+        // y[d,p]: domino number d lies on placement p.
+        let mut y: Vec<Vec<Var>> = Vec::with_capacity(count);
+        for d in 0..count {
+            y.push(
+                (0..spots.len())
+                    .map(|p| model.var(format!("y_{d}_{p}")))
+                    .collect(),
+            );
+        }
+        // Each numbered domino lies at most once.
+        for row in &y {
+            let lits: Vec<Lit> = row.iter().map(|v| v.pos()).collect();
+            model.at_most_one("each domino placed at most once", &lits);
+        }
+        // Each cell is covered at most once.
+        for r in 0..m {
+            for c in 0..n {
+                let lits: Vec<Lit> = spots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.contains(&(r, c)))
+                    .flat_map(|(p, _)| y.iter().map(move |row| row[p].pos()))
+                    .collect();
+                model.at_most_one("cover each cell at most once", &lits);
+            }
+        }
+        // Maximality: of two neighbouring cells at least one is covered.
+        for [a, b] in adjacent_pairs(m, n) {
+            let lits: Vec<Lit> = spots
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.contains(&a) || s.contains(&b))
+                .flat_map(|(p, _)| y.iter().map(move |row| row[p].pos()))
+                .collect();
+            model.at_least_one("no two adjacent holes", &lits);
+        }
+        // Maximise holes = mn - 2 (dominoes placed), i.e. minimise the dominoes. The objective
+        // is written in holes so that every formulation reports the same number.
+        let mut terms: Vec<(i64, Lit)> = Vec::new();
+        for row in &y {
+            terms.extend(row.iter().map(|v| (-2, v.pos())));
+        }
+        // The constant mn is carried by a variable fixed to one.
+        let one = model.var("one");
+        model.add("constant", vec![(1, one.pos())], Sense::Eq, 1);
+        terms.push(((m * n) as i64, one.pos()));
+        model.maximise(terms);
+        let mut placements_out = Vec::new();
+        for row in &y {
+            for (p, v) in row.iter().enumerate() {
+                placements_out.push((*v, spots[p]));
+            }
+        }
+        let decisions = y.iter().flatten().copied().collect();
+        GunportModel {
+            model,
+            placements: placements_out,
+            holes: Vec::new(),
+            decisions,
+        }
+    }
+}
+
+impl Packing {
+    /// The uncovered cells, row-major.
+    pub fn holes(&self) -> Vec<(usize, usize)> {
+        let mut covered = vec![false; self.m * self.n];
+        for d in &self.dominoes {
+            for &(r, c) in d {
+                if r < self.m && c < self.n {
+                    covered[r * self.n + c] = true;
+                }
+            }
+        }
+        (0..self.m * self.n)
+            .filter(|&k| !covered[k])
+            .map(|k| (k / self.n, k % self.n))
+            .collect()
+    }
+
+    /// One string per row: `o` a hole, `<` `>` a horizontal domino, `^` `v` a vertical one.
+    pub fn rows(&self) -> Vec<String> {
+        let mut g = vec![vec!['o'; self.n]; self.m];
+        for [a, b] in &self.dominoes {
+            if a.0 == b.0 {
+                g[a.0][a.1] = '<';
+                g[b.0][b.1] = '>';
+            } else {
+                g[a.0][a.1] = '^';
+                g[b.0][b.1] = 'v';
+            }
+        }
+        g.into_iter().map(|r| r.into_iter().collect()).collect()
+    }
+}
+
+/// The independent check: reads the rules off the packing, sharing nothing with the models.
+/// `Err` names the first problem.
+pub fn verify(p: &Packing) -> std::result::Result<usize, String> {
+    let mut owner: Vec<Option<usize>> = vec![None; p.m * p.n];
+    for (k, [a, b]) in p.dominoes.iter().enumerate() {
+        for &(r, c) in [a, b] {
+            if r >= p.m || c >= p.n {
+                return Err(format!(
+                    "domino {} covers ({r}, {c}), outside the board",
+                    k + 1
+                ));
+            }
+        }
+        let touching =
+            (a.0 == b.0 && a.1.abs_diff(b.1) == 1) || (a.1 == b.1 && a.0.abs_diff(b.0) == 1);
+        if !touching {
+            return Err(format!(
+                "domino {} joins ({}, {}) and ({}, {}), which are not neighbours",
+                k + 1,
+                a.0,
+                a.1,
+                b.0,
+                b.1
+            ));
+        }
+        for &(r, c) in [a, b] {
+            if let Some(other) = owner[r * p.n + c] {
+                return Err(format!(
+                    "cell ({r}, {c}) is covered twice, by dominoes {} and {}",
+                    other + 1,
+                    k + 1
+                ));
+            }
+            owner[r * p.n + c] = Some(k);
+        }
+    }
+    let hole = |r: usize, c: usize| owner[r * p.n + c].is_none();
+    for r in 0..p.m {
+        for c in 0..p.n {
+            if hole(r, c) && ((c + 1 < p.n && hole(r, c + 1)) || (r + 1 < p.m && hole(r + 1, c))) {
+                return Err(format!(
+                    "holes at ({r}, {c}) and a neighbour: another domino fits, the packing is not maximal"
+                ));
+            }
+        }
+    }
+    Ok(owner.iter().filter(|o| o.is_none()).count())
+}
+
+/// The packing as text, one row per line.
+pub fn to_text(p: &Packing) -> String {
+    let mut out = String::new();
+    for row in p.rows() {
+        let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// The packing as SVG: dominoes as copper tiles, holes as small cells.
+pub fn to_svg(p: &Packing) -> String {
+    let mut pic = crate::render::svg::GridPicture::new(
+        p.m,
+        p.n,
+        &format!("Gunport {}×{}: {} holes", p.m, p.n, p.holes().len()),
+    );
+    for r in 0..p.m {
+        for c in 0..p.n {
+            pic.fill(r, c, "#f4f1e8");
+        }
+    }
+    for [a, b] in &p.dominoes {
+        pic.tile(*a, *b, "#c27c3e");
+    }
+    for (r, c) in p.holes() {
+        pic.small_square(r, c, "#333");
+    }
+    pic.finish()
+}
+
+use crate::solve::search::{Search, SearchStats, Status};
+use crate::solve::Backend;
+use std::time::Duration;
+
+/// The optimum found by the integer program.
+pub struct Solved {
+    pub status: Status,
+    pub packing: Option<Packing>,
+    pub holes: Option<i64>,
+    pub model_size: crate::model::Size,
+    pub engine_size: crate::solve::EngineSize,
+    pub stats: SearchStats,
+}
+
+/// The optimal packings counted.
+pub struct Counted {
+    pub status: Status,
+    pub holes: Option<i64>,
+    /// Complete when status is `Solved` or `Optimal`.
+    pub packings: u128,
+    /// With symmetry classes asked for: the number of classes.
+    pub classes: Option<u64>,
+    pub method: String,
+    pub stats: Option<SearchStats>,
+}
+
+/// The board's symmetries as maps of cells: the identity, the half turn, both mirrors, and for
+/// square boards the quarter turns and diagonal reflections.
+fn symmetries(m: usize, n: usize) -> Vec<Box<dyn Fn((usize, usize)) -> (usize, usize)>> {
+    let mut out: Vec<Box<dyn Fn((usize, usize)) -> (usize, usize)>> = vec![
+        Box::new(|p| p),
+        Box::new(move |(r, c)| (m - 1 - r, n - 1 - c)),
+        Box::new(move |(r, c)| (m - 1 - r, c)),
+        Box::new(move |(r, c)| (r, n - 1 - c)),
+    ];
+    if m == n {
+        out.push(Box::new(|(r, c)| (c, r)));
+        out.push(Box::new(move |(r, c)| (n - 1 - c, n - 1 - r)));
+        out.push(Box::new(move |(r, c)| (c, n - 1 - r)));
+        out.push(Box::new(move |(r, c)| (n - 1 - c, r)));
+    }
+    out
+}
+
+impl Packing {
+    /// The least image of this packing under the board's symmetries (its class's name).
+    pub fn canonical(&self) -> Vec<Domino> {
+        symmetries(self.m, self.n)
+            .iter()
+            .map(|g| {
+                let mut ds: Vec<Domino> = self
+                    .dominoes
+                    .iter()
+                    .map(|[a, b]| {
+                        let (x, y) = (g(*a), g(*b));
+                        if x <= y {
+                            [x, y]
+                        } else {
+                            [y, x]
+                        }
+                    })
+                    .collect();
+                ds.sort();
+                ds
+            })
+            .min()
+            .expect("the identity is always there")
+    }
+}
+
+impl Gunport {
+    /// The most holes, with a proof of optimality, by incremental bound tightening.
+    pub fn solve(&self, formulation: Formulation, time_limit: Option<Duration>) -> Solved {
+        let gm = self.formulate(formulation);
+        let objective = gm.model.objective.clone().expect("gunport models maximise");
+        let mut search = Search::new(crate::solve::default_backend(&gm.model), time_limit)
+            .with_progress("gunport");
+        let (status, best) = search.optimise(|a| objective.value(a), true, |_| {});
+        let stats = search.finish();
+        Solved {
+            status,
+            holes: best.as_ref().map(|b| b.0),
+            packing: best.map(|b| gm.decode(*self, &b.1)),
+            model_size: gm.model.size(),
+            engine_size: search.backend_size(),
+            stats,
+        }
+    }
+
+    /// Counts the optimal packings: by the dynamic program when the board is narrow enough
+    /// and no symmetry classes are asked for, else by SAT (optimise, then enumerate the packings
+    /// that reach the optimum).
+    pub fn count_optimal(
+        &self,
+        formulation: Formulation,
+        use_dp: bool,
+        up_to_symmetry: bool,
+        time_limit: Option<Duration>,
+    ) -> Counted {
+        if use_dp && !up_to_symmetry {
+            if let Some(o) = dp::optimum(self.m, self.n) {
+                return Counted {
+                    status: Status::Optimal,
+                    holes: Some(o.holes as i64),
+                    packings: o.packings,
+                    classes: None,
+                    method: "transfer-matrix dynamic program".into(),
+                    stats: None,
+                };
+            }
+        }
+        let gm = self.formulate(formulation);
+        let objective = gm.model.objective.clone().expect("gunport models maximise");
+        let mut search = Search::new(crate::solve::default_backend(&gm.model), time_limit)
+            .with_progress("gunport count");
+        let (status, best) = search.optimise(|a| objective.value(a), true, |_| {});
+        let method = format!(
+            "SAT (CaDiCaL), {} formulation",
+            format!("{formulation:?}").to_lowercase()
+        );
+        let Some((holes, _)) = best.filter(|_| status == Status::Optimal) else {
+            let stats = search.finish();
+            return Counted {
+                status,
+                holes: None,
+                packings: 0,
+                classes: None,
+                method,
+                stats: Some(stats),
+            };
+        };
+        let at_optimum = search
+            .backend
+            .objective_at_most(-holes)
+            .expect("the optimum was reached");
+        let mut classes = std::collections::BTreeSet::new();
+        let (enum_status, count) = search.enumerate(&gm.decisions, &at_optimum, None, |a| {
+            if up_to_symmetry {
+                classes.insert(gm.decode(*self, a).canonical());
+            }
+            true
+        });
+        let stats = search.finish();
+        Counted {
+            status: if enum_status == Status::Solved {
+                Status::Optimal
+            } else {
+                Status::Unknown
+            },
+            holes: Some(holes),
+            packings: count as u128,
+            classes: up_to_symmetry.then_some(classes.len() as u64),
+            method,
+            stats: Some(stats),
+        }
+    }
+}
