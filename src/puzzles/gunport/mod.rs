@@ -132,7 +132,7 @@ impl Gunport {
 
     /// Sands (1971): when 3 divides m or n, the optimum is exactly mn/3.
     pub fn sands(&self) -> Option<usize> {
-        (self.m % 3 == 0 || self.n % 3 == 0).then(|| self.cells() / 3)
+        (self.m.is_multiple_of(3) || self.n.is_multiple_of(3)).then(|| self.cells() / 3)
     }
 
     /// Pearce's conjectured optimum for every board: mn/3 when 3 | mn; (mn-4)/3 when m and n
@@ -437,10 +437,13 @@ pub struct Counted {
     pub stats: Option<SearchStats>,
 }
 
+/// A map of the board's cells onto themselves.
+type CellMap = Box<dyn Fn((usize, usize)) -> (usize, usize)>;
+
 /// The board's symmetries as maps of cells: the identity, the half turn, both mirrors, and for
 /// square boards the quarter turns and diagonal reflections.
-fn symmetries(m: usize, n: usize) -> Vec<Box<dyn Fn((usize, usize)) -> (usize, usize)>> {
-    let mut out: Vec<Box<dyn Fn((usize, usize)) -> (usize, usize)>> = vec![
+fn symmetries(m: usize, n: usize) -> Vec<CellMap> {
+    let mut out: Vec<CellMap> = vec![
         Box::new(|p| p),
         Box::new(move |(r, c)| (m - 1 - r, n - 1 - c)),
         Box::new(move |(r, c)| (m - 1 - r, c)),
