@@ -115,10 +115,7 @@ fn solve(a: BoardArgs) -> Result<i32, Error> {
     let mut report = Report::new("gunport", "solve", s.status);
     report.objective = s.holes;
     report.stats.seconds = s.stats.seconds;
-    report.stats.method = format!(
-        "SAT (CaDiCaL), {} formulation",
-        format!("{:?}", a.formulation).to_lowercase()
-    );
+    report.stats.method = s.method.clone();
     report.stats.model = Some(s.model_size);
     report.stats.engine = Some(s.engine_size);
     report.stats.solver_calls = Some(s.stats.solver_calls);

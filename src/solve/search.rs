@@ -155,13 +155,47 @@ impl<'a, B: Backend> Search<'a, B> {
     /// solution of value v, the next solve assumes `objective <= v - 1` (in minimisation form).
     /// The last, unsatisfiable, solve is the proof of optimality. `value` evaluates the objective
     /// in the model's own direction; `on_improve` sees each better solution.
+    ///
+    /// `target`, when given, is a value the caller expects to be optimal (e.g. a proved bound
+    /// that the model also contains as a row). The first solve then looks only for solutions at
+    /// least that good; if there are none, the search goes on from scratch.
     pub fn optimise(
         &mut self,
         value: impl Fn(&[bool]) -> i64,
         maximise: bool,
+        target: Option<i64>,
         mut on_improve: impl FnMut(i64),
     ) -> (Status, Option<(i64, Vec<bool>)>) {
         let mut best: Option<(i64, Vec<bool>)> = None;
+        if let Some(t) = target {
+            let minimised = if maximise { -t } else { t };
+            if let Some(lits) = self.backend.objective_at_most(minimised) {
+                self.progress(format!("looking for {t}"));
+                match self.step(&lits) {
+                    Step::Found(a) => {
+                        let v = value(&a);
+                        on_improve(v);
+                        best = Some((v, a));
+                        let minimised = if maximise { -v } else { v };
+                        if self.backend.objective_at_most(minimised - 1).is_none() {
+                            return (Status::Optimal, best);
+                        }
+                        // Prove it: nothing better exists.
+                        let better = self
+                            .backend
+                            .objective_at_most(minimised - 1)
+                            .expect("checked above");
+                        match self.step(&better) {
+                            Step::Exhausted => return (Status::Optimal, best),
+                            Step::Stopped => return (Status::Unknown, best),
+                            Step::Found(_) => {}
+                        }
+                    }
+                    Step::Stopped => return (Status::Unknown, None),
+                    Step::Exhausted => {}
+                }
+            }
+        }
         let mut assumptions = Vec::new();
         loop {
             match self.step(&assumptions) {
@@ -282,14 +316,14 @@ mod tests {
         m.maximise(terms.clone());
         let obj = m.objective.clone().unwrap();
         let mut s = Search::new(SatBackend::new(&m), None);
-        let (status, best) = s.optimise(|a| obj.value(a), true, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), true, None, |_| {});
         assert_eq!(status, Status::Optimal);
         assert_eq!(best.unwrap().0, 12);
 
         m.minimise(terms);
         let obj = m.objective.clone().unwrap();
         let mut s = Search::new(SatBackend::new(&m), None);
-        let (status, best) = s.optimise(|a| obj.value(a), false, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), false, None, |_| {});
         assert_eq!((status, best.unwrap().0), (Status::Optimal, 6));
     }
 
