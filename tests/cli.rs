@@ -142,3 +142,60 @@ fn tour_runs_every_puzzle() {
     assert_eq!(code, 0);
     assert!(stdout.contains("Tank Attack 6×6: solved"), "{stdout}");
 }
+
+#[test]
+fn gunport_solve_count_and_bad_input() {
+    let (code, stdout, _) = quandary(&["gunport", "solve", "5", "5", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["objective"], 7);
+    assert_eq!(v["solution"]["rows"].as_array().unwrap().len(), 5);
+
+    let (code, stdout, _) = quandary(&["gunport", "count", "4", "4", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&stdout)["count"], 100);
+
+    let (code, stdout, _) = quandary(&["gunport", "unique", "3", "3", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&stdout)["unique"], false);
+
+    for bad in [
+        &["gunport", "solve", "0", "5"][..],
+        &["gunport", "solve", "5", "x"],
+        &["gunport", "count", "4", "4", "--formulation", "domino"],
+        &["gunport", "sweep", "--max-m", "0"],
+    ] {
+        let (code, _, stderr) = quandary(bad);
+        assert_eq!(code, 2, "{bad:?}");
+        assert!(
+            stderr.contains("error") && !stderr.contains("panicked"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn gunport_sweep_prints_a_row_per_board() {
+    let (code, stdout, _) = quandary(&[
+        "gunport",
+        "sweep",
+        "--max-m",
+        "3",
+        "--max-n",
+        "4",
+        "--json",
+        "--check-dp",
+    ]);
+    assert_eq!(code, 0);
+    let rows: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // m <= n: 1×1..1×4, 2×2..2×4, 3×3..3×4.
+    assert_eq!(rows.len(), 9);
+    for r in &rows {
+        assert_eq!(r["status"], "optimal");
+        assert_eq!(r["objective"], r["dp"]);
+    }
+}

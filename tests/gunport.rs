@@ -1,0 +1,150 @@
+//! Gunport: the seed's optima, Sands's theorem, published counts of optimal packings, and the
+//! integer programs cross-checked against the transfer-matrix dynamic program.
+
+use quandary::puzzles::gunport::{dp, verify, Formulation, Gunport, Packing};
+use quandary::solve::search::Status;
+
+fn optimum(m: usize, n: usize, f: Formulation) -> i64 {
+    let s = Gunport { m, n }.solve(f, None);
+    assert_eq!(s.status, Status::Optimal, "{m}×{n} {f:?}");
+    let p = s.packing.unwrap();
+    let holes = verify(&p).unwrap_or_else(|e| panic!("{m}×{n} {f:?}: {e}"));
+    assert_eq!(holes as i64, s.holes.unwrap());
+    holes as i64
+}
+
+#[test]
+fn the_seeds_boards() {
+    for (side, holes) in [(5, 7), (7, 15), (11, 39)] {
+        assert_eq!(optimum(side, side, Formulation::Strong), holes);
+    }
+    assert_eq!(optimum(5, 5, Formulation::Cell), 7);
+    assert_eq!(optimum(7, 7, Formulation::Cell), 15);
+    assert_eq!(optimum(4, 4, Formulation::Domino), 4);
+}
+
+#[test]
+fn sands_every_board_with_a_side_divisible_by_three_has_mn_over_3_holes() {
+    for m in 1..=9 {
+        for n in (3..=12).step_by(3) {
+            let g = Gunport { m, n };
+            assert_eq!(g.sands(), Some(m * n / 3));
+            assert_eq!(
+                optimum(m, n, Formulation::Strong),
+                (m * n / 3) as i64,
+                "{m}×{n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn model_and_dynamic_program_agree_on_every_board_up_to_8_by_10() {
+    for m in 1..=8 {
+        for n in 1..=10 {
+            let d = dp::optimum(m, n).unwrap();
+            assert_eq!(
+                optimum(m, n, Formulation::Strong),
+                d.holes as i64,
+                "{m}×{n}"
+            );
+            if m * n <= 30 {
+                assert_eq!(optimum(m, n, Formulation::Cell), d.holes as i64, "{m}×{n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn published_counts_of_optimal_packings() {
+    for (side, holes, count) in [(4, 4, 100u128), (5, 7, 312), (6, 12, 14)] {
+        let g = Gunport { m: side, n: side };
+        // By the dynamic program ...
+        let d = g.count_optimal(Formulation::Strong, true, false, None);
+        assert_eq!((d.holes, d.packings), (Some(holes), count));
+        // ... and by SAT enumeration, with both cell formulations.
+        for f in [Formulation::Cell, Formulation::Strong] {
+            let c = g.count_optimal(f, false, false, None);
+            assert_eq!(c.status, Status::Optimal);
+            assert_eq!((c.holes, c.packings), (Some(holes), count), "{side} {f:?}");
+        }
+    }
+}
+
+#[test]
+fn counts_up_to_symmetry_are_consistent() {
+    // Every class has at most 8 members on a square board, so classes >= count / 8.
+    for side in 4..=6 {
+        let g = Gunport { m: side, n: side };
+        let c = g.count_optimal(Formulation::Strong, false, true, None);
+        let classes = c.classes.unwrap() as u128;
+        assert!(classes * 8 >= c.packings && classes <= c.packings);
+    }
+    // 6×6: the 14 optimal packings fall into 3 classes. This pins the value computed here (a
+    // regression check, not a published figure).
+    let c = Gunport { m: 6, n: 6 }.count_optimal(Formulation::Strong, false, true, None);
+    assert_eq!((c.packings, c.classes), (14, Some(3)));
+}
+
+#[test]
+fn pearce_formula_holds_below_19_on_small_boards() {
+    for m in 2..=10 {
+        for n in m..=12 {
+            let d = dp::optimum(m, n).unwrap();
+            assert_eq!(d.holes as i64, Gunport { m, n }.pearce(), "{m}×{n}");
+        }
+    }
+}
+
+#[test]
+fn the_verifier_rejects_adjacent_holes_and_double_cover() {
+    // 2×2 with one domino on top leaves two adjacent holes below.
+    let p = Packing {
+        m: 2,
+        n: 2,
+        dominoes: vec![[(0, 0), (0, 1)]],
+    };
+    assert!(verify(&p).unwrap_err().contains("not maximal"));
+    // Two dominoes sharing a cell.
+    let p = Packing {
+        m: 2,
+        n: 3,
+        dominoes: vec![[(0, 0), (0, 1)], [(0, 1), (1, 1)]],
+    };
+    assert!(verify(&p).unwrap_err().contains("covered twice"));
+    // A domino of two cells that do not touch, and one off the board.
+    let p = Packing {
+        m: 2,
+        n: 3,
+        dominoes: vec![[(0, 0), (1, 1)]],
+    };
+    assert!(verify(&p).unwrap_err().contains("not neighbours"));
+    let p = Packing {
+        m: 2,
+        n: 2,
+        dominoes: vec![[(0, 1), (0, 2)]],
+    };
+    assert!(verify(&p).unwrap_err().contains("outside"));
+    // A correct one: 1×3 with a domino and a hole.
+    let p = Packing {
+        m: 1,
+        n: 3,
+        dominoes: vec![[(0, 0), (0, 1)]],
+    };
+    assert_eq!(verify(&p), Ok(1));
+}
+
+#[test]
+fn bad_sizes_are_errors_not_panics() {
+    for (m, n) in [
+        ("0", "5"),
+        ("5", "-1"),
+        ("x", "5"),
+        ("5", ""),
+        ("61", "5"),
+        ("5", "1e9"),
+    ] {
+        assert!(Gunport::parse(m, n).is_err(), "{m} {n}");
+    }
+    assert!(Gunport::parse("3", " 4 ").is_ok());
+}
