@@ -47,14 +47,16 @@ pub fn to_lp(model: &Model, title: &str) -> String {
                 rhs: 0,
                 family: "objective",
             };
-            let (terms, constant) = row.over_vars();
+            let (terms, negated_constant) = row.over_vars();
             term_list(&mut out, model, &terms);
-            // A constant from negated literals: LP files accept it as a bare number.
+            // Constants (the objective's own and those from negated literals): LP files accept
+            // them as a bare number.
+            let constant = obj.constant - negated_constant;
             if constant != 0 {
                 let _ = write!(
                     out,
                     " {} {}",
-                    if constant > 0 { "-" } else { "+" },
+                    if constant < 0 { "-" } else { "+" },
                     constant.abs()
                 );
             }

@@ -141,15 +141,19 @@ pub enum Direction {
 pub struct Objective {
     pub direction: Direction,
     pub terms: Vec<(i64, Lit)>,
+    /// A constant added to the sum.
+    pub constant: i64,
 }
 
 impl Objective {
     pub fn value(&self, assignment: &[bool]) -> i64 {
-        self.terms
-            .iter()
-            .filter(|(_, l)| l.value(assignment))
-            .map(|(c, _)| c)
-            .sum()
+        self.constant
+            + self
+                .terms
+                .iter()
+                .filter(|(_, l)| l.value(assignment))
+                .map(|(c, _)| c)
+                .sum::<i64>()
     }
 }
 
@@ -250,6 +254,7 @@ impl Model {
         self.objective = Some(Objective {
             direction: Direction::Minimise,
             terms,
+            constant: 0,
         });
     }
 
@@ -257,7 +262,15 @@ impl Model {
         self.objective = Some(Objective {
             direction: Direction::Maximise,
             terms,
+            constant: 0,
         });
+    }
+
+    /// Adds a constant to the objective (after `minimise`/`maximise`).
+    pub fn objective_constant(&mut self, constant: i64) {
+        if let Some(o) = self.objective.as_mut() {
+            o.constant = constant;
+        }
     }
 
     /// Variables, constraints and nonzeros (distinct variables per row, summed).

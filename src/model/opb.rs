@@ -45,12 +45,9 @@ pub fn to_opb(model: &Model, title: &str) -> String {
                 -1
             }
         };
-        if neg_constant != 0 {
-            let _ = writeln!(
-                out,
-                "* objective constant {} left out",
-                -neg_constant * scale
-            );
+        let constant = (obj.constant - neg_constant) * scale;
+        if constant != 0 {
+            let _ = writeln!(out, "* objective constant {constant} left out");
         }
         out.push_str("min: ");
         terms_text(&mut out, &terms, scale);

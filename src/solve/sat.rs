@@ -43,6 +43,14 @@ impl CollectClauses for Sink<'_> {
     }
 }
 
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 fn rs_lit(l: Lit) -> rustsat::types::Lit {
     rustsat::types::Lit::new(l.var.0, l.negated)
 }
@@ -64,6 +72,8 @@ enum ObjectiveEncoding {
 /// The objective as `offset + sum(weight * lit)` with positive weights, minimised.
 struct PreparedObjective {
     offset: i64,
+    /// The weights' common factor, divided out of the encoding.
+    divisor: i64,
     encoding: ObjectiveEncoding,
 }
 
@@ -204,7 +214,7 @@ impl Backend for SatBackend {
                 Direction::Minimise => 1,
                 Direction::Maximise => -1,
             };
-            let mut offset = 0;
+            let mut offset = obj.constant * sign;
             let mut weighted = Vec::new();
             for &(w, l) in &obj.terms {
                 let w = w * sign;
@@ -217,6 +227,12 @@ impl Backend for SatBackend {
                     std::cmp::Ordering::Equal => {}
                 }
             }
+            // Divide the weights by their common factor, so that e.g. an objective of weight 2
+            // per literal becomes a cardinality (a totalizer rather than a weighted encoding).
+            let divisor = weighted.iter().fold(0, |g, t| gcd(g, t.1)).max(1);
+            for t in &mut weighted {
+                t.1 /= divisor;
+            }
             let encoding = if weighted.iter().all(|t| t.1 == 1) {
                 ObjectiveEncoding::Unit(weighted.iter().map(|t| rs_lit(t.0)).collect())
             } else {
@@ -227,14 +243,19 @@ impl Backend for SatBackend {
                         .collect(),
                 )
             };
-            self.prepared = Some(PreparedObjective { offset, encoding });
+            self.prepared = Some(PreparedObjective {
+                offset,
+                divisor,
+                encoding,
+            });
         }
         let mut prepared = self.prepared.take().expect("prepared above");
         let ub = bound - prepared.offset;
         let result = if ub < 0 {
             None
         } else {
-            let ub = ub as usize;
+            // sum(w * l) <= ub  <=>  sum((w / d) * l) <= floor(ub / d).
+            let ub = (ub / prepared.divisor) as usize;
             let (mut sink, vars) = self.sink();
             let lits = match &mut prepared.encoding {
                 ObjectiveEncoding::Unit(t) => {

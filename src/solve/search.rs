@@ -159,11 +159,17 @@ impl<'a, B: Backend> Search<'a, B> {
     /// `target`, when given, is a value the caller expects to be optimal (e.g. a proved bound
     /// that the model also contains as a row). The first solve then looks only for solutions at
     /// least that good; if there are none, the search goes on from scratch.
+    ///
+    /// `step` is the objective's granularity: when every solution's value differs from every
+    /// other's by a multiple of `step` (e.g. gunport holes, always ≡ mn mod 2), the next bound
+    /// after a solution of value v asks for v + step, not v + 1, and no solve is spent proving
+    /// that the values in between are impossible. Use 1 when nothing is known.
     pub fn optimise(
         &mut self,
         value: impl Fn(&[bool]) -> i64,
         maximise: bool,
         target: Option<i64>,
+        step: i64,
         mut on_improve: impl FnMut(i64),
     ) -> (Status, Option<(i64, Vec<bool>)>) {
         let mut best: Option<(i64, Vec<bool>)> = None;
@@ -177,14 +183,10 @@ impl<'a, B: Backend> Search<'a, B> {
                         on_improve(v);
                         best = Some((v, a));
                         let minimised = if maximise { -v } else { v };
-                        if self.backend.objective_at_most(minimised - 1).is_none() {
-                            return (Status::Optimal, best);
-                        }
                         // Prove it: nothing better exists.
-                        let better = self
-                            .backend
-                            .objective_at_most(minimised - 1)
-                            .expect("checked above");
+                        let Some(better) = self.backend.objective_at_most(minimised - step) else {
+                            return (Status::Optimal, best);
+                        };
                         match self.step(&better) {
                             Step::Exhausted => return (Status::Optimal, best),
                             Step::Stopped => return (Status::Unknown, best),
@@ -205,7 +207,7 @@ impl<'a, B: Backend> Search<'a, B> {
                     self.progress(format!("best so far {v}"));
                     best = Some((v, a));
                     let minimised = if maximise { -v } else { v };
-                    match self.backend.objective_at_most(minimised - 1) {
+                    match self.backend.objective_at_most(minimised - step) {
                         Some(lits) => assumptions = lits,
                         None => return (Status::Optimal, best),
                     }
@@ -316,14 +318,14 @@ mod tests {
         m.maximise(terms.clone());
         let obj = m.objective.clone().unwrap();
         let mut s = Search::new(SatBackend::new(&m), None);
-        let (status, best) = s.optimise(|a| obj.value(a), true, None, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
         assert_eq!(status, Status::Optimal);
         assert_eq!(best.unwrap().0, 12);
 
         m.minimise(terms);
         let obj = m.objective.clone().unwrap();
         let mut s = Search::new(SatBackend::new(&m), None);
-        let (status, best) = s.optimise(|a| obj.value(a), false, None, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), false, None, 1, |_| {});
         assert_eq!((status, best.unwrap().0), (Status::Optimal, 6));
     }
 

@@ -248,6 +248,7 @@ impl Gunport {
                 }
             }
         }
+        // Seed: maximise sum mu.
         model.maximise(mu.iter().map(|v| (1, v.pos())).collect());
         let decisions = placed.iter().map(|p| p.0).collect();
         GunportModel {
@@ -305,11 +306,8 @@ impl Gunport {
         for row in &y {
             terms.extend(row.iter().map(|v| (-2, v.pos())));
         }
-        // The constant mn is carried by a variable fixed to one.
-        let one = model.var("one");
-        model.add("constant", vec![(1, one.pos())], Sense::Eq, 1);
-        terms.push(((m * n) as i64, one.pos()));
         model.maximise(terms);
+        model.objective_constant((m * n) as i64);
         let mut placements_out = Vec::new();
         for row in &y {
             for (p, v) in row.iter().enumerate() {
@@ -570,6 +568,8 @@ impl Gunport {
             |a| objective.value(a),
             true,
             self.target(formulation),
+            // Holes = mn - 2 (dominoes): every value has the parity of mn.
+            2,
             |_| {},
         );
         let mut stats = search.finish();
@@ -618,6 +618,8 @@ impl Gunport {
             |a| objective.value(a),
             true,
             self.target(formulation),
+            // Holes = mn - 2 (dominoes): every value has the parity of mn.
+            2,
             |_| {},
         );
         let method = format!(
