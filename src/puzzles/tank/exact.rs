@@ -38,8 +38,9 @@ impl Trie {
     }
 }
 
-/// The largest side the exact search supports (labels must fit a 128-bit mask).
-pub const MAX_EXACT_SIDE: usize = 9;
+/// The largest side the exact search accepts: the 8×8 trie takes 1.6 GB and 5 s to build;
+/// at 9×9 it no longer fits in 24 GiB.
+pub const MAX_EXACT_SIDE: usize = 8;
 
 /// Every feasible line of length n, as label sequences, in lexicographic order of values.
 fn feasible_lines(n: usize, mut emit: impl FnMut(&[usize])) {
