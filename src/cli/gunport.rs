@@ -261,7 +261,7 @@ fn sweep(a: SweepArgs) -> Result<i32, Error> {
                 super::outln!(
                     "{}",
                     serde_json::json!({"m": g.m, "n": g.n, "status": s.status, "objective": s.holes,
-                        "sands": g.sands(), "pearce": g.pearce(), "dp": dp_value,
+                        "sands": g.sands(), "pearce": (g.m >= 2).then(|| g.pearce()), "dp": dp_value,
                         "seconds": s.stats.seconds, "notes": notes})
                 )
             });
@@ -274,7 +274,11 @@ fn sweep(a: SweepArgs) -> Result<i32, Error> {
                     holes,
                     if proved { "optimal" } else { "unknown" },
                     g.sands().map_or("-".into(), |s| s.to_string()),
-                    g.pearce(),
+                    if g.m >= 2 {
+                        g.pearce().to_string()
+                    } else {
+                        "-".into()
+                    },
                     s.stats.seconds,
                     notes.join("; ")
                 )

@@ -1,0 +1,73 @@
+"""Gunport: the seed's CP-SAT monomino model side by side with quandary on the same boards.
+
+    python3 bench/gunport.py [--limit SECS] [--boards 5x5,8x8,...]
+
+Prints a Markdown table of the time to a proved optimum for both and the ratio
+CP-SAT time / quandary time ('>' when CP-SAT hit its limit).
+"""
+
+import argparse
+import time
+
+import common
+
+common.ensure_ortools()
+
+from ortools.sat.python import cp_model  # noqa: E402
+
+
+def seed_model(m, n):
+    """The seed's monomino model (chapter 29), written out here."""
+    M = cp_model.CpModel()
+    hole = {(r, c): M.NewBoolVar(f"mu{r}_{c}") for r in range(m) for c in range(n)}
+    h = {(r, c): M.NewBoolVar(f"h{r}_{c}") for r in range(m) for c in range(n - 1)}
+    v = {(r, c): M.NewBoolVar(f"v{r}_{c}") for r in range(m - 1) for c in range(n)}
+    for r in range(m):
+        for c in range(n):
+            cover = [hole[r, c]]
+            cover += [h[r, c]] if c < n - 1 else []
+            cover += [h[r, c - 1]] if c > 0 else []
+            cover += [v[r, c]] if r < m - 1 else []
+            cover += [v[r - 1, c]] if r > 0 else []
+            M.AddExactlyOne(cover)
+            if c < n - 1:
+                M.Add(hole[r, c] + hole[r, c + 1] <= 1)
+            if r < m - 1:
+                M.Add(hole[r, c] + hole[r + 1, c] <= 1)
+    M.Maximize(sum(hole.values()))
+    return M
+
+
+def cpsat(m, n, limit):
+    s = cp_model.CpSolver()
+    s.parameters.max_time_in_seconds = limit
+    s.parameters.num_workers = 2
+    start = time.perf_counter()
+    st = s.Solve(seed_model(m, n))
+    wall = time.perf_counter() - start
+    done = st == cp_model.OPTIMAL
+    return wall, done, round(s.ObjectiveValue()), round(s.BestObjectiveBound())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit", type=float, default=120.0)
+    ap.add_argument("--boards", default="5x5,7x7,8x8,10x10,11x11,12x12,13x13,14x14")
+    args = ap.parse_args()
+    common.build()
+    print(f"Time limit {args.limit:g} s per run for both.\n")
+    print("| board | CP-SAT (seed model) | quandary (strong) | ratio | quandary method |")
+    print("|---|---|---|---|---|")
+    for b in args.boards.split(","):
+        m, n = (int(x) for x in b.split("x"))
+        ref, ref_done, ref_val, ref_bound = cpsat(m, n, args.limit)
+        status, ours, data = common.quandary(["gunport", "solve", str(m), str(n)], args.limit)
+        ours_done = status == "optimal"
+        ref_text = f"{ref:.2f} s, {ref_val}" if ref_done else f">{args.limit:g} s ({ref_val}, bound {ref_bound})"
+        our_text = f"{ours:.2f} s, {data.get('objective')}" if ours_done else f">{args.limit:g} s"
+        method = data.get("stats", {}).get("method", "")
+        print(f"| {m}×{n} | {ref_text} | {our_text} | {common.ratio(ref, ours, ref_done, ours_done)} | {method} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
