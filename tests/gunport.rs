@@ -148,3 +148,19 @@ fn bad_sizes_are_errors_not_panics() {
     }
     assert!(Gunport::parse("3", " 4 ").is_ok());
 }
+
+#[test]
+fn the_full_proof_with_symmetry_breaking_agrees_with_the_dynamic_program() {
+    for m in 2..=7 {
+        for n in m..=8 {
+            let s = Gunport { m, n }.prove(Formulation::Strong, None);
+            assert_eq!(s.status, Status::Optimal);
+            verify(s.packing.as_ref().unwrap()).unwrap();
+            assert_eq!(
+                s.holes.unwrap(),
+                dp::optimum(m, n).unwrap().holes as i64,
+                "{m}×{n}"
+            );
+        }
+    }
+}

@@ -559,7 +559,25 @@ impl Gunport {
                 }
             }
         }
-        let gm = self.formulate(formulation);
+        let remaining = time_limit.map(|t| t.saturating_sub(started.elapsed()));
+        let mut solved = self.prove(formulation, remaining);
+        solved.stats.seconds = started.elapsed().as_secs_f64();
+        solved
+    }
+
+    /// The optimum of the full model with a proof, by incremental bound tightening. The strong
+    /// formulation adds symmetry-breaking rows here (valid for the optimum, not for counting):
+    /// the top half holds at least as many holes as the bottom half, the left half at least as
+    /// many as the right half, and on square boards the top half at least as many as the left
+    /// half. The mirror in the horizontal axis swaps the top and bottom counts and keeps the
+    /// left and right ones, the vertical mirror does the converse, and the transpose swaps the
+    /// pairs, so every packing has an image that satisfies all three.
+    pub fn prove(&self, formulation: Formulation, time_limit: Option<Duration>) -> Solved {
+        let started = std::time::Instant::now();
+        let mut gm = self.formulate(formulation);
+        if formulation == Formulation::Strong {
+            self.add_symmetry_breaking(&mut gm);
+        }
         let objective = gm.model.objective.clone().expect("gunport models maximise");
         let remaining = time_limit.map(|t| t.saturating_sub(started.elapsed()));
         let mut search = Search::new(crate::solve::default_backend(&gm.model), remaining)
@@ -585,6 +603,29 @@ impl Gunport {
                 "SAT (CaDiCaL), {} formulation",
                 format!("{formulation:?}").to_lowercase()
             ),
+        }
+    }
+
+    fn add_symmetry_breaking(&self, gm: &mut GunportModel) {
+        let (m, n) = (self.m, self.n);
+        let mu = |r: usize, c: usize| gm.holes[r * n + c];
+        let region = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| -> Vec<Var> {
+            rows.flat_map(|r| cols.clone().map(move |c| (r, c)))
+                .map(|(r, c)| mu(r, c))
+                .collect()
+        };
+        let top = region(0..m / 2, 0..n);
+        let bottom = region(m.div_ceil(2)..m, 0..n);
+        let left = region(0..m, 0..n / 2);
+        let right = region(0..m, n.div_ceil(2)..n);
+        let mut rows = vec![(top.clone(), bottom), (left.clone(), right)];
+        if m == n {
+            rows.push((top, left));
+        }
+        for (more, fewer) in rows {
+            let mut terms: Vec<(i64, Lit)> = more.iter().map(|v| (1, v.pos())).collect();
+            terms.extend(fewer.iter().map(|v| (-1, v.pos())));
+            gm.model.add("symmetry breaking", terms, Sense::Ge, 0);
         }
     }
 
