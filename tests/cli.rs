@@ -141,7 +141,10 @@ fn tour_runs_every_puzzle() {
     let (code, stdout, _) = quandary(&["tour"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("Tank Attack 6×6: solved"), "{stdout}");
-    assert!(stdout.contains("Gunport 7×7: optimal, 15 holes"), "{stdout}");
+    assert!(
+        stdout.contains("Gunport 7×7: optimal, 15 holes"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -1,4 +1,5 @@
 //! One module per puzzle: instance, formulations, decoder, independent verifier, rendering.
 
+pub mod chess;
 pub mod gunport;
 pub mod tank;

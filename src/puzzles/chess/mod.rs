@@ -1,0 +1,604 @@
+//! Chess avoidance (seed chapter 60, after Chlond 2015; puzzles of Erich Friedman): place an
+//! army of queens, rooks, bishops, knights and kings on a board with holes so that no piece
+//! attacks another.
+
+pub mod count;
+
+use crate::error::{Error, Result};
+use crate::model::{Lit, Model, Sense, Var};
+
+/// The piece types, in the order used everywhere (`Q R B N K`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum, serde::Serialize,
+)]
+pub enum Piece {
+    #[value(name = "Q")]
+    Queen,
+    #[value(name = "R")]
+    Rook,
+    #[value(name = "B")]
+    Bishop,
+    #[value(name = "N")]
+    Knight,
+    #[value(name = "K")]
+    King,
+}
+
+pub const PIECES: [Piece; 5] = [
+    Piece::Queen,
+    Piece::Rook,
+    Piece::Bishop,
+    Piece::Knight,
+    Piece::King,
+];
+
+impl Piece {
+    pub fn letter(self) -> char {
+        match self {
+            Piece::Queen => 'Q',
+            Piece::Rook => 'R',
+            Piece::Bishop => 'B',
+            Piece::Knight => 'N',
+            Piece::King => 'K',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Piece> {
+        PIECES
+            .iter()
+            .copied()
+            .find(|p| p.letter() == c.to_ascii_uppercase())
+    }
+
+    pub fn index(self) -> usize {
+        PIECES.iter().position(|&p| p == self).expect("listed")
+    }
+
+    fn glyph(self) -> &'static str {
+        match self {
+            Piece::Queen => "♛",
+            Piece::Rook => "♜",
+            Piece::Bishop => "♝",
+            Piece::Knight => "♞",
+            Piece::King => "♚",
+        }
+    }
+}
+
+/// How many pieces of each type, indexed like [`PIECES`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Army(pub [usize; 5]);
+
+impl Army {
+    /// Reads `B4N2`, `QQ`, `Q8 K2`: letters, each optionally followed by a count (default 1).
+    pub fn parse(text: &str) -> Result<Army> {
+        let mut army = [0usize; 5];
+        let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        if chars.is_empty() {
+            return Err(Error::input(
+                "the army is empty: give letters Q R B N K with counts, e.g. B4N2",
+            ));
+        }
+        let mut i = 0;
+        while i < chars.len() {
+            let piece = Piece::from_letter(chars[i])
+                .filter(|_| chars[i].is_ascii_alphabetic())
+                .ok_or_else(|| {
+                    Error::input(format!(
+                        "army '{text}': '{}' is not a piece letter (Q R B N K)",
+                        chars[i]
+                    ))
+                })?;
+            i += 1;
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let count = if i == start {
+                1
+            } else {
+                let digits: String = chars[start..i].iter().collect();
+                digits
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n <= 10_000)
+                    .ok_or_else(|| {
+                        Error::input(format!("army '{text}': count '{digits}' is too large"))
+                    })?
+            };
+            army[piece.index()] += count;
+        }
+        Ok(Army(army))
+    }
+
+    pub fn total(&self) -> usize {
+        self.0.iter().sum()
+    }
+
+    pub fn of(piece: Piece, count: usize) -> Army {
+        let mut a = [0; 5];
+        a[piece.index()] = count;
+        Army(a)
+    }
+}
+
+impl std::fmt::Display for Army {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for p in PIECES {
+            if self.0[p.index()] > 0 {
+                write!(f, "{}{}", p.letter(), self.0[p.index()])?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A board: a rectangle of cells, each a square or a hole, some squares holding fixed pieces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub rows: usize,
+    pub cols: usize,
+    /// `true` for a square, `false` for a hole; row-major.
+    pub square: Vec<bool>,
+    /// Pieces the solution must keep, row-major.
+    pub fixed: Vec<Option<Piece>>,
+    /// An army given in the file (`army: B4N2`).
+    pub army: Option<Army>,
+}
+
+pub const MAX_CELLS: usize = 4096;
+
+impl Board {
+    pub fn rectangle(rows: usize, cols: usize) -> Board {
+        Board {
+            rows,
+            cols,
+            square: vec![true; rows * cols],
+            fixed: vec![None; rows * cols],
+            army: None,
+        }
+    }
+
+    /// Reads a board: rows of `.` (square), `#` (hole) or a piece letter (a fixed piece on a
+    /// square); blank lines and lines starting with `;` are skipped; a line `army: B4N2` gives
+    /// the army. Errors name the line.
+    pub fn parse(text: &str) -> Result<Board> {
+        let mut grid: Vec<Vec<char>> = Vec::new();
+        let mut army = None;
+        for (k, raw) in text.lines().enumerate() {
+            let line_no = k + 1;
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with(';') {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("army:") {
+                army = Some(
+                    Army::parse(rest).map_err(|e| Error::input(format!("line {line_no}: {e}")))?,
+                );
+                continue;
+            }
+            let row: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+            for &c in &row {
+                if c != '.' && c != '#' && Piece::from_letter(c).is_none() {
+                    return Err(Error::input(format!(
+                        "line {line_no}: '{c}' is not '.', '#' or a piece letter (Q R B N K)"
+                    )));
+                }
+            }
+            if let Some(first) = grid.first() {
+                if row.len() != first.len() {
+                    return Err(Error::input(format!(
+                        "line {line_no}: {} cells, but the board's first row has {} (rows must be the same length; use '#' for holes)",
+                        row.len(),
+                        first.len()
+                    )));
+                }
+            }
+            grid.push(row);
+        }
+        if grid.is_empty() {
+            return Err(Error::input("the board has no rows"));
+        }
+        let (rows, cols) = (grid.len(), grid[0].len());
+        if rows * cols > MAX_CELLS {
+            return Err(Error::input(format!(
+                "the board has {} cells; at most {MAX_CELLS}",
+                rows * cols
+            )));
+        }
+        let cells: Vec<char> = grid.into_iter().flatten().collect();
+        Ok(Board {
+            rows,
+            cols,
+            square: cells.iter().map(|&c| c != '#').collect(),
+            fixed: cells.iter().map(|&c| Piece::from_letter(c)).collect(),
+            army,
+        })
+    }
+
+    pub fn squares(&self) -> Vec<usize> {
+        (0..self.rows * self.cols)
+            .filter(|&k| self.square[k])
+            .collect()
+    }
+
+    fn at(&self, r: i64, c: i64) -> Option<usize> {
+        (r >= 0 && c >= 0 && (r as usize) < self.rows && (c as usize) < self.cols)
+            .then(|| r as usize * self.cols + c as usize)
+    }
+
+    /// Whether a piece of type `piece` on square `p` attacks square `q`. Holes never hold
+    /// pieces; with `holes_block` a hole also stops a sliding piece's line.
+    pub fn attacks(&self, piece: Piece, p: usize, q: usize, holes_block: bool) -> bool {
+        if p == q {
+            return false;
+        }
+        let (pr, pc) = ((p / self.cols) as i64, (p % self.cols) as i64);
+        let (qr, qc) = ((q / self.cols) as i64, (q % self.cols) as i64);
+        let (dr, dc) = (qr - pr, qc - pc);
+        let line = dr == 0 || dc == 0;
+        let diagonal = dr.abs() == dc.abs();
+        let slides = match piece {
+            Piece::Queen => line || diagonal,
+            Piece::Rook => line,
+            Piece::Bishop => diagonal,
+            Piece::Knight => {
+                return (dr.abs(), dc.abs()) == (1, 2) || (dr.abs(), dc.abs()) == (2, 1)
+            }
+            Piece::King => return dr.abs() <= 1 && dc.abs() <= 1,
+        };
+        if !slides {
+            return false;
+        }
+        if holes_block {
+            let (sr, sc) = (dr.signum(), dc.signum());
+            let (mut r, mut c) = (pr + sr, pc + sc);
+            while (r, c) != (qr, qc) {
+                match self.at(r, c) {
+                    Some(k) if !self.square[k] => return false,
+                    _ => {}
+                }
+                r += sr;
+                c += sc;
+            }
+        }
+        true
+    }
+
+    /// The pieces of a placement as rows of text: the board's notation, with a piece letter on
+    /// each occupied square (readable back as a board of fixed pieces).
+    pub fn rows_with(&self, placement: &[Option<Piece>]) -> Vec<String> {
+        (0..self.rows)
+            .map(|r| {
+                (0..self.cols)
+                    .map(|c| {
+                        let k = r * self.cols + c;
+                        if !self.square[k] {
+                            '#'
+                        } else {
+                            placement[k].map_or('.', |p| p.letter())
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Which integer program to build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Formulation {
+    /// The seed's pairwise rows: x[p,k] + a[q] <= 1 for every attack.
+    #[default]
+    Pairwise,
+    /// Chlond's published form: per square, the attackers of q sum to at most M (1 - a[q]).
+    Bigm,
+}
+
+/// The model of a board and army, with the map back to placements.
+pub struct ChessModel {
+    pub model: Model,
+    /// x[(square position, piece)]: piece of that type on that square.
+    x: Vec<(usize, Piece, Var)>,
+    cells: usize,
+}
+
+impl ChessModel {
+    pub fn decisions(&self) -> Vec<Var> {
+        self.x.iter().map(|t| t.2).collect()
+    }
+
+    pub fn decode(&self, assignment: &[bool]) -> Vec<Option<Piece>> {
+        let mut out = vec![None; self.cells];
+        for &(sq, p, v) in &self.x {
+            if assignment[v.index()] {
+                out[sq] = Some(p);
+            }
+        }
+        out
+    }
+
+    /// Literals x[square, piece] of one type (for objectives).
+    pub fn of_type(&self, piece: Piece) -> Vec<Lit> {
+        self.x
+            .iter()
+            .filter(|t| t.1 == piece)
+            .map(|t| t.2.pos())
+            .collect()
+    }
+
+    pub fn all(&self) -> Vec<Lit> {
+        self.x.iter().map(|t| t.2.pos()).collect()
+    }
+}
+
+/// What to place: an exact army, or as many pieces as possible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Exactly this army.
+    Exactly(Army),
+    /// At least this army, plus as many of `extra` as possible (`None`: any types).
+    Maximise { base: Army, extra: Option<Piece> },
+}
+
+impl Board {
+    pub fn formulate(&self, goal: Goal, formulation: Formulation, holes_block: bool) -> ChessModel {
+        let mut model = Model::new();
+        let squares = self.squares();
+        let allowed: Vec<Piece> = match goal {
+            Goal::Exactly(a) => PIECES
+                .iter()
+                .copied()
+                .filter(|p| a.0[p.index()] > 0 || self.fixed.contains(&Some(*p)))
+                .collect(),
+            Goal::Maximise { base, extra } => PIECES
+                .iter()
+                .copied()
+                .filter(|p| {
+                    base.0[p.index()] > 0
+                        || extra.is_none_or(|e| e == *p)
+                        || self.fixed.contains(&Some(*p))
+                })
+                .collect(),
+        };
+        let mut x = Vec::new();
+        let mut occ = vec![None; self.rows * self.cols];
+        for &sq in &squares {
+            let (r, c) = (sq / self.cols, sq % self.cols);
+            let vars: Vec<Var> = allowed
+                .iter()
+                .map(|p| {
+                    let v = model.var(format!("x_{r}_{c}_{}", p.letter()));
+                    x.push((sq, *p, v));
+                    v
+                })
+                .collect();
+            // a[c] = sum_k x[c,k] <= 1: one piece per square; a is the row itself.
+            let lits: Vec<Lit> = vars.iter().map(|v| v.pos()).collect();
+            model.at_most_one("one piece per square", &lits);
+            occ[sq] = Some(lits);
+            if let Some(p) = self.fixed[sq] {
+                let v = x
+                    .iter()
+                    .find(|t| t.0 == sq && t.1 == p)
+                    .expect("allowed includes fixed")
+                    .2;
+                model.add("fixed piece", vec![(1, v.pos())], Sense::Eq, 1);
+            }
+        }
+        match goal {
+            Goal::Exactly(a) => {
+                for p in &allowed {
+                    let lits: Vec<Lit> =
+                        x.iter().filter(|t| t.1 == *p).map(|t| t.2.pos()).collect();
+                    model.cardinality("the army's roster", &lits, Sense::Eq, a.0[p.index()] as i64);
+                }
+            }
+            Goal::Maximise { base, extra } => {
+                for p in &allowed {
+                    let lits: Vec<Lit> =
+                        x.iter().filter(|t| t.1 == *p).map(|t| t.2.pos()).collect();
+                    if base.0[p.index()] > 0 {
+                        let sense = if extra == Some(*p) || extra.is_none() {
+                            Sense::Ge
+                        } else {
+                            Sense::Eq
+                        };
+                        model.cardinality(
+                            "the army's roster",
+                            &lits,
+                            sense,
+                            base.0[p.index()] as i64,
+                        );
+                    } else if extra.is_some_and(|e| e != *p) {
+                        model.cardinality("the army's roster", &lits, Sense::Eq, 0);
+                    }
+                }
+                let terms = x
+                    .iter()
+                    .filter(|t| extra.is_none_or(|e| e == t.1) || base.0[t.1.index()] > 0)
+                    .map(|t| (1, t.2.pos()))
+                    .collect();
+                model.maximise(terms);
+            }
+        }
+        match formulation {
+            Formulation::Pairwise => {
+                // Seed: x[p,k] + a[q] <= 1 whenever a type-k piece on p attacks q.
+                for &(p, k, v) in &x {
+                    for &q in &squares {
+                        if self.attacks(k, p, q, holes_block) {
+                            let mut terms = vec![(1, v.pos())];
+                            terms
+                                .extend(occ[q].as_ref().expect("a square").iter().map(|&l| (1, l)));
+                            model.add("attacker forces target empty", terms, Sense::Le, 1);
+                        }
+                    }
+                }
+            }
+            Formulation::Bigm => {
+                // Chlond: sum of the pieces attacking q <= M (1 - a[q]), M the number of terms.
+                for &q in &squares {
+                    let attackers: Vec<Lit> = x
+                        .iter()
+                        .filter(|&&(p, k, _)| self.attacks(k, p, q, holes_block))
+                        .map(|t| t.2.pos())
+                        .collect();
+                    if attackers.is_empty() {
+                        continue;
+                    }
+                    let big = attackers.len() as i64;
+                    let mut terms: Vec<(i64, Lit)> = attackers.iter().map(|&l| (1, l)).collect();
+                    terms.extend(occ[q].as_ref().expect("a square").iter().map(|&l| (big, l)));
+                    model.add("attacked squares stay empty (big M)", terms, Sense::Le, big);
+                }
+            }
+        }
+        ChessModel {
+            model,
+            x,
+            cells: self.rows * self.cols,
+        }
+    }
+}
+
+/// The independent check: walks each piece's moves on the board, sharing nothing with the
+/// model. `Err` names the first piece that attacks another.
+pub fn verify(
+    board: &Board,
+    placement: &[Option<Piece>],
+    holes_block: bool,
+) -> std::result::Result<(), String> {
+    let (rows, cols) = (board.rows as i64, board.cols as i64);
+    let cell = |r: i64, c: i64| -> Option<usize> {
+        (r >= 0 && c >= 0 && r < rows && c < cols).then(|| (r * cols + c) as usize)
+    };
+    for (k, piece) in placement.iter().enumerate() {
+        let Some(piece) = piece else { continue };
+        if !board.square[k] {
+            return Err(format!(
+                "a piece stands on the hole at row {}, column {}",
+                k / board.cols + 1,
+                k % board.cols + 1
+            ));
+        }
+        if let Some(f) = board.fixed[k] {
+            if f != *piece {
+                return Err(format!(
+                    "row {}, column {} must keep its fixed {}",
+                    k / board.cols + 1,
+                    k % board.cols + 1,
+                    f.letter()
+                ));
+            }
+        }
+        let (r, c) = ((k / board.cols) as i64, (k % board.cols) as i64);
+        let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+        let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+        let knight = [
+            (1, 2),
+            (2, 1),
+            (-1, 2),
+            (-2, 1),
+            (1, -2),
+            (2, -1),
+            (-1, -2),
+            (-2, -1),
+        ];
+        let king = [
+            (0, 1),
+            (0, -1),
+            (1, 0),
+            (-1, 0),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ];
+        let (steps, slide): (Vec<(i64, i64)>, bool) = match piece {
+            Piece::Queen => (rook.iter().chain(bishop.iter()).copied().collect(), true),
+            Piece::Rook => (rook.to_vec(), true),
+            Piece::Bishop => (bishop.to_vec(), true),
+            Piece::Knight => (knight.to_vec(), false),
+            Piece::King => (king.to_vec(), false),
+        };
+        for (dr, dc) in steps {
+            let (mut rr, mut cc) = (r + dr, c + dc);
+            while let Some(t) = cell(rr, cc) {
+                if !board.square[t] && holes_block {
+                    break;
+                }
+                if board.square[t] {
+                    if let Some(other) = placement[t] {
+                        return Err(format!(
+                            "the {} at row {}, column {} attacks the {} at row {}, column {}",
+                            piece.letter(),
+                            r + 1,
+                            c + 1,
+                            other.letter(),
+                            rr + 1,
+                            cc + 1
+                        ));
+                    }
+                }
+                if !slide {
+                    break;
+                }
+                rr += dr;
+                cc += dc;
+            }
+        }
+    }
+    for (k, f) in board.fixed.iter().enumerate() {
+        if f.is_some() && placement[k] != *f {
+            return Err(format!(
+                "the fixed piece at row {}, column {} is missing",
+                k / board.cols + 1,
+                k % board.cols + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The placement's army.
+pub fn army_of(placement: &[Option<Piece>]) -> Army {
+    let mut a = [0; 5];
+    for p in placement.iter().flatten() {
+        a[p.index()] += 1;
+    }
+    Army(a)
+}
+
+/// The placement as SVG: squares light, holes dark, pieces as glyphs.
+pub fn to_svg(board: &Board, placement: &[Option<Piece>]) -> String {
+    let mut pic = crate::render::svg::GridPicture::new(board.rows, board.cols, "Chess avoidance");
+    for r in 0..board.rows {
+        for c in 0..board.cols {
+            let k = r * board.cols + c;
+            if !board.square[k] {
+                pic.fill(r, c, "#3a3a3a");
+                continue;
+            }
+            pic.fill(
+                r,
+                c,
+                if (r + c) % 2 == 0 {
+                    "#f0d9b5"
+                } else {
+                    "#b58863"
+                },
+            );
+            if let Some(p) = placement[k] {
+                let colour = if board.fixed[k].is_some() {
+                    "#1f5fa8"
+                } else {
+                    "#111"
+                };
+                pic.label(r, c, p.glyph(), colour);
+            }
+        }
+    }
+    pic.finish()
+}

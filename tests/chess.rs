@@ -1,0 +1,183 @@
+//! Chess avoidance: the seed's board and its maxima, classic counts and maxima, counter vs
+//! model cross-checks, the verifier and bad input.
+
+use quandary::puzzles::chess::{self, count, verify, Army, Board, Formulation, Goal, Piece};
+use quandary::solve::search::{Search, Status};
+
+const SEED_BOARD: &str = "; seed chapter 60, Figure 60.1\n#..##\n.....\n.....\n";
+
+fn seed() -> Board {
+    Board::parse(SEED_BOARD).unwrap()
+}
+
+fn sat_count(
+    board: &Board,
+    army: Army,
+    f: Formulation,
+    holes_block: bool,
+) -> (u64, Vec<Vec<Option<Piece>>>) {
+    let cm = board.formulate(Goal::Exactly(army), f, holes_block);
+    let mut s = Search::new(quandary::solve::default_backend(&cm.model), None);
+    let mut found = Vec::new();
+    let (status, n) = s.enumerate(&cm.decisions(), &[], None, |a| {
+        let p = cm.decode(a);
+        verify(board, &p, holes_block).unwrap();
+        found.push(p);
+        true
+    });
+    assert_eq!(status, Status::Solved);
+    (n, found)
+}
+
+fn maximum(board: &Board, extra: Option<Piece>) -> i64 {
+    let cm = board.formulate(
+        Goal::Maximise {
+            base: Army::default(),
+            extra,
+        },
+        Formulation::Pairwise,
+        false,
+    );
+    let obj = cm.model.objective.clone().unwrap();
+    let mut s = Search::new(quandary::solve::default_backend(&cm.model), None);
+    let (status, best) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
+    assert_eq!(status, Status::Optimal);
+    let (v, a) = best.unwrap();
+    verify(board, &cm.decode(&a), false).unwrap();
+    v
+}
+
+#[test]
+fn the_seeds_puzzle_has_exactly_the_published_placement() {
+    let b = seed();
+    let army = Army::parse("B4N2").unwrap();
+    for f in [Formulation::Pairwise, Formulation::Bigm] {
+        let (n, found) = sat_count(&b, army, f, false);
+        assert_eq!(n, 1, "{f:?}");
+        // A bishop on the upper square and on the right of the middle row; along the bottom a
+        // bishop, a knight, a bishop, a gap, a knight.
+        let rows = b.rows_with(&found[0]);
+        assert_eq!(rows[2], "BNB.N");
+        assert_eq!(rows[1].chars().filter(|&c| c == 'B').count(), 1);
+        assert!(rows[1].ends_with('B') || rows[1].contains('B'));
+        assert_eq!(
+            rows[0].matches('B').count() + rows[1].matches('B').count(),
+            2
+        );
+    }
+    assert_eq!(count::count(&b, army, false), Some(1));
+}
+
+#[test]
+fn the_seeds_maxima() {
+    let b = seed();
+    for (p, m) in [
+        (Piece::Bishop, 6),
+        (Piece::Knight, 6),
+        (Piece::King, 4),
+        (Piece::Queen, 3),
+        (Piece::Rook, 3),
+    ] {
+        assert_eq!(maximum(&b, Some(p)), m, "{p:?}");
+    }
+    assert_eq!(maximum(&b, None), 7);
+}
+
+#[test]
+fn queens_knights_bishops_kings_on_open_boards() {
+    let b8 = Board::rectangle(8, 8);
+    assert_eq!(
+        count::count(&b8, Army::of(Piece::Queen, 8), false),
+        Some(92)
+    );
+    assert_eq!(
+        count::count(&Board::rectangle(10, 10), Army::of(Piece::Queen, 10), false),
+        Some(724)
+    );
+    let (n, _) = sat_count(
+        &Board::rectangle(6, 6),
+        Army::of(Piece::Queen, 6),
+        Formulation::Pairwise,
+        false,
+    );
+    assert_eq!(n, 4);
+    assert_eq!(maximum(&b8, Some(Piece::Knight)), 32);
+    assert_eq!(maximum(&b8, Some(Piece::Bishop)), 14);
+    assert_eq!(maximum(&b8, Some(Piece::King)), 16);
+}
+
+#[test]
+fn counter_and_model_agree_on_mixed_armies_and_holes() {
+    let boards = [
+        seed(),
+        Board::parse("..#..\n.....\n#...#\n.....\n").unwrap(),
+        Board::rectangle(4, 5),
+    ];
+    for b in &boards {
+        for army in ["B2N2", "QK2", "R2B", "N3K", "Q2N"] {
+            let a = Army::parse(army).unwrap();
+            for holes_block in [false, true] {
+                let (n, _) = sat_count(b, a, Formulation::Pairwise, holes_block);
+                assert_eq!(
+                    count::count(b, a, holes_block),
+                    Some(n),
+                    "{army} {holes_block}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_hole_blocks_a_line_only_when_asked() {
+    let b = Board::parse("Q#Q\n").unwrap();
+    assert!(b.attacks(Piece::Queen, 0, 2, false));
+    assert!(!b.attacks(Piece::Queen, 0, 2, true));
+    let placement = b.fixed.clone();
+    assert!(verify(&b, &placement, false).is_err());
+    assert!(verify(&b, &placement, true).is_ok());
+}
+
+#[test]
+fn the_verifier_rejects_an_attacked_piece() {
+    let b = Board::rectangle(3, 3);
+    let mut p = vec![None; 9];
+    p[0] = Some(Piece::Knight);
+    // A knight on (0,0) and a bishop on (1,2), a knight's move away.
+    p[5] = Some(Piece::Bishop);
+    let why = verify(&b, &p, false).unwrap_err();
+    assert!(why.contains("attacks"), "{why}");
+    p[5] = None;
+    // A rook on (2,2) instead: out of the knight's reach, and the knight is off its lines.
+    p[8] = Some(Piece::Rook);
+    assert!(verify(&b, &p, false).is_ok());
+    // A bishop on (0,2) stands on the rook's file.
+    p[2] = Some(Piece::Bishop);
+    assert!(verify(&b, &p, false).is_err());
+}
+
+#[test]
+fn bad_boards_and_armies_name_the_problem() {
+    let e = Board::parse("...\n..\n").unwrap_err().to_string();
+    assert!(e.contains("line 2"), "{e}");
+    let e = Board::parse("..x\n").unwrap_err().to_string();
+    assert!(e.contains("line 1") && e.contains("'x'"), "{e}");
+    assert!(Board::parse("\n; only a comment\n").is_err());
+    assert!(Army::parse("B4X2").is_err());
+    assert!(Army::parse("").is_err());
+    assert!(Army::parse("4B").is_err());
+    assert!(Army::parse("Q99999999999999999999").is_err());
+    assert_eq!(Army::parse("B4 N2").unwrap(), Army::parse("B4N2").unwrap());
+    // Parsers never panic on short strings over a small alphabet.
+    let alphabet = ['.', '#', 'Q', 'b', '\n', 'z', ' ', '9'];
+    for a in alphabet {
+        for b2 in alphabet {
+            for c in alphabet {
+                let s: String = [a, b2, c].iter().collect();
+                let _ = Board::parse(&s);
+                let _ = Army::parse(&s);
+            }
+        }
+    }
+    let _ = chess::MAX_CELLS;
+}
