@@ -14,6 +14,7 @@ macro_rules! outln {
 }
 pub(crate) use outln;
 
+pub mod chess;
 pub mod gunport;
 pub mod report;
 pub mod tank;
@@ -40,6 +41,11 @@ pub enum Command {
     Tank {
         #[command(subcommand)]
         verb: tank::TankVerb,
+    },
+    /// Chess avoidance: place an army on a board with holes, no piece attacking another
+    Chess {
+        #[command(subcommand)]
+        verb: chess::ChessVerb,
     },
     /// Gunport: pack dominoes leaving the most holes, no two holes adjacent
     Gunport {
@@ -99,6 +105,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Tank { verb } => tank::run(verb),
         Command::Gunport { verb } => gunport::run(verb),
+        Command::Chess { verb } => chess::run(verb),
         Command::Tour => tour(),
     }
 }

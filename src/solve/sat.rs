@@ -156,6 +156,10 @@ impl Backend for SatBackend {
             Sense::Ge if unit && rhs == 1 => {
                 return self.push_clause(terms.iter().map(|t| ipasir(t.1)));
             }
+            Sense::Le if unit && rhs == total - 1 => {
+                // Not all of them: one clause of negations.
+                return self.push_clause(terms.iter().map(|t| -ipasir(t.1)));
+            }
             Sense::Le if unit && rhs == 1 && terms.len() <= 8 => {
                 for a in 0..terms.len() {
                     for b in a + 1..terms.len() {

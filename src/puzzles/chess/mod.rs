@@ -463,6 +463,53 @@ impl Board {
     }
 }
 
+/// The squares a piece on cell `k` reaches, found by walking its moves on the board (lines pass
+/// over other pieces; holes stop them only with `holes_block`). This is the verifier's own
+/// reading of the rules and shares nothing with [`Board::attacks`].
+pub fn reach(board: &Board, piece: Piece, k: usize, holes_block: bool) -> Vec<usize> {
+    let (rows, cols) = (board.rows as i64, board.cols as i64);
+    let cell = |r: i64, c: i64| -> Option<usize> {
+        (r >= 0 && c >= 0 && r < rows && c < cols).then(|| (r * cols + c) as usize)
+    };
+    let (r, c) = ((k / board.cols) as i64, (k % board.cols) as i64);
+    let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let knight = [
+        (1, 2),
+        (2, 1),
+        (-1, 2),
+        (-2, 1),
+        (1, -2),
+        (2, -1),
+        (-1, -2),
+        (-2, -1),
+    ];
+    let (steps, slide): (Vec<(i64, i64)>, bool) = match piece {
+        Piece::Queen => (rook.iter().chain(bishop.iter()).copied().collect(), true),
+        Piece::Rook => (rook.to_vec(), true),
+        Piece::Bishop => (bishop.to_vec(), true),
+        Piece::Knight => (knight.to_vec(), false),
+        Piece::King => (rook.iter().chain(bishop.iter()).copied().collect(), false),
+    };
+    let mut out = Vec::new();
+    for (dr, dc) in steps {
+        let (mut rr, mut cc) = (r + dr, c + dc);
+        while let Some(t) = cell(rr, cc) {
+            if board.square[t] {
+                out.push(t);
+            } else if holes_block {
+                break;
+            }
+            if !slide {
+                break;
+            }
+            rr += dr;
+            cc += dc;
+        }
+    }
+    out
+}
+
 /// The independent check: walks each piece's moves on the board, sharing nothing with the
 /// model. `Err` names the first piece that attacks another.
 pub fn verify(
@@ -470,93 +517,36 @@ pub fn verify(
     placement: &[Option<Piece>],
     holes_block: bool,
 ) -> std::result::Result<(), String> {
-    let (rows, cols) = (board.rows as i64, board.cols as i64);
-    let cell = |r: i64, c: i64| -> Option<usize> {
-        (r >= 0 && c >= 0 && r < rows && c < cols).then(|| (r * cols + c) as usize)
-    };
+    let at = |k: usize| (k / board.cols + 1, k % board.cols + 1);
+    if placement.len() != board.rows * board.cols {
+        return Err("the placement does not match the board's size".into());
+    }
     for (k, piece) in placement.iter().enumerate() {
         let Some(piece) = piece else { continue };
+        let (r, c) = at(k);
         if !board.square[k] {
-            return Err(format!(
-                "a piece stands on the hole at row {}, column {}",
-                k / board.cols + 1,
-                k % board.cols + 1
-            ));
+            return Err(format!("a piece stands on the hole at row {r}, column {c}"));
         }
-        if let Some(f) = board.fixed[k] {
-            if f != *piece {
+        for t in reach(board, *piece, k, holes_block) {
+            if let Some(other) = placement[t] {
+                let (tr, tc) = at(t);
                 return Err(format!(
-                    "row {}, column {} must keep its fixed {}",
-                    k / board.cols + 1,
-                    k % board.cols + 1,
-                    f.letter()
+                    "the {} at row {r}, column {c} attacks the {} at row {tr}, column {tc}",
+                    piece.letter(),
+                    other.letter()
                 ));
-            }
-        }
-        let (r, c) = ((k / board.cols) as i64, (k % board.cols) as i64);
-        let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-        let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-        let knight = [
-            (1, 2),
-            (2, 1),
-            (-1, 2),
-            (-2, 1),
-            (1, -2),
-            (2, -1),
-            (-1, -2),
-            (-2, -1),
-        ];
-        let king = [
-            (0, 1),
-            (0, -1),
-            (1, 0),
-            (-1, 0),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ];
-        let (steps, slide): (Vec<(i64, i64)>, bool) = match piece {
-            Piece::Queen => (rook.iter().chain(bishop.iter()).copied().collect(), true),
-            Piece::Rook => (rook.to_vec(), true),
-            Piece::Bishop => (bishop.to_vec(), true),
-            Piece::Knight => (knight.to_vec(), false),
-            Piece::King => (king.to_vec(), false),
-        };
-        for (dr, dc) in steps {
-            let (mut rr, mut cc) = (r + dr, c + dc);
-            while let Some(t) = cell(rr, cc) {
-                if !board.square[t] && holes_block {
-                    break;
-                }
-                if board.square[t] {
-                    if let Some(other) = placement[t] {
-                        return Err(format!(
-                            "the {} at row {}, column {} attacks the {} at row {}, column {}",
-                            piece.letter(),
-                            r + 1,
-                            c + 1,
-                            other.letter(),
-                            rr + 1,
-                            cc + 1
-                        ));
-                    }
-                }
-                if !slide {
-                    break;
-                }
-                rr += dr;
-                cc += dc;
             }
         }
     }
     for (k, f) in board.fixed.iter().enumerate() {
-        if f.is_some() && placement[k] != *f {
-            return Err(format!(
-                "the fixed piece at row {}, column {} is missing",
-                k / board.cols + 1,
-                k % board.cols + 1
-            ));
+        if let Some(f) = f {
+            if placement[k] != Some(*f) {
+                let (r, c) = at(k);
+                return Err(format!(
+                    "row {r}, column {c} must keep its fixed {}",
+                    f.letter()
+                ));
+            }
         }
     }
     Ok(())
@@ -601,4 +591,44 @@ pub fn to_svg(board: &Board, placement: &[Option<Piece>]) -> String {
         }
     }
     pic.finish()
+}
+
+/// Peaceable armies: `m` white and `m` black pieces of one type on an open n×n board, no piece
+/// attacking one of the other colour; the model maximises m. Returns the model with the white
+/// and black variables (row-major).
+pub fn peaceable_model(n: usize, piece: Piece) -> (Model, Vec<Var>, Vec<Var>) {
+    let board = Board::rectangle(n, n);
+    let mut model = Model::new();
+    let white: Vec<Var> = (0..n * n)
+        .map(|k| model.var(format!("w_{}_{}", k / n, k % n)))
+        .collect();
+    let black: Vec<Var> = (0..n * n)
+        .map(|k| model.var(format!("b_{}_{}", k / n, k % n)))
+        .collect();
+    for k in 0..n * n {
+        model.at_most_one("one piece per square", &[white[k].pos(), black[k].pos()]);
+    }
+    for p in 0..n * n {
+        for q in 0..n * n {
+            if board.attacks(piece, p, q, false) {
+                model.at_most_one(
+                    "no white piece attacks a black one",
+                    &[white[p].pos(), black[q].pos()],
+                );
+            }
+        }
+    }
+    let mut terms: Vec<(i64, Lit)> = white.iter().map(|v| (1, v.pos())).collect();
+    terms.extend(black.iter().map(|v| (-1, v.pos())));
+    model.add("armies of equal size", terms, Sense::Eq, 0);
+    // Colour swap maps solutions onto solutions: put a white piece on the first occupied square
+    // (if the first square holding any piece holds a black one, swap the colours).
+    for k in 0..n * n {
+        let mut terms = vec![(1, black[k].pos())];
+        terms.extend((0..k).map(|j| (-1, white[j].pos())));
+        terms.extend((0..k).map(|j| (-1, black[j].pos())));
+        model.add("colour symmetry breaking", terms, Sense::Le, 0);
+    }
+    model.maximise(white.iter().map(|v| (1, v.pos())).collect());
+    (model, white, black)
 }
