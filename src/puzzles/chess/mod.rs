@@ -608,13 +608,10 @@ pub fn peaceable_model(n: usize, piece: Piece) -> (Model, Vec<Var>, Vec<Var>) {
     for k in 0..n * n {
         model.at_most_one("one piece per square", &[white[k].pos(), black[k].pos()]);
     }
-    for p in 0..n * n {
-        for q in 0..n * n {
+    for (p, w) in white.iter().enumerate() {
+        for (q, b) in black.iter().enumerate() {
             if board.attacks(piece, p, q, false) {
-                model.at_most_one(
-                    "no white piece attacks a black one",
-                    &[white[p].pos(), black[q].pos()],
-                );
+                model.at_most_one("no white piece attacks a black one", &[w.pos(), b.pos()]);
             }
         }
     }
