@@ -181,3 +181,36 @@ fn bad_boards_and_armies_name_the_problem() {
     }
     let _ = chess::MAX_CELLS;
 }
+
+#[test]
+fn peaceable_queens_match_oeis_a250000() {
+    // A250000: 0, 0, 1, 2, 4, 5, 7, 9 for n = 1..8.
+    for (n, m) in [
+        (1, 0),
+        (2, 0),
+        (3, 1),
+        (4, 2),
+        (5, 4),
+        (6, 5),
+        (7, 7),
+        (8, 9),
+    ] {
+        let (model, white, black) = chess::peaceable_model(n, Piece::Queen);
+        let obj = model.objective.clone().unwrap();
+        let mut s = Search::new(quandary::solve::default_backend(&model), None);
+        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
+        assert_eq!(status, Status::Optimal);
+        let (v, a) = best.unwrap();
+        assert_eq!(v, m, "n = {n}");
+        // Independent check of the armies found.
+        let board = Board::rectangle(n, n);
+        let whites: Vec<usize> = (0..n * n).filter(|&k| a[white[k].index()]).collect();
+        let blacks: Vec<usize> = (0..n * n).filter(|&k| a[black[k].index()]).collect();
+        assert_eq!((whites.len(), blacks.len()), (m as usize, m as usize));
+        for &w in &whites {
+            assert!(chess::reach(&board, Piece::Queen, w, false)
+                .iter()
+                .all(|t| !blacks.contains(t)));
+        }
+    }
+}

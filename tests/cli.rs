@@ -203,3 +203,57 @@ fn gunport_sweep_prints_a_row_per_board() {
         assert_eq!(r["objective"], r["dp"]);
     }
 }
+
+#[test]
+fn chess_commands_and_bad_files() {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess/friedman-b4n2.txt");
+    let (code, stdout, _) = quandary(&["chess", "unique", board, "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(v["unique"], true);
+    assert_eq!(
+        v["solution"]["rows"],
+        serde_json::json!(["#B.##", "....B", "BNB.N"])
+    );
+
+    let (code, stdout, _) = quandary(&["chess", "count", "8", "--army", "Q8", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&stdout)["count"], 92);
+
+    let (code, stdout, _) = quandary(&["chess", "max", board, "--any", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(
+        (v["status"].as_str(), v["objective"].as_i64()),
+        (Some("optimal"), Some(7))
+    );
+
+    let (code, stdout, _) = quandary(&["chess", "peaceable", "6", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&stdout)["objective"], 5);
+
+    let dir = std::env::temp_dir().join(format!("quandary-chess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("ragged.txt", "...\n..\n", "line 2"),
+        ("letters.txt", "..z\n", "'z'"),
+        ("crowded.txt", "army: Q5\n..\n..\n", "only 4 squares"),
+        ("fixed.txt", "army: B1\nNN\n..\n", "fixes 2 N"),
+    ];
+    for (name, text, needle) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let (code, _, stderr) = quandary(&["chess", "solve", path.to_str().unwrap()]);
+        assert_eq!(code, 2, "{name}");
+        assert!(
+            stderr.contains(needle) && !stderr.contains("panicked"),
+            "{name}: {stderr}"
+        );
+    }
+    let (code, _, stderr) = quandary(&["chess", "solve", "4x4"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no army"), "{stderr}");
+    let (code, _, _) = quandary(&["chess", "solve", "4x4", "--army", "X3"]);
+    assert_eq!(code, 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -135,7 +135,22 @@ fn tour() -> Result<i32, Error> {
             time_limit: None,
         },
     }))?;
-    Ok(code.max(code2))
+    outln!("\n== Chess avoidance, four bishops and two knights (seed chapter 60) ==");
+    let code3 = chess::run(chess::ChessVerb::Unique(chess::PuzzleArgs {
+        board: chess::BoardOpts {
+            board: concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess/friedman-b4n2.txt").into(),
+            army: None,
+            holes_block: false,
+            formulation: quandary::puzzles::chess::Formulation::Pairwise,
+        },
+        sat: false,
+        common: Common {
+            json: false,
+            svg: None,
+            time_limit: None,
+        },
+    }))?;
+    Ok(code.max(code2).max(code3))
 }
 
 /// Prints a model's size and its rows per family (or one JSON object).
