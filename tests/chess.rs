@@ -51,7 +51,11 @@ fn maximum(board: &Board, extra: Option<Piece>) -> i64 {
 fn the_seeds_puzzle_has_exactly_the_published_placement() {
     let b = seed();
     let army = Army::parse("B4N2").unwrap();
-    for f in [Formulation::Pairwise, Formulation::Bigm] {
+    for f in [
+        Formulation::Pairwise,
+        Formulation::Bigm,
+        Formulation::Clique,
+    ] {
         let (n, found) = sat_count(&b, army, f, false);
         assert_eq!(n, 1, "{f:?}");
         // A bishop on the upper square and on the right of the middle row; along the bottom a

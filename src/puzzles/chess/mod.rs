@@ -294,6 +294,10 @@ pub enum Formulation {
     Pairwise,
     /// Chlond's published form: per square, the attackers of q sum to at most M (1 - a[q]).
     Bigm,
+    /// Pairwise rows for knights and kings; for lines, clique rows: on a line (a row, column or
+    /// diagonal; split at holes with `--holes-block`), the sliding pieces that move along it on
+    /// squares other than q, plus a[q], sum to at most one.
+    Clique,
 }
 
 /// The model of a board and army, with the map back to placements.
@@ -437,6 +441,40 @@ impl Board {
                     }
                 }
             }
+            Formulation::Clique => {
+                for &(p, k, v) in &x {
+                    if !matches!(k, Piece::Knight | Piece::King) {
+                        continue;
+                    }
+                    for &q in &squares {
+                        if self.attacks(k, p, q, holes_block) {
+                            let mut terms = vec![(1, v.pos())];
+                            terms
+                                .extend(occ[q].as_ref().expect("a square").iter().map(|&l| (1, l)));
+                            model.add("attacker forces target empty", terms, Sense::Le, 1);
+                        }
+                    }
+                }
+                // Every pair of squares on a line is joined by the line's sliders, so a slider
+                // on the line and any other piece on it exclude each other, and so do two
+                // sliders: one clique row per square of each line.
+                for (line, sliders) in self.lines(holes_block) {
+                    for &q in &line {
+                        let mut terms: Vec<(i64, Lit)> = x
+                            .iter()
+                            .filter(|&&(p, k, _)| {
+                                p != q && line.contains(&p) && sliders.contains(&k)
+                            })
+                            .map(|t| (1, t.2.pos()))
+                            .collect();
+                        if terms.is_empty() {
+                            continue;
+                        }
+                        terms.extend(occ[q].as_ref().expect("a square").iter().map(|&l| (1, l)));
+                        model.add("one slider per line, alone (clique)", terms, Sense::Le, 1);
+                    }
+                }
+            }
             Formulation::Bigm => {
                 // Chlond: sum of the pieces attacking q <= M (1 - a[q]), M the number of terms.
                 for &q in &squares {
@@ -508,6 +546,49 @@ pub fn reach(board: &Board, piece: Piece, k: usize, holes_block: bool) -> Vec<us
         }
     }
     out
+}
+
+impl Board {
+    /// Maximal lines of squares (rows, columns, both diagonals; split at holes when they
+    /// block), each with the piece types that slide along it.
+    fn lines(&self, holes_block: bool) -> Vec<(Vec<usize>, Vec<Piece>)> {
+        let mut out = Vec::new();
+        let (rows, cols) = (self.rows as i64, self.cols as i64);
+        let dirs: [((i64, i64), [Piece; 2]); 4] = [
+            ((0, 1), [Piece::Queen, Piece::Rook]),
+            ((1, 0), [Piece::Queen, Piece::Rook]),
+            ((1, 1), [Piece::Queen, Piece::Bishop]),
+            ((1, -1), [Piece::Queen, Piece::Bishop]),
+        ];
+        for ((dr, dc), sliders) in dirs {
+            for r in 0..rows {
+                for c in 0..cols {
+                    // Start only where the previous cell along the direction is off the board.
+                    let (pr, pc) = (r - dr, c - dc);
+                    if pr >= 0 && pc >= 0 && pr < rows && pc < cols {
+                        continue;
+                    }
+                    let mut segment = Vec::new();
+                    let (mut rr, mut cc) = (r, c);
+                    while rr >= 0 && cc >= 0 && rr < rows && cc < cols {
+                        let k = (rr * cols + cc) as usize;
+                        if self.square[k] {
+                            segment.push(k);
+                        } else if holes_block && !segment.is_empty() {
+                            out.push((std::mem::take(&mut segment), sliders.to_vec()));
+                        }
+                        rr += dr;
+                        cc += dc;
+                    }
+                    if segment.len() >= 2 {
+                        out.push((segment, sliders.to_vec()));
+                    }
+                }
+            }
+        }
+        out.retain(|(l, _)| l.len() >= 2);
+        out
+    }
 }
 
 /// The independent check: walks each piece's moves on the board, sharing nothing with the
