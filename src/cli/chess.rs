@@ -189,6 +189,14 @@ fn method_name(f: Formulation) -> String {
 
 fn find(a: PuzzleArgs, verb: &'static str) -> Result<i32, Error> {
     let board = load_board(&a.board)?;
+    find_on(board, a, verb)
+}
+
+/// The seed's puzzle (chapter 60), built into the binary for the tour.
+pub const SEED_BOARD: &str = include_str!("../../data/chess/friedman-b4n2.txt");
+
+/// `solve`, `count` or `unique` on a board already read.
+pub fn find_on(board: Board, a: PuzzleArgs, verb: &'static str) -> Result<i32, Error> {
     let army = army(&a.board, &board, true)?;
     let hb = a.board.holes_block;
     if verb == "count" && !a.sat {

@@ -136,20 +136,25 @@ fn tour() -> Result<i32, Error> {
         },
     }))?;
     outln!("\n== Chess avoidance, four bishops and two knights (seed chapter 60) ==");
-    let code3 = chess::run(chess::ChessVerb::Unique(chess::PuzzleArgs {
-        board: chess::BoardOpts {
-            board: concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess/friedman-b4n2.txt").into(),
-            army: None,
-            holes_block: false,
-            formulation: quandary::puzzles::chess::Formulation::Pairwise,
+    let seed_board = quandary::puzzles::chess::Board::parse(chess::SEED_BOARD)?;
+    let code3 = chess::find_on(
+        seed_board,
+        chess::PuzzleArgs {
+            board: chess::BoardOpts {
+                board: "data/chess/friedman-b4n2.txt".into(),
+                army: None,
+                holes_block: false,
+                formulation: quandary::puzzles::chess::Formulation::Pairwise,
+            },
+            sat: false,
+            common: Common {
+                json: false,
+                svg: None,
+                time_limit: None,
+            },
         },
-        sat: false,
-        common: Common {
-            json: false,
-            svg: None,
-            time_limit: None,
-        },
-    }))?;
+        "unique",
+    )?;
     Ok(code.max(code2).max(code3))
 }
 
