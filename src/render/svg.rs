@@ -62,13 +62,18 @@ impl GridPicture {
 
     /// Writes text centred in cell (i, j).
     pub fn label(&mut self, i: usize, j: usize, text: &str, colour: &str) {
+        self.label_sized(i, j, text, colour, 0.5);
+    }
+
+    /// Writes text centred in cell (i, j), its size a fraction of the cell.
+    pub fn label_sized(&mut self, i: usize, j: usize, text: &str, colour: &str, size: f64) {
         let (x, y) = self.origin(i, j);
         let t = Text::new(text)
             .set("x", x + self.cell / 2.0)
             .set("y", y + self.cell / 2.0)
             .set("text-anchor", "middle")
             .set("dominant-baseline", "central")
-            .set("font-size", self.cell * 0.5)
+            .set("font-size", self.cell * size)
             .set("fill", colour);
         self.doc.append(t);
     }

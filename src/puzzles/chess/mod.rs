@@ -667,7 +667,7 @@ pub fn to_svg(board: &Board, placement: &[Option<Piece>]) -> String {
                 } else {
                     "#111"
                 };
-                pic.label(r, c, p.glyph(), colour);
+                pic.label_sized(r, c, p.glyph(), colour, 0.8);
             }
         }
     }
