@@ -177,7 +177,16 @@ impl<'a, B: Backend> Search<'a, B> {
             let minimised = if maximise { -t } else { t };
             if let Some(lits) = self.backend.objective_at_most(minimised) {
                 self.progress(format!("looking for {t}"));
-                match self.step(&lits) {
+                // Under a time limit the probe gets half of it, so that a stopped run still
+                // has time to find (and report) a good solution.
+                let probe_deadline = self.deadline.map(|d| {
+                    let now = Instant::now();
+                    now + d.saturating_duration_since(now) / 2
+                });
+                self.backend.set_deadline(probe_deadline);
+                let probe = self.step(&lits);
+                self.backend.set_deadline(self.deadline);
+                match probe {
                     Step::Found(a) => {
                         let v = value(&a);
                         on_improve(v);
@@ -193,6 +202,8 @@ impl<'a, B: Backend> Search<'a, B> {
                             Step::Found(_) => {}
                         }
                     }
+                    // The probe's own limit: go on with the ordinary search.
+                    Step::Stopped if !self.out_of_time() => {}
                     Step::Stopped => return (Status::Unknown, None),
                     Step::Exhausted => {}
                 }
