@@ -427,34 +427,22 @@ impl Board {
                 model.maximise(terms);
             }
         }
-        match formulation {
-            Formulation::Pairwise => {
-                // Seed: x[p,k] + a[q] <= 1 whenever a type-k piece on p attacks q.
-                for &(p, k, v) in &x {
-                    for &q in &squares {
-                        if self.attacks(k, p, q, holes_block) {
-                            let mut terms = vec![(1, v.pos())];
-                            terms
-                                .extend(occ[q].as_ref().expect("a square").iter().map(|&l| (1, l)));
-                            model.add("attacker forces target empty", terms, Sense::Le, 1);
-                        }
+        // Seed: x[p,k] + a[q] <= 1 whenever a type-k piece on p attacks q, for the types `keep`.
+        let pairwise = |model: &mut Model, keep: &dyn Fn(Piece) -> bool| {
+            for &(p, k, v) in x.iter().filter(|t| keep(t.1)) {
+                for &q in &squares {
+                    if self.attacks(k, p, q, holes_block) {
+                        let mut terms = vec![(1, v.pos())];
+                        terms.extend(occ[q].as_ref().expect("a square").iter().map(|&l| (1, l)));
+                        model.add("attacker forces target empty", terms, Sense::Le, 1);
                     }
                 }
             }
+        };
+        match formulation {
+            Formulation::Pairwise => pairwise(&mut model, &|_| true),
             Formulation::Clique => {
-                for &(p, k, v) in &x {
-                    if !matches!(k, Piece::Knight | Piece::King) {
-                        continue;
-                    }
-                    for &q in &squares {
-                        if self.attacks(k, p, q, holes_block) {
-                            let mut terms = vec![(1, v.pos())];
-                            terms
-                                .extend(occ[q].as_ref().expect("a square").iter().map(|&l| (1, l)));
-                            model.add("attacker forces target empty", terms, Sense::Le, 1);
-                        }
-                    }
-                }
+                pairwise(&mut model, &|k| matches!(k, Piece::Knight | Piece::King));
                 // Every pair of squares on a line is joined by the line's sliders, so a slider
                 // on the line and any other piece on it exclude each other, and so do two
                 // sliders: one clique row per square of each line.
