@@ -180,13 +180,6 @@ pub fn run(verb: ChessVerb) -> Result<i32, Error> {
     }
 }
 
-fn method_name(f: Formulation) -> String {
-    format!(
-        "SAT (CaDiCaL), {} formulation",
-        format!("{f:?}").to_lowercase()
-    )
-}
-
 fn find(a: PuzzleArgs, verb: &'static str) -> Result<i32, Error> {
     let board = load_board(&a.board)?;
     find_on(board, a, verb)
@@ -247,7 +240,7 @@ pub fn find_on(board: Board, a: PuzzleArgs, verb: &'static str) -> Result<i32, E
     };
     let mut report = Report::new("chess", verb, status);
     report.stats.seconds = stats.seconds;
-    report.stats.method = method_name(a.board.formulation);
+    report.stats.method = quandary::solve::sat_method(a.board.formulation);
     report.stats.model = Some(cm.model.size());
     report.stats.solver_calls = Some(stats.solver_calls);
     let mut text = format!("{army}: ");
@@ -318,7 +311,7 @@ fn max(a: MaxArgs) -> Result<i32, Error> {
     let stats = search.finish();
     let mut report = Report::new("chess", "max", status);
     report.stats.seconds = stats.seconds;
-    report.stats.method = method_name(a.board.formulation);
+    report.stats.method = quandary::solve::sat_method(a.board.formulation);
     report.stats.model = Some(cm.model.size());
     report.stats.solver_calls = Some(stats.solver_calls);
     let what = match extra {

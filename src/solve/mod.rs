@@ -49,3 +49,12 @@ pub struct EngineSize {
 pub fn default_backend(model: &Model) -> sat::SatBackend {
     sat::SatBackend::new(model)
 }
+
+/// How a result obtained on the default backend is described to users, e.g.
+/// "SAT (CaDiCaL), strong formulation".
+pub fn sat_method(formulation: impl std::fmt::Debug) -> String {
+    format!(
+        "SAT (CaDiCaL), {} formulation",
+        format!("{formulation:?}").to_lowercase()
+    )
+}

@@ -582,14 +582,7 @@ impl Gunport {
         let remaining = time_limit.map(|t| t.saturating_sub(started.elapsed()));
         let mut search = Search::new(crate::solve::default_backend(&gm.model), remaining)
             .with_progress("gunport");
-        let (status, best) = search.optimise(
-            |a| objective.value(a),
-            true,
-            self.target(formulation),
-            // Holes = mn - 2 (dominoes): every value has the parity of mn.
-            2,
-            |_| {},
-        );
+        let (status, best) = self.maximise_holes(&mut search, &objective, formulation);
         let mut stats = search.finish();
         stats.seconds = started.elapsed().as_secs_f64();
         Solved {
@@ -599,11 +592,25 @@ impl Gunport {
             model_size: gm.model.size(),
             engine_size: search.backend_size(),
             stats,
-            method: format!(
-                "SAT (CaDiCaL), {} formulation",
-                format!("{formulation:?}").to_lowercase()
-            ),
+            method: crate::solve::sat_method(formulation),
         }
+    }
+
+    /// Maximises the holes: a first probe at the proved bound (strong formulation), then bound
+    /// tightening in steps of two, since holes = mn - 2 (dominoes) always has the parity of mn.
+    fn maximise_holes<B: Backend>(
+        &self,
+        search: &mut Search<'_, B>,
+        objective: &crate::model::Objective,
+        formulation: Formulation,
+    ) -> (Status, Option<(i64, Vec<bool>)>) {
+        search.optimise(
+            |a| objective.value(a),
+            true,
+            self.target(formulation),
+            2,
+            |_| {},
+        )
     }
 
     fn add_symmetry_breaking(&self, gm: &mut GunportModel) {
@@ -655,18 +662,8 @@ impl Gunport {
         let objective = gm.model.objective.clone().expect("gunport models maximise");
         let mut search = Search::new(crate::solve::default_backend(&gm.model), time_limit)
             .with_progress("gunport count");
-        let (status, best) = search.optimise(
-            |a| objective.value(a),
-            true,
-            self.target(formulation),
-            // Holes = mn - 2 (dominoes): every value has the parity of mn.
-            2,
-            |_| {},
-        );
-        let method = format!(
-            "SAT (CaDiCaL), {} formulation",
-            format!("{formulation:?}").to_lowercase()
-        );
+        let (status, best) = self.maximise_holes(&mut search, &objective, formulation);
+        let method = crate::solve::sat_method(formulation);
         let Some((holes, _)) = best.filter(|_| status == Status::Optimal) else {
             let stats = search.finish();
             return Counted {

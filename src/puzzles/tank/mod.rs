@@ -539,10 +539,7 @@ impl Tank {
             true
         });
         let stats = search.finish();
-        let mut method = format!(
-            "SAT (CaDiCaL), {} formulation",
-            format!("{formulation:?}").to_lowercase()
-        );
+        let mut method = crate::solve::sat_method(formulation);
         if let Some(g) = symmetric {
             method += &format!(", boards with {g:?} symmetry only");
         }
