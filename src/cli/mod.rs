@@ -14,6 +14,7 @@ macro_rules! outln {
 }
 pub(crate) use outln;
 
+pub mod battleship;
 pub mod chess;
 pub mod gunport;
 pub mod report;
@@ -51,6 +52,11 @@ pub enum Command {
     Gunport {
         #[command(subcommand)]
         verb: gunport::GunportVerb,
+    },
+    /// Battleship: place a fleet from row and column counts and a few given cells
+    Battleship {
+        #[command(subcommand)]
+        verb: battleship::BattleshipVerb,
     },
     /// Solve one built-in instance of every puzzle and print it
     Tour,
@@ -106,6 +112,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Command::Tank { verb } => tank::run(verb),
         Command::Gunport { verb } => gunport::run(verb),
         Command::Chess { verb } => chess::run(verb),
+        Command::Battleship { verb } => battleship::run(verb),
         Command::Tour => tour(),
     }
 }

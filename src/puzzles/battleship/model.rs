@@ -1,0 +1,440 @@
+//! The paper's two integer programs, row for row with its numbering.
+//!
+//! Cell-based (eqs. 1–25): `x[i][j][k] = 1` if cell (i, j) shows symbol k, `s[i][j][l] = 1` if
+//! a ship of length l starts there. Ship-based (eqs. 26–31): one variable `y[g]` per "grid" g,
+//! i.e. per position of one ship. Both read the clues as rows (2) and (30).
+//!
+//! Two details the paper leaves open are settled here, and said in docs/battleship.md:
+//! - eq. (6) as printed has `x[i][j+1][2]` for the right end; the right end of a ship of length
+//!   l starting at column j is column j+l-1, which is what is written here;
+//! - with an unknown (`?`) row or column count, (3)–(4) no longer fix the number of ship cells
+//!   and the cell model could add ships the fleet does not have; row (7b) then states that the
+//!   ship cells number the fleet's cells. It is only added when a count is unknown.
+//! - eq. (30) with M = 1 says only "a ship is here"; a clue also tells which part of a ship, so
+//!   the row sums only the grids whose ship shows that symbol in the cell.
+
+use super::{placements, Layout, Puzzle, Ship, Symbol};
+use crate::model::{Lit, Model, Sense, Var};
+
+/// Which integer program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Formulation {
+    /// Cell-based: seven symbols per cell (paper eqs. 1–25)
+    Cell,
+    /// Ship-based: one variable per position of a ship (paper eqs. 26–31)
+    Ship,
+}
+
+/// A formulated puzzle: the model and how to read a solution off it.
+pub struct BattleshipModel {
+    pub model: Model,
+    pub formulation: Formulation,
+    rows: usize,
+    cols: usize,
+    /// Cell model: x[cell][k].
+    x: Vec<[Var; 7]>,
+    /// Ship model: the grids and their variables.
+    grids: Vec<Ship>,
+    y: Vec<Var>,
+}
+
+impl BattleshipModel {
+    /// Builds the model of `p`, with its clues when `with_clues`.
+    pub fn new(p: &Puzzle, formulation: Formulation, with_clues: bool) -> BattleshipModel {
+        match formulation {
+            Formulation::Cell => cell_model(p, with_clues),
+            Formulation::Ship => ship_model(p, with_clues),
+        }
+    }
+
+    /// The variables that tell solutions apart (two solutions with the same values here are
+    /// the same placement of ships).
+    pub fn projection(&self) -> Vec<Var> {
+        match self.formulation {
+            Formulation::Cell => self.x.iter().map(|x| x[0]).collect(),
+            Formulation::Ship => self.y.clone(),
+        }
+    }
+
+    /// The ship cells of a solution, row-major.
+    pub fn occupancy(&self, assignment: &[bool]) -> Vec<bool> {
+        match self.formulation {
+            Formulation::Cell => self.x.iter().map(|x| !assignment[x[0].index()]).collect(),
+            Formulation::Ship => {
+                let mut occ = vec![false; self.rows * self.cols];
+                for (g, v) in self.grids.iter().zip(&self.y) {
+                    if assignment[v.index()] {
+                        for (i, j, _) in g.cells() {
+                            occ[i * self.cols + j] = true;
+                        }
+                    }
+                }
+                occ
+            }
+        }
+    }
+
+    pub fn decode(&self, assignment: &[bool]) -> Layout {
+        Layout::from_occupancy(self.rows, self.cols, &self.occupancy(assignment))
+    }
+
+    /// Clauses saying "cell (i, j) shows `symbol`" (given the rest of the model).
+    pub fn clue_clauses(&self, i: usize, j: usize, symbol: Symbol) -> Vec<Vec<Lit>> {
+        match self.formulation {
+            Formulation::Cell => vec![vec![self.x[i * self.cols + j][symbol.k()].pos()]],
+            Formulation::Ship => {
+                if symbol == Symbol::Water {
+                    self.covering(i, j, None)
+                        .into_iter()
+                        .map(|v| vec![v.negated()])
+                        .collect()
+                } else {
+                    vec![self
+                        .covering(i, j, Some(symbol))
+                        .into_iter()
+                        .map(|v| v.pos())
+                        .collect()]
+                }
+            }
+        }
+    }
+
+    /// The literals that say "the solution differs from `layout`".
+    pub fn differs_from(&self, layout: &Layout) -> Vec<Lit> {
+        let occ = layout.occupied();
+        match self.formulation {
+            Formulation::Cell => self
+                .x
+                .iter()
+                .zip(&occ)
+                .map(|(x, &o)| if o { x[0].pos() } else { x[0].negated() })
+                .collect(),
+            Formulation::Ship => self
+                .grids
+                .iter()
+                .zip(&self.y)
+                .map(|(g, v)| {
+                    if layout.ships.contains(g) {
+                        v.negated()
+                    } else {
+                        v.pos()
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Ship model: the variables of the grids covering (i, j), with that symbol there if given.
+    fn covering(&self, i: usize, j: usize, symbol: Option<Symbol>) -> Vec<Var> {
+        self.grids
+            .iter()
+            .zip(&self.y)
+            .filter(|(g, _)| {
+                g.cells()
+                    .iter()
+                    .any(|&(a, b, s)| a == i && b == j && symbol.is_none_or(|t| t == s))
+            })
+            .map(|(_, &v)| v)
+            .collect()
+    }
+}
+
+fn cell_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
+    let (rows, cols, big_l) = (p.rows, p.cols, p.max_len());
+    let mut m = Model::new();
+    let mut x: Vec<[Var; 7]> = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            x.push(std::array::from_fn(|k| {
+                m.var(format!("x_{}_{}_{}", i + 1, j + 1, k))
+            }));
+        }
+    }
+    let mut s: Vec<Vec<Var>> = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            s.push(
+                (1..=big_l)
+                    .map(|l| m.var(format!("s_{}_{}_{}", i + 1, j + 1, l)))
+                    .collect(),
+            );
+        }
+    }
+    let inside =
+        |i: isize, j: isize| i >= 0 && j >= 0 && (i as usize) < rows && (j as usize) < cols;
+    // x(i, j, k) as a literal, or None outside the board (Remark 1: it is zero there).
+    let xl = |i: isize, j: isize, k: usize| -> Option<Lit> {
+        inside(i, j).then(|| x[i as usize * cols + j as usize][k].pos())
+    };
+    let ship_terms = |i: usize, j: usize| -> Vec<(i64, Lit)> {
+        (1..7).map(|k| (1, x[i * cols + j][k].pos())).collect()
+    };
+    // (1) one symbol per cell.
+    for c in &x {
+        let lits: Vec<Lit> = c.iter().map(|v| v.pos()).collect();
+        m.exactly_one("(1) one symbol per cell", &lits);
+    }
+    // (2) the given symbols.
+    if with_clues {
+        for (i, j, sym) in p.given() {
+            m.add(
+                "(2) given symbols",
+                vec![(1, x[i * cols + j][sym.k()].pos())],
+                Sense::Eq,
+                1,
+            );
+        }
+    }
+    // (3), (4) counts.
+    for i in 0..rows {
+        if let Some(r) = p.row_counts[i] {
+            let terms = (0..cols).flat_map(|j| ship_terms(i, j)).collect();
+            m.add("(3) row counts", terms, Sense::Eq, r as i64);
+        }
+    }
+    for j in 0..cols {
+        if let Some(c) = p.col_counts[j] {
+            let terms = (0..rows).flat_map(|i| ship_terms(i, j)).collect();
+            m.add("(4) column counts", terms, Sense::Eq, c as i64);
+        }
+    }
+    // (5) a submarine is a ship of length 1 starting here; (6) longer ships.
+    for i in 0..rows {
+        for j in 0..cols {
+            let c = i * cols + j;
+            m.add(
+                "(5) submarines start ships of length 1",
+                vec![(1, s[c][0].pos()), (-1, x[c][6].pos())],
+                Sense::Eq,
+                0,
+            );
+            for l in 2..=big_l {
+                let (ii, jj, li) = (i as isize, j as isize, l as isize);
+                let mut terms = vec![(l as i64, s[c][l - 1].pos())];
+                let mut part = |lit: Option<Lit>| {
+                    if let Some(lit) = lit {
+                        terms.push((-1, lit));
+                    }
+                };
+                part(xl(ii, jj, 1));
+                part(xl(ii, jj + li - 1, 2));
+                for cc in jj + 1..=jj + li - 2 {
+                    part(xl(ii, cc, 5));
+                }
+                part(xl(ii, jj, 3));
+                part(xl(ii + li - 1, jj, 4));
+                for r in ii + 1..=ii + li - 2 {
+                    part(xl(r, jj, 5));
+                }
+                m.add("(6) longer ships start here", terms, Sense::Le, 0);
+            }
+        }
+    }
+    // (7) the fleet.
+    for l in 1..=big_l {
+        let lits: Vec<Lit> = s.iter().map(|sc| sc[l - 1].pos()).collect();
+        m.cardinality(
+            "(7) ships per length",
+            &lits,
+            Sense::Eq,
+            p.fleet[l - 1] as i64,
+        );
+    }
+    if p.row_counts.iter().any(|c| c.is_none()) || p.col_counts.iter().any(|c| c.is_none()) {
+        let terms = (0..rows)
+            .flat_map(|i| (0..cols).map(move |j| (i, j)))
+            .flat_map(|(i, j)| ship_terms(i, j))
+            .collect();
+        m.add(
+            "(7b) ship cells in all (unknown counts)",
+            terms,
+            Sense::Eq,
+            p.fleet_cells() as i64,
+        );
+    }
+    // (8), (9) no diagonal contact.
+    for i in 0..rows {
+        for j in 0..cols {
+            for (di, fam) in [
+                (1isize, "(8) no contact down-right"),
+                (-1, "(9) no contact up-right"),
+            ] {
+                let (a, b) = (i as isize + di, j as isize + 1);
+                if inside(a, b) {
+                    let mut terms = ship_terms(i, j);
+                    terms.extend(ship_terms(a as usize, b as usize));
+                    m.add(fam, terms, Sense::Le, 1);
+                }
+            }
+        }
+    }
+    // (10)–(21): what each symbol needs of its neighbours; (22)–(23) submarines apart.
+    for i in 0..rows as isize {
+        for j in 0..cols as isize {
+            let here = |k: usize| xl(i, j, k).expect("inside");
+            let mut needs = |fam: &'static str, k: usize, any_of: &[Option<Lit>]| {
+                let mut terms = vec![(1, here(k))];
+                terms.extend(any_of.iter().flatten().map(|&l| (-1, l)));
+                m.add(fam, terms, Sense::Le, 0);
+            };
+            needs(
+                "(10) left end: right or middle to the right",
+                1,
+                &[xl(i, j + 1, 2), xl(i, j + 1, 5)],
+            );
+            if j > 0 {
+                needs("(11) left end: water to the left", 1, &[xl(i, j - 1, 0)]);
+            }
+            if j < cols as isize - 1 {
+                needs("(12) right end: water to the right", 2, &[xl(i, j + 1, 0)]);
+            }
+            needs(
+                "(13) right end: left or middle to the left",
+                2,
+                &[xl(i, j - 1, 1), xl(i, j - 1, 5)],
+            );
+            needs(
+                "(14) top end: bottom or middle below",
+                3,
+                &[xl(i + 1, j, 4), xl(i + 1, j, 5)],
+            );
+            if i > 0 {
+                needs("(15) top end: water above", 3, &[xl(i - 1, j, 0)]);
+            }
+            if i < rows as isize - 1 {
+                needs("(16) bottom end: water below", 4, &[xl(i + 1, j, 0)]);
+            }
+            needs(
+                "(17) bottom end: top or middle above",
+                4,
+                &[xl(i - 1, j, 3), xl(i - 1, j, 5)],
+            );
+            let up = [xl(i - 1, j, 3), xl(i - 1, j, 5)];
+            let down = [xl(i + 1, j, 4), xl(i + 1, j, 5)];
+            let left = [xl(i, j - 1, 1), xl(i, j - 1, 5)];
+            let right = [xl(i, j + 1, 2), xl(i, j + 1, 5)];
+            for (fam, a, b) in [
+                ("(18) middle: above or right", up, right),
+                ("(19) middle: above or left", up, left),
+                ("(20) middle: below or left", down, left),
+                ("(21) middle: below or right", down, right),
+            ] {
+                needs(fam, 5, &[a[0], a[1], b[0], b[1]]);
+            }
+            if j > 0 {
+                let t = vec![(1, here(6)), (1, xl(i, j - 1, 6).expect("inside"))];
+                m.add("(22) submarines apart in a row", t, Sense::Le, 1);
+            }
+            if i > 0 {
+                let t = vec![(1, here(6)), (1, xl(i - 1, j, 6).expect("inside"))];
+                m.add("(23) submarines apart in a column", t, Sense::Le, 1);
+            }
+        }
+    }
+    BattleshipModel {
+        model: m,
+        formulation: Formulation::Cell,
+        rows,
+        cols,
+        x,
+        grids: Vec::new(),
+        y: Vec::new(),
+    }
+}
+
+fn ship_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
+    let (rows, cols) = (p.rows, p.cols);
+    let grids = placements(rows, cols, p.max_len());
+    let mut m = Model::new();
+    let y: Vec<Var> = grids
+        .iter()
+        .map(|g| {
+            m.var(format!(
+                "y_{}{}_{}_{}",
+                g.len,
+                if g.horizontal { 'h' } else { 'v' },
+                g.row + 1,
+                g.col + 1
+            ))
+        })
+        .collect();
+    // (26), (27): ship cells per row and column.
+    for i in 0..rows {
+        if let Some(r) = p.row_counts[i] {
+            let terms: Vec<(i64, Lit)> = grids
+                .iter()
+                .zip(&y)
+                .filter_map(|(g, v)| {
+                    let n = g.cells().iter().filter(|c| c.0 == i).count() as i64;
+                    (n > 0).then(|| (n, v.pos()))
+                })
+                .collect();
+            m.add("(26) row counts", terms, Sense::Eq, r as i64);
+        }
+    }
+    for j in 0..cols {
+        if let Some(c) = p.col_counts[j] {
+            let terms: Vec<(i64, Lit)> = grids
+                .iter()
+                .zip(&y)
+                .filter_map(|(g, v)| {
+                    let n = g.cells().iter().filter(|c| c.1 == j).count() as i64;
+                    (n > 0).then(|| (n, v.pos()))
+                })
+                .collect();
+            m.add("(27) column counts", terms, Sense::Eq, c as i64);
+        }
+    }
+    // (28) the fleet.
+    for l in 1..=p.max_len() {
+        let lits: Vec<Lit> = grids
+            .iter()
+            .zip(&y)
+            .filter(|(g, _)| g.len == l)
+            .map(|(_, v)| v.pos())
+            .collect();
+        m.cardinality(
+            "(28) ships per length",
+            &lits,
+            Sense::Eq,
+            p.fleet[l - 1] as i64,
+        );
+    }
+    // (29) at most one ship meets each 2×2 window: no overlap, no contact.
+    for wi in 0..rows.saturating_sub(1).max(1) {
+        for wj in 0..cols.saturating_sub(1).max(1) {
+            let lits: Vec<Lit> = grids
+                .iter()
+                .zip(&y)
+                .filter(|(g, _)| g.meets(wi, wi + 1, wj, wj + 1))
+                .map(|(_, v)| v.pos())
+                .collect();
+            if lits.len() > 1 {
+                m.at_most_one("(29) one ship per 2x2 window", &lits);
+            }
+        }
+    }
+    let mut bm = BattleshipModel {
+        model: m,
+        formulation: Formulation::Ship,
+        rows,
+        cols,
+        x: Vec::new(),
+        grids,
+        y,
+    };
+    // (30) the given cells.
+    if with_clues {
+        for (i, j, sym) in p.given() {
+            let (want, vars) = if sym == Symbol::Water {
+                (0, bm.covering(i, j, None))
+            } else {
+                (1, bm.covering(i, j, Some(sym)))
+            };
+            let terms = vars.iter().map(|v| (1, v.pos())).collect();
+            bm.model.add("(30) given cells", terms, Sense::Eq, want);
+        }
+    }
+    bm
+}

@@ -1,0 +1,374 @@
+//! What a setter needs, on one incremental SAT instance per puzzle: is the solution unique,
+//! which clues are redundant (the paper's §5), a locally minimal clue set, and new puzzles.
+//!
+//! The model is built without clues; every cell gets an activation variable `a` and the
+//! clauses `a → (the cell shows the target's symbol)`; the target solution is excluded by one
+//! no-good clause. A set of clues then leaves the target unique exactly when the solver, with
+//! those clues' activation variables assumed, finds nothing. Each question is one solve.
+
+use super::model::{BattleshipModel, Formulation};
+use super::{Layout, Puzzle, Symbol};
+use crate::error::{Error, Result};
+use crate::model::{Lit, Var};
+use crate::solve::sat::SatBackend;
+use crate::solve::search::{Search, Status, Step};
+use crate::solve::Backend;
+use std::time::Duration;
+
+/// A small deterministic generator (SplitMix64), so that `--seed` reproduces a puzzle.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
+}
+
+/// A limit stopped the search.
+#[derive(Debug)]
+pub struct Stopped;
+
+/// Questions about one target solution under varying clue sets.
+pub struct ClueSession {
+    bm: BattleshipModel,
+    search: Search<'static, SatBackend>,
+    act: Vec<Var>,
+    target: Layout,
+}
+
+impl ClueSession {
+    /// `p`'s counts and fleet, none of its clues; `target` solves `p`.
+    pub fn new(
+        p: &Puzzle,
+        target: &Layout,
+        formulation: Formulation,
+        time_limit: Option<Duration>,
+        progress: bool,
+    ) -> ClueSession {
+        let n = p.rows * p.cols;
+        let bare = p.with_clues(vec![None; n]);
+        let mut bm = BattleshipModel::new(&bare, formulation, false);
+        let act: Vec<Var> = (0..n)
+            .map(|c| {
+                bm.model
+                    .var(format!("a_{}_{}", c / p.cols + 1, c % p.cols + 1))
+            })
+            .collect();
+        let mut backend = crate::solve::default_backend(&bm.model);
+        let symbols = target.symbols();
+        for c in 0..n {
+            for clause in bm.clue_clauses(c / p.cols, c % p.cols, symbols[c]) {
+                let mut lits = vec![act[c].negated()];
+                lits.extend(clause);
+                backend.add_clause(&lits);
+            }
+        }
+        backend.add_clause(&bm.differs_from(target));
+        let mut search = Search::new(backend, time_limit);
+        if progress {
+            search = search.with_progress("battleship");
+        }
+        ClueSession {
+            bm,
+            search,
+            act,
+            target: target.clone(),
+        }
+    }
+
+    /// A solution other than the target that agrees with the target on `cells`, or `None`
+    /// when there is none (the clues there make the target unique).
+    pub fn other(&mut self, cells: &[usize]) -> std::result::Result<Option<Layout>, Stopped> {
+        let assumptions: Vec<Lit> = cells.iter().map(|&c| self.act[c].pos()).collect();
+        match self.search.step(&assumptions) {
+            Step::Found(a) => Ok(Some(self.bm.decode(&a))),
+            Step::Exhausted => Ok(None),
+            Step::Stopped => Err(Stopped),
+        }
+    }
+
+    pub fn progress(&self, msg: String) {
+        self.search.progress(msg);
+    }
+
+    pub fn target(&self) -> &Layout {
+        &self.target
+    }
+
+    /// Removes clues greedily in `order` while the target stays unique: afterwards every
+    /// clue left is necessary (removing clues only adds solutions, so one pass suffices).
+    pub fn minimise(
+        &mut self,
+        cells: &[usize],
+        order: &[usize],
+    ) -> std::result::Result<Vec<usize>, Stopped> {
+        let mut keep: Vec<usize> = cells.to_vec();
+        for (n, &c) in order.iter().enumerate() {
+            self.progress(format!(
+                "removing redundant clues: {}/{} tried, {} kept",
+                n,
+                order.len(),
+                keep.len()
+            ));
+            let without: Vec<usize> = keep.iter().copied().filter(|&d| d != c).collect();
+            if self.other(&without)?.is_none() {
+                keep = without;
+            }
+        }
+        Ok(keep)
+    }
+
+    pub fn finish(&mut self) -> crate::solve::search::SearchStats {
+        self.search.finish()
+    }
+}
+
+/// The solution of `p` and whether it is unique, the second solution if not.
+pub struct Uniqueness {
+    pub status: Status,
+    pub solutions: Vec<Layout>,
+}
+
+/// Solves `p` and looks for a second solution (a no-good cut on the first).
+pub fn unique(p: &Puzzle, formulation: Formulation, time_limit: Option<Duration>) -> Uniqueness {
+    let bm = BattleshipModel::new(p, formulation, true);
+    let mut search = Search::new(crate::solve::default_backend(&bm.model), time_limit);
+    let (status, found) = search.unique(&bm.projection());
+    Uniqueness {
+        status,
+        solutions: found.iter().map(|a| bm.decode(a)).collect(),
+    }
+}
+
+fn clue_cells(p: &Puzzle) -> Vec<usize> {
+    (0..p.rows * p.cols)
+        .filter(|&c| p.clues[c].is_some())
+        .collect()
+}
+
+/// A session on `p`'s unique solution, or an error saying why there is none.
+fn session_on(
+    p: &Puzzle,
+    formulation: Formulation,
+    time_limit: Option<Duration>,
+) -> Result<ClueSession> {
+    let u = unique(p, formulation, time_limit);
+    match (u.status, u.solutions.len()) {
+        (Status::Unknown, _) => Err(Error::input(
+            "the time limit stopped the uniqueness check; give more --time-limit",
+        )),
+        (_, 0) => Err(Error::input("the puzzle has no solution")),
+        (_, 1) => Ok(ClueSession::new(
+            p,
+            &u.solutions[0],
+            formulation,
+            time_limit,
+            true,
+        )),
+        _ => Err(Error::input(
+            "the puzzle has more than one solution, so no clue is redundant; see `unique`",
+        )),
+    }
+}
+
+/// The clues that can each be removed (one at a time) with the solution staying unique.
+pub fn redundant(
+    p: &Puzzle,
+    formulation: Formulation,
+    time_limit: Option<Duration>,
+) -> Result<(Layout, Vec<(usize, usize, Symbol)>)> {
+    let mut s = session_on(p, formulation, time_limit)?;
+    let cells = clue_cells(p);
+    let mut out = Vec::new();
+    for &c in &cells {
+        let without: Vec<usize> = cells.iter().copied().filter(|&d| d != c).collect();
+        match s.other(&without) {
+            Ok(None) => out.push((c / p.cols, c % p.cols, p.clues[c].expect("a clue"))),
+            Ok(Some(_)) => {}
+            Err(Stopped) => return Err(Error::input("the time limit stopped the search")),
+        }
+    }
+    s.finish();
+    Ok((s.target.clone(), out))
+}
+
+/// A locally minimal clue set with the same unique solution: clues are dropped in reading
+/// order (or shuffled by `seed`) while the solution stays unique.
+pub fn minimise(
+    p: &Puzzle,
+    formulation: Formulation,
+    seed: Option<u64>,
+    time_limit: Option<Duration>,
+) -> Result<(Puzzle, Layout)> {
+    let mut s = session_on(p, formulation, time_limit)?;
+    let cells = clue_cells(p);
+    let mut order = cells.clone();
+    if let Some(seed) = seed {
+        Rng::new(seed).shuffle(&mut order);
+    }
+    let keep = s
+        .minimise(&cells, &order)
+        .map_err(|_| Error::input("the time limit stopped the search"))?;
+    s.finish();
+    let mut clues = vec![None; p.rows * p.cols];
+    for c in keep {
+        clues[c] = p.clues[c];
+    }
+    Ok((p.with_clues(clues), s.target.clone()))
+}
+
+/// A random placement of the fleet (no counts, no clues): ships longest first, each at a
+/// random free position the SAT solver confirms the rest of the fleet can still be placed
+/// around.
+pub fn random_layout(
+    rows: usize,
+    cols: usize,
+    fleet: &[usize],
+    rng: &mut Rng,
+    time_limit: Option<Duration>,
+) -> Result<Layout> {
+    let open = Puzzle::new(
+        rows,
+        cols,
+        fleet.to_vec(),
+        vec![None; rows],
+        vec![None; cols],
+        vec![None; rows * cols],
+    )?;
+    let bm = BattleshipModel::new(&open, Formulation::Ship, false);
+    let grids = super::placements(rows, cols, open.max_len());
+    let yvars = bm.projection();
+    let mut search = Search::new(crate::solve::default_backend(&bm.model), time_limit);
+    let mut chosen: Vec<Lit> = Vec::new();
+    let mut blocked = vec![false; rows * cols];
+    let mut last: Option<Vec<bool>> = None;
+    for len in (1..=open.max_len()).rev() {
+        for _ in 0..open.fleet[len - 1] {
+            let mut candidates: Vec<usize> = (0..grids.len())
+                .filter(|&g| {
+                    grids[g].len == len
+                        && grids[g]
+                            .cells()
+                            .iter()
+                            .all(|&(i, j, _)| !blocked[i * cols + j])
+                })
+                .collect();
+            rng.shuffle(&mut candidates);
+            for &g in candidates.iter().take(12) {
+                let mut a = chosen.clone();
+                a.push(yvars[g].pos());
+                match search.step(&a) {
+                    Step::Found(x) => {
+                        chosen = a;
+                        last = Some(x);
+                        for (i, j, _) in grids[g].cells() {
+                            for di in -1isize..=1 {
+                                for dj in -1isize..=1 {
+                                    let (a, b) = (i as isize + di, j as isize + dj);
+                                    if a >= 0
+                                        && b >= 0
+                                        && (a as usize) < rows
+                                        && (b as usize) < cols
+                                    {
+                                        blocked[a as usize * cols + b as usize] = true;
+                                    }
+                                }
+                            }
+                        }
+                        break;
+                    }
+                    Step::Exhausted => {}
+                    Step::Stopped => {
+                        return Err(Error::input("the time limit stopped the layout search"))
+                    }
+                }
+            }
+        }
+    }
+    let x = match last {
+        Some(x) => x,
+        None => match search.step(&chosen) {
+            Step::Found(x) => x,
+            Step::Exhausted => {
+                return Err(Error::input(format!(
+                    "the fleet {} does not fit on a {rows}×{cols} board without ships touching",
+                    open.fleet_text()
+                )))
+            }
+            Step::Stopped => return Err(Error::input("the time limit stopped the layout search")),
+        },
+    };
+    Ok(bm.decode(&x))
+}
+
+/// A new puzzle: a random layout, its row and column counts, clues added where a second
+/// solution differs from the layout until none is left, then redundant clues removed.
+pub struct Generated {
+    pub puzzle: Puzzle,
+    pub layout: Layout,
+    /// Clues before the redundant ones were removed.
+    pub clues_added: usize,
+}
+
+pub fn generate(
+    rows: usize,
+    cols: usize,
+    fleet: &[usize],
+    seed: u64,
+    formulation: Formulation,
+    time_limit: Option<Duration>,
+    progress: bool,
+) -> Result<Generated> {
+    let mut rng = Rng::new(seed);
+    let layout = random_layout(rows, cols, fleet, &mut rng, time_limit)?;
+    let (rc, cc) = layout.counts();
+    let p = Puzzle::new(
+        rows,
+        cols,
+        fleet.to_vec(),
+        rc.into_iter().map(Some).collect(),
+        cc.into_iter().map(Some).collect(),
+        vec![None; rows * cols],
+    )?;
+    let mut s = ClueSession::new(&p, &layout, formulation, time_limit, progress);
+    let occ = layout.occupied();
+    let stopped = |_| Error::input("the time limit stopped the generation");
+    let mut cells: Vec<usize> = Vec::new();
+    while let Some(other) = s.other(&cells).map_err(stopped)? {
+        let o = other.occupied();
+        let differ: Vec<usize> = (0..rows * cols).filter(|&c| o[c] != occ[c]).collect();
+        cells.push(differ[rng.below(differ.len())]);
+        s.progress(format!("adding clues: {}", cells.len()));
+    }
+    let added = cells.len();
+    let mut order = cells.clone();
+    rng.shuffle(&mut order);
+    let keep = s.minimise(&cells, &order).map_err(stopped)?;
+    s.finish();
+    let symbols = layout.symbols();
+    let mut clues = vec![None; rows * cols];
+    for c in keep {
+        clues[c] = Some(symbols[c]);
+    }
+    Ok(Generated {
+        puzzle: p.with_clues(clues),
+        layout,
+        clues_added: added,
+    })
+}
