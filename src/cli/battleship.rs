@@ -40,7 +40,7 @@ pub struct Input {
     #[arg(long)]
     pub fleet: Option<String>,
     /// Which integer program to solve
-    #[arg(long, value_enum, default_value_t = Formulation::Ship)]
+    #[arg(long, value_enum, default_value_t = Formulation::ShipCells)]
     pub formulation: Formulation,
 }
 
@@ -79,7 +79,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Which integer program to use
-    #[arg(long, value_enum, default_value_t = Formulation::Ship)]
+    #[arg(long, value_enum, default_value_t = Formulation::ShipCells)]
     pub formulation: Formulation,
     /// Write the puzzle to FILE (default: print it)
     #[arg(long, short, value_name = "FILE")]
@@ -167,10 +167,20 @@ pub fn load(input: &Input) -> Result<Puzzle, Error> {
 }
 
 fn checked(p: &Puzzle, l: &Layout) -> Result<serde_json::Value, Error> {
+    checked_from(p, l, Formulation::ShipCells)
+}
+
+fn checked_from(p: &Puzzle, l: &Layout, f: Formulation) -> Result<serde_json::Value, Error> {
     let ships = verify::verify(p, &l.occupied()).map_err(|why| {
-        Error::input(format!(
-            "internal error: the search returned a solution the verifier rejects ({why}); please report it"
-        ))
+        if f == Formulation::CellPrinted {
+            Error::input(format!(
+                "the cell model with eq. (6) as printed in the paper accepted a layout that breaks the rules ({why}): eq. (6) lets a ship start borrow middles of other ships; see docs/battleship.md and use --formulation cell"
+            ))
+        } else {
+            Error::input(format!(
+                "internal error: the search returned a solution the verifier rejects ({why}); please report it"
+            ))
+        }
     })?;
     let symbols = l.symbols();
     Ok(serde_json::json!({
@@ -249,7 +259,7 @@ fn find(a: PuzzleArgs, verb: &'static str) -> Result<i32, Error> {
         _ => text += &format!("{}\n", status_word(status)),
     }
     if let Some(l) = found.first() {
-        report.solution = Some(checked(&p, l)?);
+        report.solution = Some(checked_from(&p, l, a.input.formulation)?);
         text += &format!("\n{}", bs::to_text(&p, l));
         if let Some(path) = &a.common.svg {
             write_file(path, &bs::to_svg(&p, Some(l)))?;
@@ -257,7 +267,7 @@ fn find(a: PuzzleArgs, verb: &'static str) -> Result<i32, Error> {
     }
     if verb == "unique" {
         if let Some(l) = found.get(1) {
-            report.other_solution = Some(checked(&p, l)?);
+            report.other_solution = Some(checked_from(&p, l, a.input.formulation)?);
             text += &format!("\nanother solution:\n{}", bs::to_text(&p, l));
         }
     }

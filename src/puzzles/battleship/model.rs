@@ -20,10 +20,21 @@ use crate::model::{Lit, Model, Sense, Var};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Formulation {
-    /// Cell-based: seven symbols per cell (paper eqs. 1–25)
+    /// Cell-based: seven symbols per cell (paper eqs. 1–25, eq. 6 split by direction)
     Cell,
+    /// The cell-based model with eq. (6) as printed: unsound, kept to show why (see docs)
+    CellPrinted,
     /// Ship-based: one variable per position of a ship (paper eqs. 26–31)
     Ship,
+    /// Ship-based plus one variable per cell channelled to the ships covering it, with the
+    /// row and column counts written over the cells (ours; the fastest)
+    ShipCells,
+}
+
+impl Formulation {
+    pub fn ship_based(self) -> bool {
+        matches!(self, Formulation::Ship | Formulation::ShipCells)
+    }
 }
 
 /// A formulated puzzle: the model and how to read a solution off it.
@@ -42,26 +53,30 @@ pub struct BattleshipModel {
 impl BattleshipModel {
     /// Builds the model of `p`, with its clues when `with_clues`.
     pub fn new(p: &Puzzle, formulation: Formulation, with_clues: bool) -> BattleshipModel {
-        match formulation {
-            Formulation::Cell => cell_model(p, with_clues),
-            Formulation::Ship => ship_model(p, with_clues),
-        }
+        let mut bm = match formulation {
+            Formulation::Cell => cell_model(p, with_clues, false),
+            Formulation::CellPrinted => cell_model(p, with_clues, true),
+            Formulation::Ship => ship_model(p, with_clues, false),
+            Formulation::ShipCells => ship_model(p, with_clues, true),
+        };
+        bm.formulation = formulation;
+        bm
     }
 
     /// The variables that tell solutions apart (two solutions with the same values here are
     /// the same placement of ships).
     pub fn projection(&self) -> Vec<Var> {
-        match self.formulation {
-            Formulation::Cell => self.x.iter().map(|x| x[0]).collect(),
-            Formulation::Ship => self.y.clone(),
+        match self.formulation.ship_based() {
+            false => self.x.iter().map(|x| x[0]).collect(),
+            true => self.y.clone(),
         }
     }
 
     /// The ship cells of a solution, row-major.
     pub fn occupancy(&self, assignment: &[bool]) -> Vec<bool> {
-        match self.formulation {
-            Formulation::Cell => self.x.iter().map(|x| !assignment[x[0].index()]).collect(),
-            Formulation::Ship => {
+        match self.formulation.ship_based() {
+            false => self.x.iter().map(|x| !assignment[x[0].index()]).collect(),
+            true => {
                 let mut occ = vec![false; self.rows * self.cols];
                 for (g, v) in self.grids.iter().zip(&self.y) {
                     if assignment[v.index()] {
@@ -81,9 +96,9 @@ impl BattleshipModel {
 
     /// Clauses saying "cell (i, j) shows `symbol`" (given the rest of the model).
     pub fn clue_clauses(&self, i: usize, j: usize, symbol: Symbol) -> Vec<Vec<Lit>> {
-        match self.formulation {
-            Formulation::Cell => vec![vec![self.x[i * self.cols + j][symbol.k()].pos()]],
-            Formulation::Ship => {
+        match self.formulation.ship_based() {
+            false => vec![vec![self.x[i * self.cols + j][symbol.k()].pos()]],
+            true => {
                 if symbol == Symbol::Water {
                     self.covering(i, j, None)
                         .into_iter()
@@ -103,14 +118,14 @@ impl BattleshipModel {
     /// The literals that say "the solution differs from `layout`".
     pub fn differs_from(&self, layout: &Layout) -> Vec<Lit> {
         let occ = layout.occupied();
-        match self.formulation {
-            Formulation::Cell => self
+        match self.formulation.ship_based() {
+            false => self
                 .x
                 .iter()
                 .zip(&occ)
                 .map(|(x, &o)| if o { x[0].pos() } else { x[0].negated() })
                 .collect(),
-            Formulation::Ship => self
+            true => self
                 .grids
                 .iter()
                 .zip(&self.y)
@@ -140,7 +155,7 @@ impl BattleshipModel {
     }
 }
 
-fn cell_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
+fn cell_model(p: &Puzzle, with_clues: bool, as_printed: bool) -> BattleshipModel {
     let (rows, cols, big_l) = (p.rows, p.cols, p.max_len());
     let mut m = Model::new();
     let mut x: Vec<[Var; 7]> = Vec::with_capacity(rows * cols);
@@ -151,7 +166,10 @@ fn cell_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
             }));
         }
     }
+    // s[cell][l - 1]; with eq. (6) split by direction, ships of length >= 2 get a horizontal
+    // and a vertical start variable each, in sv[cell][l - 2].
     let mut s: Vec<Vec<Var>> = Vec::with_capacity(rows * cols);
+    let mut sv: Vec<Vec<Var>> = Vec::with_capacity(rows * cols);
     for i in 0..rows {
         for j in 0..cols {
             s.push(
@@ -159,6 +177,13 @@ fn cell_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
                     .map(|l| m.var(format!("s_{}_{}_{}", i + 1, j + 1, l)))
                     .collect(),
             );
+            if !as_printed {
+                sv.push(
+                    (2..=big_l)
+                        .map(|l| m.var(format!("sv_{}_{}_{}", i + 1, j + 1, l)))
+                        .collect(),
+                );
+            }
         }
     }
     let inside =
@@ -211,29 +236,39 @@ fn cell_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
             );
             for l in 2..=big_l {
                 let (ii, jj, li) = (i as isize, j as isize, l as isize);
-                let mut terms = vec![(l as i64, s[c][l - 1].pos())];
-                let mut part = |lit: Option<Lit>| {
-                    if let Some(lit) = lit {
-                        terms.push((-1, lit));
-                    }
+                let mut horizontal = vec![xl(ii, jj, 1), xl(ii, jj + li - 1, 2)];
+                horizontal.extend((jj + 1..=jj + li - 2).map(|cc| xl(ii, cc, 5)));
+                let mut vertical = vec![xl(ii, jj, 3), xl(ii + li - 1, jj, 4)];
+                vertical.extend((ii + 1..=ii + li - 2).map(|r| xl(r, jj, 5)));
+                let pattern = |start: Var, parts: &[Option<Lit>]| -> Vec<(i64, Lit)> {
+                    let mut terms = vec![(l as i64, start.pos())];
+                    terms.extend(parts.iter().flatten().map(|&lit| (-1, lit)));
+                    terms
                 };
-                part(xl(ii, jj, 1));
-                part(xl(ii, jj + li - 1, 2));
-                for cc in jj + 1..=jj + li - 2 {
-                    part(xl(ii, cc, 5));
+                if as_printed {
+                    let both: Vec<Option<Lit>> =
+                        horizontal.iter().chain(&vertical).copied().collect();
+                    m.add(
+                        "(6) longer ships start here",
+                        pattern(s[c][l - 1], &both),
+                        Sense::Le,
+                        0,
+                    );
+                } else {
+                    let h = pattern(s[c][l - 1], &horizontal);
+                    m.add("(6h) horizontal ships start here", h, Sense::Le, 0);
+                    let v = pattern(sv[c][l - 2], &vertical);
+                    m.add("(6v) vertical ships start here", v, Sense::Le, 0);
                 }
-                part(xl(ii, jj, 3));
-                part(xl(ii + li - 1, jj, 4));
-                for r in ii + 1..=ii + li - 2 {
-                    part(xl(r, jj, 5));
-                }
-                m.add("(6) longer ships start here", terms, Sense::Le, 0);
             }
         }
     }
     // (7) the fleet.
     for l in 1..=big_l {
-        let lits: Vec<Lit> = s.iter().map(|sc| sc[l - 1].pos()).collect();
+        let mut lits: Vec<Lit> = s.iter().map(|sc| sc[l - 1].pos()).collect();
+        if l >= 2 {
+            lits.extend(sv.iter().map(|sc| sc[l - 2].pos()));
+        }
         m.cardinality(
             "(7) ships per length",
             &lits,
@@ -343,7 +378,7 @@ fn cell_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
     }
 }
 
-fn ship_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
+fn ship_model(p: &Puzzle, with_clues: bool, with_cells: bool) -> BattleshipModel {
     let (rows, cols) = (p.rows, p.cols);
     let grids = placements(rows, cols, p.max_len());
     let mut m = Model::new();
@@ -359,9 +394,47 @@ fn ship_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
             ))
         })
         .collect();
+    // Ours (ship-cells): z[cell] = 1 exactly when a ship covers the cell.
+    let z: Vec<Var> = if with_cells {
+        (0..rows * cols)
+            .map(|c| m.var(format!("z_{}_{}", c / cols + 1, c % cols + 1)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if with_cells {
+        let mut covering: Vec<Vec<Lit>> = vec![Vec::new(); rows * cols];
+        for (g, v) in grids.iter().zip(&y) {
+            for (i, j, _) in g.cells() {
+                covering[i * cols + j].push(v.pos());
+                m.implies(
+                    "(c1) a covered cell is occupied",
+                    v.pos(),
+                    z[i * cols + j].pos(),
+                );
+            }
+        }
+        for (c, cov) in covering.iter().enumerate() {
+            let mut lits = vec![z[c].negated()];
+            lits.extend(cov);
+            m.at_least_one("(c2) an occupied cell is covered", &lits);
+        }
+        for i in 0..rows {
+            if let Some(r) = p.row_counts[i] {
+                let lits: Vec<Lit> = (0..cols).map(|j| z[i * cols + j].pos()).collect();
+                m.cardinality("(26c) row counts over cells", &lits, Sense::Eq, r as i64);
+            }
+        }
+        for j in 0..cols {
+            if let Some(c) = p.col_counts[j] {
+                let lits: Vec<Lit> = (0..rows).map(|i| z[i * cols + j].pos()).collect();
+                m.cardinality("(27c) column counts over cells", &lits, Sense::Eq, c as i64);
+            }
+        }
+    }
     // (26), (27): ship cells per row and column.
     for i in 0..rows {
-        if let Some(r) = p.row_counts[i] {
+        if let Some(r) = p.row_counts[i].filter(|_| !with_cells) {
             let terms: Vec<(i64, Lit)> = grids
                 .iter()
                 .zip(&y)
@@ -374,7 +447,7 @@ fn ship_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
         }
     }
     for j in 0..cols {
-        if let Some(c) = p.col_counts[j] {
+        if let Some(c) = p.col_counts[j].filter(|_| !with_cells) {
             let terms: Vec<(i64, Lit)> = grids
                 .iter()
                 .zip(&y)
