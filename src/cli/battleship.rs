@@ -40,7 +40,7 @@ pub struct Input {
     #[arg(long)]
     pub fleet: Option<String>,
     /// Which integer program to solve
-    #[arg(long, value_enum, default_value_t = Formulation::ShipCells)]
+    #[arg(long, value_enum, default_value_t = Formulation::Runs)]
     pub formulation: Formulation,
 }
 
@@ -79,7 +79,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Which integer program to use
-    #[arg(long, value_enum, default_value_t = Formulation::ShipCells)]
+    #[arg(long, value_enum, default_value_t = Formulation::Runs)]
     pub formulation: Formulation,
     /// Write the puzzle to FILE (default: print it)
     #[arg(long, short, value_name = "FILE")]

@@ -28,6 +28,9 @@ pub trait Backend {
     fn solve(&mut self, assumptions: &[Lit]) -> Answer;
     /// After `Answer::Sat`: the values of the model's variables.
     fn assignment(&self) -> Vec<bool>;
+    /// After `Answer::Unsat`: whether the proof used this assumption. The assumptions it used
+    /// (an unsatisfiable core, not necessarily minimal) are unsatisfiable on their own.
+    fn failed(&self, assumption: Lit) -> bool;
     /// Prepares the model's objective (as minimisation) for bound tightening and returns
     /// literals that, assumed, force `objective <= bound`. `None` if no assignment can reach the
     /// bound (below the objective's least possible value).

@@ -190,6 +190,10 @@ impl Backend for SatBackend {
             .expect("clause collection into CaDiCaL cannot run out of memory");
     }
 
+    fn failed(&self, assumption: Lit) -> bool {
+        self.solver.failed(ipasir(assumption))
+    }
+
     fn add_clause(&mut self, lits: &[Lit]) {
         self.push_clause(lits.iter().map(|&l| ipasir(l)));
     }

@@ -142,6 +142,16 @@ impl<'a, B: Backend> Search<'a, B> {
         }
     }
 
+    /// After [`Step::Exhausted`]: the assumptions of that step its proof used (a subset that
+    /// is exhausted on its own).
+    pub fn core(&self, assumptions: &[Lit]) -> Vec<Lit> {
+        assumptions
+            .iter()
+            .copied()
+            .filter(|&l| self.backend.failed(l))
+            .collect()
+    }
+
     /// A first solution, or a proof that there is none.
     pub fn first(&mut self) -> (Status, Option<Vec<bool>>) {
         match self.step(&[]) {

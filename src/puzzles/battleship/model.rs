@@ -27,13 +27,23 @@ pub enum Formulation {
     /// Ship-based: one variable per position of a ship (paper eqs. 26–31)
     Ship,
     /// Ship-based plus one variable per cell channelled to the ships covering it, with the
-    /// row and column counts written over the cells (ours; the fastest)
+    /// row and column counts written over the cells (ours)
     ShipCells,
+    /// Ours, the fastest: one variable per cell, no two diagonal neighbours occupied (so ships
+    /// are straight runs), no run longer than the longest ship, and one variable per position
+    /// of a ship that is true exactly when that position is a maximal run; the fleet counts
+    /// those
+    Runs,
 }
 
 impl Formulation {
     pub fn ship_based(self) -> bool {
         matches!(self, Formulation::Ship | Formulation::ShipCells)
+    }
+
+    /// Solutions are read off (and told apart by) the ship-cell variables.
+    fn on_cells(self) -> bool {
+        matches!(self, Formulation::Runs)
     }
 }
 
@@ -48,6 +58,8 @@ pub struct BattleshipModel {
     /// Ship model: the grids and their variables.
     grids: Vec<Ship>,
     y: Vec<Var>,
+    /// Runs model: z[cell].
+    z: Vec<Var>,
 }
 
 impl BattleshipModel {
@@ -58,6 +70,7 @@ impl BattleshipModel {
             Formulation::CellPrinted => cell_model(p, with_clues, true),
             Formulation::Ship => ship_model(p, with_clues, false),
             Formulation::ShipCells => ship_model(p, with_clues, true),
+            Formulation::Runs => runs_model(p, with_clues),
         };
         bm.formulation = formulation;
         bm
@@ -66,6 +79,9 @@ impl BattleshipModel {
     /// The variables that tell solutions apart (two solutions with the same values here are
     /// the same placement of ships).
     pub fn projection(&self) -> Vec<Var> {
+        if self.formulation.on_cells() {
+            return self.z.clone();
+        }
         match self.formulation.ship_based() {
             false => self.x.iter().map(|x| x[0]).collect(),
             true => self.y.clone(),
@@ -74,6 +90,9 @@ impl BattleshipModel {
 
     /// The ship cells of a solution, row-major.
     pub fn occupancy(&self, assignment: &[bool]) -> Vec<bool> {
+        if self.formulation.on_cells() {
+            return self.z.iter().map(|z| assignment[z.index()]).collect();
+        }
         match self.formulation.ship_based() {
             false => self.x.iter().map(|x| !assignment[x[0].index()]).collect(),
             true => {
@@ -96,6 +115,9 @@ impl BattleshipModel {
 
     /// Clauses saying "cell (i, j) shows `symbol`" (given the rest of the model).
     pub fn clue_clauses(&self, i: usize, j: usize, symbol: Symbol) -> Vec<Vec<Lit>> {
+        if self.formulation.on_cells() {
+            return runs_clue(self, i, j, symbol);
+        }
         match self.formulation.ship_based() {
             false => vec![vec![self.x[i * self.cols + j][symbol.k()].pos()]],
             true => {
@@ -118,6 +140,14 @@ impl BattleshipModel {
     /// The literals that say "the solution differs from `layout`".
     pub fn differs_from(&self, layout: &Layout) -> Vec<Lit> {
         let occ = layout.occupied();
+        if self.formulation.on_cells() {
+            return self
+                .z
+                .iter()
+                .zip(&occ)
+                .map(|(z, &o)| if o { z.negated() } else { z.pos() })
+                .collect();
+        }
         match self.formulation.ship_based() {
             false => self
                 .x
@@ -375,6 +405,7 @@ fn cell_model(p: &Puzzle, with_clues: bool, as_printed: bool) -> BattleshipModel
         x,
         grids: Vec::new(),
         y: Vec::new(),
+        z: Vec::new(),
     }
 }
 
@@ -496,6 +527,7 @@ fn ship_model(p: &Puzzle, with_clues: bool, with_cells: bool) -> BattleshipModel
         x: Vec::new(),
         grids,
         y,
+        z: Vec::new(),
     };
     // (30) the given cells.
     if with_clues {
@@ -510,4 +542,174 @@ fn ship_model(p: &Puzzle, with_clues: bool, with_cells: bool) -> BattleshipModel
         }
     }
     bm
+}
+
+/// The runs model (ours). Cells `z`; no two diagonal neighbours both occupied, which leaves
+/// straight runs as the only shapes; no run longer than the longest ship; `y[g]` is true
+/// exactly when grid g is a maximal run (its cells occupied, the cells just before and after
+/// it free, and for a submarine all four neighbours free), so each ship is counted once, by
+/// length, in (28).
+fn runs_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
+    let (rows, cols, big_l) = (p.rows, p.cols, p.max_len());
+    let grids = placements(rows, cols, big_l);
+    let mut m = Model::new();
+    let z: Vec<Var> = (0..rows * cols)
+        .map(|c| m.var(format!("z_{}_{}", c / cols + 1, c % cols + 1)))
+        .collect();
+    let at = |i: isize, j: isize| -> Option<usize> {
+        (i >= 0 && j >= 0 && (i as usize) < rows && (j as usize) < cols)
+            .then(|| i as usize * cols + j as usize)
+    };
+    for i in 0..rows.saturating_sub(1) {
+        for j in 0..cols.saturating_sub(1) {
+            let c = i * cols + j;
+            m.at_least_one(
+                "(r1) no diagonal contact",
+                &[z[c].negated(), z[c + cols + 1].negated()],
+            );
+            m.at_least_one(
+                "(r1) no diagonal contact",
+                &[z[c + 1].negated(), z[c + cols].negated()],
+            );
+        }
+    }
+    // (r2) no run of L+1 cells.
+    for i in 0..rows {
+        for j in 0..cols {
+            for (di, dj) in [(0, 1), (1, 0)] {
+                let run: Option<Vec<Lit>> = (0..=big_l as isize)
+                    .map(|t| at(i as isize + t * di, j as isize + t * dj).map(|c| z[c].negated()))
+                    .collect();
+                if let Some(run) = run {
+                    m.at_least_one("(r2) no run longer than the longest ship", &run);
+                }
+            }
+        }
+    }
+    let y: Vec<Var> = grids
+        .iter()
+        .map(|g| {
+            m.var(format!(
+                "y_{}{}_{}_{}",
+                g.len,
+                if g.horizontal { 'h' } else { 'v' },
+                g.row + 1,
+                g.col + 1
+            ))
+        })
+        .collect();
+    for (g, v) in grids.iter().zip(&y) {
+        let (i, j) = (g.row as isize, g.col as isize);
+        let l = g.len as isize;
+        let mut free: Vec<usize> = Vec::new();
+        if g.horizontal {
+            free.extend(at(i, j - 1));
+            free.extend(at(i, j + l));
+        } else {
+            free.extend(at(i - 1, j));
+            free.extend(at(i + l, j));
+        }
+        if g.len == 1 {
+            free.extend(at(i - 1, j));
+            free.extend(at(i + 1, j));
+        }
+        let cells: Vec<usize> = g.cells().iter().map(|&(a, b, _)| a * cols + b).collect();
+        let mut back = vec![v.pos()];
+        for &c in &cells {
+            m.implies("(r3) a ship is a run", v.pos(), z[c].pos());
+            back.push(z[c].negated());
+        }
+        for &c in &free {
+            m.implies("(r3) a ship is a run", v.pos(), z[c].negated());
+            back.push(z[c].pos());
+        }
+        m.at_least_one("(r4) a maximal run is a ship", &back);
+    }
+    for i in 0..rows {
+        if let Some(r) = p.row_counts[i] {
+            let lits: Vec<Lit> = (0..cols).map(|j| z[i * cols + j].pos()).collect();
+            m.cardinality("(26c) row counts over cells", &lits, Sense::Eq, r as i64);
+        }
+    }
+    for j in 0..cols {
+        if let Some(c) = p.col_counts[j] {
+            let lits: Vec<Lit> = (0..rows).map(|i| z[i * cols + j].pos()).collect();
+            m.cardinality("(27c) column counts over cells", &lits, Sense::Eq, c as i64);
+        }
+    }
+    for l in 1..=big_l {
+        let lits: Vec<Lit> = grids
+            .iter()
+            .zip(&y)
+            .filter(|(g, _)| g.len == l)
+            .map(|(_, v)| v.pos())
+            .collect();
+        m.cardinality(
+            "(28) ships per length",
+            &lits,
+            Sense::Eq,
+            p.fleet[l - 1] as i64,
+        );
+    }
+    let mut bm = BattleshipModel {
+        model: m,
+        formulation: Formulation::Runs,
+        rows,
+        cols,
+        x: Vec::new(),
+        grids,
+        y,
+        z,
+    };
+    if with_clues {
+        for (i, j, sym) in p.given() {
+            for clause in runs_clue(&bm, i, j, sym) {
+                let terms = clause.iter().map(|&l| (1, l)).collect();
+                bm.model.add("(30r) given cells", terms, Sense::Ge, 1);
+            }
+        }
+    }
+    bm
+}
+
+/// Clauses for "cell (i, j) shows `symbol`" in the runs model: the cell itself and the
+/// neighbours the symbol fixes as units, and one clause over the ships that show it there.
+fn runs_clue(bm: &BattleshipModel, i: usize, j: usize, symbol: Symbol) -> Vec<Vec<Lit>> {
+    let (rows, cols) = (bm.rows as isize, bm.cols as isize);
+    let z = |a: isize, b: isize| -> Option<Var> {
+        (a >= 0 && b >= 0 && a < rows && b < cols).then(|| bm.z[(a * cols + b) as usize])
+    };
+    let (a, b) = (i as isize, j as isize);
+    let here = bm.z[i * bm.cols + j];
+    if symbol == Symbol::Water {
+        return vec![vec![here.negated()]];
+    }
+    let mut out = vec![vec![here.pos()]];
+    // (free neighbours, occupied neighbours) as offsets.
+    let (free, full): (&[(isize, isize)], &[(isize, isize)]) = match symbol {
+        Symbol::Sub => (&[(-1, 0), (1, 0), (0, -1), (0, 1)], &[]),
+        Symbol::Left => (&[(0, -1), (-1, 0), (1, 0)], &[(0, 1)]),
+        Symbol::Right => (&[(0, 1), (-1, 0), (1, 0)], &[(0, -1)]),
+        Symbol::Top => (&[(-1, 0), (0, -1), (0, 1)], &[(1, 0)]),
+        Symbol::Bottom => (&[(1, 0), (0, -1), (0, 1)], &[(-1, 0)]),
+        _ => (&[], &[]),
+    };
+    for &(di, dj) in free {
+        if let Some(v) = z(a + di, b + dj) {
+            out.push(vec![v.negated()]);
+        }
+    }
+    for &(di, dj) in full {
+        match z(a + di, b + dj) {
+            Some(v) => out.push(vec![v.pos()]),
+            None => out.push(vec![]),
+        }
+    }
+    out.push(
+        bm.covering(i, j, Some(symbol))
+            .into_iter()
+            .map(|v| v.pos())
+            .collect(),
+    );
+    out
 }

@@ -50,6 +50,10 @@ pub struct ClueSession {
     search: Search<'static, SatBackend>,
     act: Vec<Var>,
     target: Layout,
+    /// The target's symbols, and those of every other solution found so far: a witness that
+    /// differs from the target at exactly one clue of a set shows that clue necessary there.
+    symbols: Vec<Symbol>,
+    witnesses: Vec<Vec<Symbol>>,
 }
 
 impl ClueSession {
@@ -89,6 +93,8 @@ impl ClueSession {
             search,
             act,
             target: target.clone(),
+            symbols,
+            witnesses: Vec::new(),
         }
     }
 
@@ -97,7 +103,11 @@ impl ClueSession {
     pub fn other(&mut self, cells: &[usize]) -> std::result::Result<Option<Layout>, Stopped> {
         let assumptions: Vec<Lit> = cells.iter().map(|&c| self.act[c].pos()).collect();
         match self.search.step(&assumptions) {
-            Step::Found(a) => Ok(Some(self.bm.decode(&a))),
+            Step::Found(a) => {
+                let other = self.bm.decode(&a);
+                self.witnesses.push(other.symbols());
+                Ok(Some(other))
+            }
             Step::Exhausted => Ok(None),
             Step::Stopped => Err(Stopped),
         }
@@ -113,13 +123,21 @@ impl ClueSession {
 
     /// Removes clues greedily in `order` while the target stays unique: afterwards every
     /// clue left is necessary (removing clues only adds solutions, so one pass suffices).
+    /// Each proof of uniqueness also names the clues it used; the others go at once.
     pub fn minimise(
         &mut self,
         cells: &[usize],
         order: &[usize],
     ) -> std::result::Result<Vec<usize>, Stopped> {
         let mut keep: Vec<usize> = cells.to_vec();
+        if let Some(used) = self.used(&keep)? {
+            keep = used;
+        }
+        let mut necessary: Vec<usize> = Vec::new();
         for (n, &c) in order.iter().enumerate() {
+            if !keep.contains(&c) {
+                continue;
+            }
             self.progress(format!(
                 "removing redundant clues: {}/{} tried, {} kept",
                 n,
@@ -127,11 +145,53 @@ impl ClueSession {
                 keep.len()
             ));
             let without: Vec<usize> = keep.iter().copied().filter(|&d| d != c).collect();
-            if self.other(&without)?.is_none() {
-                keep = without;
+            if self.witnessed(&without) {
+                necessary.push(c);
+                continue;
+            }
+            match self.used(&without)? {
+                Some(used) => {
+                    // Necessary clues stay even if this proof did not need them.
+                    keep = without
+                        .into_iter()
+                        .filter(|d| used.contains(d) || necessary.contains(d))
+                        .collect();
+                }
+                None => necessary.push(c),
             }
         }
         Ok(keep)
+    }
+
+    /// Whether a solution found earlier agrees with the target on every clue of `cells`.
+    fn witnessed(&self, cells: &[usize]) -> bool {
+        self.witnesses
+            .iter()
+            .any(|w| cells.iter().all(|&c| w[c] == self.symbols[c]))
+    }
+
+    /// When the clues at `cells` leave the target unique: the cells whose clues the proof
+    /// used (unique on their own). `None` when another solution agrees on `cells`.
+    fn used(&mut self, cells: &[usize]) -> std::result::Result<Option<Vec<usize>>, Stopped> {
+        let assumptions: Vec<Lit> = cells.iter().map(|&c| self.act[c].pos()).collect();
+        match self.search.step(&assumptions) {
+            Step::Found(a) => {
+                self.witnesses.push(self.bm.decode(&a).symbols());
+                Ok(None)
+            }
+            Step::Exhausted => {
+                let core = self.search.core(&assumptions);
+                Ok(Some(
+                    cells
+                        .iter()
+                        .zip(&assumptions)
+                        .filter(|(_, a)| core.contains(a))
+                        .map(|(&c, _)| c)
+                        .collect(),
+                ))
+            }
+            Step::Stopped => Err(Stopped),
+        }
     }
 
     pub fn finish(&mut self) -> crate::solve::search::SearchStats {
@@ -352,8 +412,45 @@ pub fn generate(
     let mut cells: Vec<usize> = Vec::new();
     while let Some(other) = s.other(&cells).map_err(stopped)? {
         let o = other.occupied();
-        let differ: Vec<usize> = (0..rows * cols).filter(|&c| o[c] != occ[c]).collect();
-        cells.push(differ[rng.below(differ.len())]);
+        // One clue in each region (8-connected) where the other solution differs, since the
+        // regions are independent ambiguities; a ship part tells more than water (an end or a
+        // submarine fixes its neighbours too), so the clue goes on one if the region has any.
+        let mut seen = vec![false; rows * cols];
+        for start in 0..rows * cols {
+            if seen[start] || o[start] == occ[start] {
+                continue;
+            }
+            let mut region = vec![start];
+            seen[start] = true;
+            let mut k = 0;
+            while k < region.len() {
+                let (i, j) = ((region[k] / cols) as isize, (region[k] % cols) as isize);
+                k += 1;
+                for (di, dj) in [
+                    (-1, -1),
+                    (-1, 0),
+                    (-1, 1),
+                    (0, -1),
+                    (0, 1),
+                    (1, -1),
+                    (1, 0),
+                    (1, 1),
+                ] {
+                    let (a, b) = (i + di, j + dj);
+                    if a < 0 || b < 0 || a as usize >= rows || b as usize >= cols {
+                        continue;
+                    }
+                    let d = a as usize * cols + b as usize;
+                    if !seen[d] && o[d] != occ[d] {
+                        seen[d] = true;
+                        region.push(d);
+                    }
+                }
+            }
+            let parts: Vec<usize> = region.iter().copied().filter(|&c| occ[c]).collect();
+            let pool = if parts.is_empty() { &region } else { &parts };
+            cells.push(pool[rng.below(pool.len())]);
+        }
         s.progress(format!("adding clues: {}", cells.len()));
     }
     let added = cells.len();
