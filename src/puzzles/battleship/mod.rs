@@ -525,25 +525,24 @@ pub fn to_svg(p: &Puzzle, layout: Option<&Layout>) -> String {
             };
             match symbols[i * p.cols + j] {
                 None => {}
-                Some(Symbol::Water) => {
-                    if p.clue(i, j).is_some() {
-                        let d = format!(
-                            "M {} {cy} q {} {} {} 0 t {} 0",
-                            cx - r,
-                            r / 2.0,
-                            -r / 2.0,
-                            r,
-                            r
-                        );
-                        doc.append(
-                            Path::new()
-                                .set("d", d)
-                                .set("fill", "none")
-                                .set("stroke", "#3a6fb0")
-                                .set("stroke-width", 2),
-                        );
-                    }
+                Some(Symbol::Water) if p.clue(i, j).is_some() => {
+                    let d = format!(
+                        "M {} {cy} q {} {} {} 0 t {} 0",
+                        cx - r,
+                        r / 2.0,
+                        -r / 2.0,
+                        r,
+                        r
+                    );
+                    doc.append(
+                        Path::new()
+                            .set("d", d)
+                            .set("fill", "none")
+                            .set("stroke", "#3a6fb0")
+                            .set("stroke-width", 2),
+                    );
                 }
+                Some(Symbol::Water) => {}
                 Some(Symbol::Sub) => doc.append(
                     Circle::new()
                         .set("cx", cx)

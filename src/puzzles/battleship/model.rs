@@ -686,7 +686,8 @@ fn runs_clue(bm: &BattleshipModel, i: usize, j: usize, symbol: Symbol) -> Vec<Ve
     }
     let mut out = vec![vec![here.pos()]];
     // (free neighbours, occupied neighbours) as offsets.
-    let (free, full): (&[(isize, isize)], &[(isize, isize)]) = match symbol {
+    type Offsets = &'static [(isize, isize)];
+    let (free, full): (Offsets, Offsets) = match symbol {
         Symbol::Sub => (&[(-1, 0), (1, 0), (0, -1), (0, 1)], &[]),
         Symbol::Left => (&[(0, -1), (-1, 0), (1, 0)], &[(0, 1)]),
         Symbol::Right => (&[(0, 1), (-1, 0), (1, 0)], &[(0, -1)]),

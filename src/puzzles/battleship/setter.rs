@@ -22,7 +22,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -30,7 +30,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
@@ -39,6 +39,9 @@ impl Rng {
         }
     }
 }
+
+/// A clue: row, column (from 0) and symbol.
+pub type Clue = (usize, usize, Symbol);
 
 /// A limit stopped the search.
 #[derive(Debug)]
@@ -252,7 +255,7 @@ pub fn redundant(
     p: &Puzzle,
     formulation: Formulation,
     time_limit: Option<Duration>,
-) -> Result<(Layout, Vec<(usize, usize, Symbol)>)> {
+) -> Result<(Layout, Vec<Clue>)> {
     let mut s = session_on(p, formulation, time_limit)?;
     let cells = clue_cells(p);
     let mut out = Vec::new();

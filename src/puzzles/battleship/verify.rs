@@ -133,8 +133,8 @@ pub fn verify(p: &Puzzle, occupied: &[bool]) -> Result<usize, String> {
         }
     }
     // The clues.
-    for c in 0..rows * cols {
-        if let Some(want) = p.clues[c] {
+    for (c, clue) in p.clues.iter().enumerate() {
+        if let Some(want) = *clue {
             if symbol[c] != want {
                 return Err(format!(
                     "row {}, column {} shows {} but the clue there is {}",
