@@ -257,3 +257,63 @@ fn chess_commands_and_bad_files() {
     assert_eq!(code, 2);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn battleship_bad_files_exit_2_naming_the_line() {
+    let dir = std::env::temp_dir().join(format!("quandary-bs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "size 3 3\nfleet 1 1\nrows 1 1 1\ncols 1 1 1\ngrid\n...\n.x.\n...\n",
+            "line 7",
+        ),
+        ("size 3 3\nfleet 2\nrows 1 1 1\ncols 1 1 0\n", "inconsistent counts"),
+        ("size 3 3\nfleet 1\nrows 1 1 0\ncols 1 1 0\n", "fleet"),
+        ("size 0 3\nfleet 1\n", "line 1"),
+        (
+            "size 3 3\nfleet 1\nrows 1 0 0\ncols 1 0 0\ngrid\n....\n...\n...\n",
+            "line 6",
+        ),
+        (
+            "begin\npuzzle battleships\nsize 3\nships 1\nclabels 1 0 0\nrlabels 1 0 0\nproblem\n- - q\n- - -\n- - -\nend\n",
+            "line 8",
+        ),
+        ("problem(1, [1:1], [1,0], [1,0], [w@[3,1]]).\n", "3"),
+    ];
+    for (n, (text, needle)) in cases.iter().enumerate() {
+        let file = dir.join(format!("bad{n}.txt"));
+        std::fs::write(&file, text).unwrap();
+        let (code, stdout, stderr) = quandary(&["battleship", "solve", file.to_str().unwrap()]);
+        assert_eq!(code, 2, "case {n}: {stderr}");
+        assert!(stdout.is_empty(), "case {n}");
+        assert!(!stderr.contains("panicked"), "case {n}: {stderr}");
+        assert!(stderr.contains(needle), "case {n}: {stderr}");
+    }
+    let (code, _, stderr) = quandary(&["battleship", "solve", "/no/such/file"]);
+    assert_eq!(code, 2, "{stderr}");
+}
+
+#[test]
+fn battleship_json_has_the_ship_rows_and_unique_shows_a_second_solution() {
+    let (code, stdout, stderr) = quandary(&[
+        "battleship",
+        "unique",
+        "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = json(&stdout);
+    assert_eq!(
+        v["solution"]["ships"],
+        serde_json::json!(["..#...", "#.#..#", "......", "##....", "...###", "#....."])
+    );
+    let dzn = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/battleship/sb_12_12_6_0.dzn"
+    );
+    let (code, stdout, stderr) = quandary(&["battleship", "unique", dzn, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = json(&stdout);
+    assert!(v["other_solution"]["ships"].is_array(), "{stdout}");
+    assert_ne!(v["solution"]["ships"], v["other_solution"]["ships"]);
+}

@@ -166,6 +166,17 @@ pub fn parse_quandary(text: &str) -> Result<Puzzle> {
                     [a, b] => Some((a, b)),
                     _ => return Err(at_line(n, "size takes rows and columns, e.g. 'size 10 10'")),
                 };
+                if let Some((a, b)) = size {
+                    if a == 0 || b == 0 || a > super::MAX_SIDE || b > super::MAX_SIDE {
+                        return Err(at_line(
+                            n,
+                            &format!(
+                                "a {a}×{b} board: each side must be 1 to {}",
+                                super::MAX_SIDE
+                            ),
+                        ));
+                    }
+                }
             }
             "fleet" => fleet = Some(numbers(&toks[1..], n, "the fleet")?),
             "rows" => {
