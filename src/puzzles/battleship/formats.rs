@@ -170,7 +170,7 @@ pub fn parse_quandary(text: &str) -> Result<Puzzle> {
                     if a == 0 || b == 0 || a > super::MAX_SIDE || b > super::MAX_SIDE {
                         return Err(at_line(
                             n,
-                            &format!(
+                            format!(
                                 "a {a}×{b} board: each side must be 1 to {}",
                                 super::MAX_SIDE
                             ),
