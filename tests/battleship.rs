@@ -46,14 +46,14 @@ fn brute_force(p: &Puzzle, limit: usize) -> Vec<Vec<bool>> {
         lengths.extend(std::iter::repeat_n(l + 1, n));
     }
     let mut positions: Vec<Vec<Vec<usize>>> = vec![Vec::new(); p.fleet.len() + 1];
-    for l in 1..=p.fleet.len() {
+    for (l, at) in positions.iter_mut().enumerate().skip(1) {
         for i in 0..rows {
             for j in 0..cols {
                 if j + l <= cols {
-                    positions[l].push((0..l).map(|t| i * cols + j + t).collect());
+                    at.push((0..l).map(|t| i * cols + j + t).collect());
                 }
                 if l > 1 && i + l <= rows {
-                    positions[l].push((0..l).map(|t| (i + t) * cols + j).collect());
+                    at.push((0..l).map(|t| (i + t) * cols + j).collect());
                 }
             }
         }
