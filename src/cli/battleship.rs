@@ -26,6 +26,17 @@ pub enum BattleshipVerb {
     Generate(GenerateArgs),
     /// Print a formulation's size (as the paper's Table 2); export it as LP/OPB
     Model(ModelArgs),
+    /// Rewrite a puzzle (any format read) in quandary's own text format
+    Convert(ConvertArgs),
+}
+
+#[derive(Args)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Write to FILE (default: print it)
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<String>,
 }
 
 #[derive(Args, Clone)]
@@ -108,6 +119,15 @@ pub fn run(verb: BattleshipVerb) -> Result<i32, Error> {
         BattleshipVerb::Minimize(a) => minimize(a),
         BattleshipVerb::Generate(a) => generate(a),
         BattleshipVerb::Model(a) => model(a),
+        BattleshipVerb::Convert(a) => {
+            let p = load(&a.input)?;
+            let text = formats::to_quandary(&p, &format!("converted from {}", a.input.puzzle));
+            match a.out {
+                Some(f) => write_file(&f, &text)?,
+                None => print!("{text}"),
+            }
+            Ok(0)
+        }
     }
 }
 
