@@ -162,7 +162,21 @@ fn tour() -> Result<i32, Error> {
         },
         "unique",
     )?;
-    Ok(code.max(code2).max(code3))
+    outln!("\n== Battleship, the puzz.link example (seed: Meuffels & den Hertog) ==");
+    let code4 = battleship::run(battleship::BattleshipVerb::Unique(battleship::PuzzleArgs {
+        input: battleship::Input {
+            puzzle: "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c".into(),
+            instance: None,
+            fleet: None,
+            formulation: quandary::puzzles::battleship::model::Formulation::Runs,
+        },
+        common: Common {
+            json: false,
+            svg: None,
+            time_limit: None,
+        },
+    }))?;
+    Ok(code.max(code2).max(code3).max(code4))
 }
 
 /// Prints a model's size and its rows per family (or one JSON object).
