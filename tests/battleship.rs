@@ -231,6 +231,11 @@ fn the_minizinc_published_grids_are_solutions_and_the_12x12_has_exactly_two() {
         for l in &solved.solutions {
             assert!(verify::verify(&p, &l.occupied()).is_ok(), "{name}");
         }
+        if solved.solutions.len() == 1 {
+            // Unique (sb_15): the published grid, by the paper's cell model too.
+            assert_eq!(solved.solutions[0].occupied(), published, "{name}");
+            assert_eq!(unique_solution(&p, Formulation::Cell).occupied(), published);
+        }
     }
     let text = data("sb_12_12_6_0.dzn");
     let (_, p) = formats::parse(&text, None).expect("parses");
