@@ -4,3 +4,4 @@ pub mod battleship;
 pub mod chess;
 pub mod gunport;
 pub mod tank;
+pub mod tantrix;

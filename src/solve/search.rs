@@ -285,6 +285,41 @@ impl<'a, B: Backend> Search<'a, B> {
         }
     }
 
+    /// As [`enumerate`](Self::enumerate), but each solution is blocked by the negation of its
+    /// true `projection` variables only: a short clause, exact when every solution sets the
+    /// same number of them true (e.g. one placement per cell of a fixed number of cells).
+    pub fn enumerate_positive(
+        &mut self,
+        projection: &[Var],
+        limit: Option<u64>,
+        mut on_solution: impl FnMut(&[bool]) -> bool,
+    ) -> (Status, u64) {
+        let mut count = 0u64;
+        loop {
+            if limit.is_some_and(|l| count >= l) {
+                return (Status::Unknown, count);
+            }
+            match self.step(&[]) {
+                Step::Found(a) => {
+                    count += 1;
+                    self.progress(format!("{count} solutions"));
+                    let block: Vec<Lit> = projection
+                        .iter()
+                        .filter(|v| a[v.index()])
+                        .map(|v| v.negated())
+                        .collect();
+                    let go_on = on_solution(&a);
+                    self.backend.add_clause(&block);
+                    if !go_on {
+                        return (Status::Unknown, count);
+                    }
+                }
+                Step::Exhausted => return (Status::Solved, count),
+                Step::Stopped => return (Status::Unknown, count),
+            }
+        }
+    }
+
     /// Uniqueness: the first solution and, if there is one, a second that differs on
     /// `projection`. `Solved` with one solution means proved unique.
     pub fn unique(&mut self, projection: &[Var]) -> (Status, Vec<Vec<bool>>) {

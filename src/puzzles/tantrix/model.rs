@@ -1,0 +1,510 @@
+//! The Kino & Uno integer program, with their constraint names.
+//!
+//! Variables x[p][t][r]: tile t turned r steps on place p (with `copies`, one t per copy of a
+//! tile, as the paper's first model; otherwise one per kind of tile with C2′ counting copies).
+//! For every edge shared by two places, three variables say which colour its line has; a
+//! placement implies the colour of each of its sides, so touching sides match (C4 in clause
+//! form, equivalent to the paper's equalities given C1). C5, sub-loop elimination, is added
+//! lazily by [`TantrixModel::cuts`]: a solution whose designated lines form several loops gets,
+//! for each loop S, the row "some designated line crosses the cut around S".
+//!
+//! The same model also searches for a board: over a region of candidate cells, a variable per
+//! cell says whether it is used; the n used cells are the board.
+
+use super::{Board, Challenge, Colour, Hex, Placement};
+use crate::model::{Constraint, Lit, Model, Sense, Var};
+use std::collections::HashMap;
+
+/// Which constraints, so that the paper's tables can be reproduced.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// One variable per copy of a tile (C2) instead of per kind (C2′).
+    pub copies: bool,
+    /// C6: a place with two neighbours takes its designated line through them.
+    pub c6: bool,
+    /// C7–C9: no loop of this many tiles (3, 4, 5), stated in advance.
+    pub short_loops: Vec<usize>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            copies: false,
+            c6: true,
+            short_loops: vec![3, 4, 5],
+        }
+    }
+}
+
+const COLOURS: [Colour; 3] = [Colour::Red, Colour::Blue, Colour::Yellow];
+
+fn colour_index(c: Colour) -> usize {
+    COLOURS
+        .iter()
+        .position(|&d| d == c)
+        .expect("Discovery colours")
+}
+
+/// A place's options: variable, index into the challenge's tiles, turns.
+type Choice = (Var, usize, usize);
+
+pub struct TantrixModel {
+    pub model: Model,
+    pub challenge: Challenge,
+    /// The region: the board, or the candidate cells of a board search.
+    pub cells: Vec<Hex>,
+    /// Board search: whether each cell is used.
+    pub used: Option<Vec<Var>>,
+    choices: Vec<Vec<Choice>>,
+    /// Shared edges (cell, cell) and the variable "this edge carries the designated colour".
+    edges: Vec<(usize, usize)>,
+    designated: Vec<Var>,
+    hole_free: bool,
+    index: HashMap<Hex, usize>,
+}
+
+impl TantrixModel {
+    /// The fixed-board model.
+    pub fn fixed(ch: &Challenge, board: &Board, opt: &Options) -> TantrixModel {
+        build(ch, &board.cells, None, false, opt)
+    }
+
+    /// A board search over `region` (which must contain the origin): the origin is used and
+    /// holds a tile 1 unturned, which removes translations and rotations of the whole layout.
+    pub fn free(ch: &Challenge, region: &[Hex], hole_free: bool, opt: &Options) -> TantrixModel {
+        let origin = region
+            .iter()
+            .position(|&h| h == Hex::new(0, 0))
+            .expect("the region contains the origin");
+        build(ch, region, Some(origin), hole_free, opt)
+    }
+
+    /// The placement on each region cell (`None` where unused).
+    pub fn decode(&self, a: &[bool]) -> Vec<Option<Placement>> {
+        self.choices
+            .iter()
+            .map(|ch| {
+                ch.iter()
+                    .find(|(v, _, _)| a[v.index()])
+                    .map(|&(_, t, r)| Placement {
+                        tile: self.challenge.tiles[t].number,
+                        rot: r,
+                    })
+            })
+            .collect()
+    }
+
+    /// The board and placements of a solution.
+    pub fn solution(&self, a: &[bool]) -> (Board, Vec<Placement>) {
+        let d = self.decode(a);
+        let mut cells = Vec::new();
+        let mut placed = Vec::new();
+        for (c, p) in d.iter().enumerate() {
+            if let Some(p) = p {
+                cells.push(self.cells[c]);
+                placed.push(*p);
+            }
+        }
+        (
+            Board::new(cells).expect("region cells are distinct"),
+            placed,
+        )
+    }
+
+    /// The placement variables: two solutions differ in at least one of these that is true in
+    /// each (every solution places exactly n tiles).
+    pub fn placement_vars(&self) -> Vec<Var> {
+        self.choices
+            .iter()
+            .flat_map(|c| c.iter().map(|x| x.0))
+            .collect()
+    }
+
+    /// C5 rows violated by `a` (one per loop when the designated lines form several), and with
+    /// `hole_free` one row per hole of the board found.
+    pub fn cuts(&self, a: &[bool]) -> Vec<Constraint> {
+        let n = self.cells.len();
+        let on = |v: &Var| a[v.index()];
+        let used: Vec<bool> = match &self.used {
+            Some(u) => u.iter().map(on).collect(),
+            None => vec![true; n],
+        };
+        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (e, &(p, q)) in self.edges.iter().enumerate() {
+            if on(&self.designated[e]) {
+                adj[p].push(q);
+                adj[q].push(p);
+            }
+        }
+        let mut comp = vec![usize::MAX; n];
+        let mut loops: Vec<Vec<usize>> = Vec::new();
+        for s in 0..n {
+            if !used[s] || comp[s] != usize::MAX {
+                continue;
+            }
+            let id = loops.len();
+            let mut stack = vec![s];
+            comp[s] = id;
+            let mut members = Vec::new();
+            while let Some(c) = stack.pop() {
+                members.push(c);
+                for &d in &adj[c] {
+                    if comp[d] == usize::MAX {
+                        comp[d] = id;
+                        stack.push(d);
+                    }
+                }
+            }
+            loops.push(members);
+        }
+        let mut out = Vec::new();
+        if loops.len() > 1 {
+            for (id, members) in loops.iter().enumerate() {
+                let mut terms: Vec<(i64, Lit)> = self
+                    .edges
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &(p, q))| (comp[p] == id) != (comp[q] == id))
+                    .map(|(e, _)| (1, self.designated[e].pos()))
+                    .collect();
+                if let Some(u) = &self.used {
+                    terms.extend(members.iter().map(|&c| (1, u[c].negated())));
+                }
+                out.push(Constraint {
+                    terms,
+                    sense: Sense::Ge,
+                    rhs: 1,
+                    family: "C5 sub-loop elimination (lazy)",
+                });
+            }
+        }
+        if self.hole_free {
+            if let Some(u) = &self.used {
+                out.extend(self.hole_cuts(&used, u));
+            }
+        }
+        out
+    }
+
+    fn hole_cuts(&self, used: &[bool], u: &[Var]) -> Vec<Constraint> {
+        let n = self.cells.len();
+        let near = |c: usize| -> Vec<Option<usize>> {
+            (0..6)
+                .map(|s| self.index.get(&self.cells[c].neighbour(s)).copied())
+                .collect()
+        };
+        // Unused cells that reach the outside of the region through unused cells.
+        let mut outside = vec![false; n];
+        let mut stack: Vec<usize> = (0..n)
+            .filter(|&c| !used[c] && near(c).iter().any(Option::is_none))
+            .collect();
+        for &c in &stack {
+            outside[c] = true;
+        }
+        while let Some(c) = stack.pop() {
+            for d in near(c).into_iter().flatten() {
+                if !used[d] && !outside[d] {
+                    outside[d] = true;
+                    stack.push(d);
+                }
+            }
+        }
+        let mut seen = vec![false; n];
+        let mut out = Vec::new();
+        for s in 0..n {
+            if used[s] || outside[s] || seen[s] {
+                continue;
+            }
+            let mut hole = vec![s];
+            seen[s] = true;
+            let mut k = 0;
+            let mut ring: Vec<usize> = Vec::new();
+            while k < hole.len() {
+                let c = hole[k];
+                k += 1;
+                for d in near(c).into_iter().flatten() {
+                    if used[d] {
+                        if !ring.contains(&d) {
+                            ring.push(d);
+                        }
+                    } else if !seen[d] {
+                        seen[d] = true;
+                        hole.push(d);
+                    }
+                }
+            }
+            let mut terms: Vec<(i64, Lit)> = ring.iter().map(|&c| (1, u[c].negated())).collect();
+            terms.extend(hole.iter().map(|&c| (1, u[c].pos())));
+            out.push(Constraint {
+                terms,
+                sense: Sense::Ge,
+                rhs: 1,
+                family: "no holes (lazy)",
+            });
+        }
+        out
+    }
+}
+
+fn build(
+    ch: &Challenge,
+    region: &[Hex],
+    origin: Option<usize>,
+    hole_free: bool,
+    opt: &Options,
+) -> TantrixModel {
+    let n = region.len();
+    let index: HashMap<Hex, usize> = region.iter().enumerate().map(|(i, &h)| (h, i)).collect();
+    let nb = |c: usize, s: usize| index.get(&region[c].neighbour(s)).copied();
+    let mut m = Model::new();
+    let free = origin.is_some();
+    let used: Option<Vec<Var>> = free.then(|| {
+        region
+            .iter()
+            .map(|h| m.var(format!("u_{}_{}", h.q, h.r)))
+            .collect()
+    });
+    // The kinds of tile with their copies: (kind, copy).
+    let kinds: Vec<(usize, usize)> = if opt.copies {
+        ch.counts
+            .iter()
+            .enumerate()
+            .flat_map(|(t, &k)| (0..k).map(move |c| (t, c)))
+            .collect()
+    } else {
+        (0..ch.tiles.len()).map(|t| (t, 0)).collect()
+    };
+    let mut choices: Vec<Vec<Choice>> = Vec::with_capacity(n);
+    for h in region {
+        let mut v = Vec::new();
+        for &(t, copy) in &kinds {
+            for r in 0..6 {
+                let name = if opt.copies {
+                    format!(
+                        "x_{}_{}_t{}c{}_r{}",
+                        h.q,
+                        h.r,
+                        ch.tiles[t].number,
+                        copy + 1,
+                        r
+                    )
+                } else {
+                    format!("x_{}_{}_t{}_r{}", h.q, h.r, ch.tiles[t].number, r)
+                };
+                v.push((m.var(name), t, r));
+            }
+        }
+        choices.push(v);
+    }
+    let side = |choice: &Choice, s: usize| ch.tiles[choice.1].side(choice.2, s);
+    // C1: one tile per place (per used cell in a board search).
+    for c in 0..n {
+        let lits: Vec<Lit> = choices[c].iter().map(|x| x.0.pos()).collect();
+        match &used {
+            None => {
+                m.exactly_one("C1 one tile per place", &lits);
+            }
+            Some(u) => {
+                let mut terms: Vec<(i64, Lit)> = lits.iter().map(|&l| (1, l)).collect();
+                terms.push((-1, u[c].pos()));
+                m.add("C1 one tile per used cell", terms, Sense::Eq, 0);
+            }
+        }
+    }
+    // C2 / C2′: tile use.
+    if opt.copies {
+        for (k, _) in kinds.iter().enumerate() {
+            let lits: Vec<Lit> = (0..n)
+                .flat_map(|c| choices[c][k * 6..k * 6 + 6].iter().map(|x| x.0.pos()))
+                .collect();
+            m.exactly_one("C2 each tile once", &lits);
+        }
+    } else {
+        for (t, &count) in ch.counts.iter().enumerate() {
+            let lits: Vec<Lit> = (0..n)
+                .flat_map(|c| choices[c][t * 6..t * 6 + 6].iter().map(|x| x.0.pos()))
+                .collect();
+            m.cardinality(
+                "C2' each tile as often as it is repeated",
+                &lits,
+                Sense::Eq,
+                count as i64,
+            );
+        }
+    }
+    // Shared edges and their colours.
+    let des = colour_index(ch.colour);
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    let mut edge_of: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut colour_vars: Vec<[Var; 3]> = Vec::new();
+    for c in 0..n {
+        for s in 0..3 {
+            if let Some(d) = nb(c, s) {
+                let e = edges.len();
+                edges.push((c, d));
+                edge_of.insert((c, s), e);
+                edge_of.insert((d, s + 3), e);
+                let h = region[c];
+                let vars = std::array::from_fn(|k| {
+                    m.var(format!("e_{}_{}_{}{}", h.q, h.r, s, COLOURS[k].letter()))
+                });
+                m.exactly_one("C4 one colour per shared edge", &vars.map(|v: Var| v.pos()));
+                colour_vars.push(vars);
+            }
+        }
+    }
+    let designated: Vec<Var> = colour_vars.iter().map(|v| v[des]).collect();
+    for c in 0..n {
+        for s in 0..6 {
+            match edge_of.get(&(c, s)) {
+                Some(&e) => {
+                    for x in &choices[c] {
+                        let k = colour_index(side(x, s));
+                        m.implies(
+                            "C4 touching sides match",
+                            x.0.pos(),
+                            colour_vars[e][k].pos(),
+                        );
+                    }
+                }
+                None => {
+                    // C3: no designated line at the boundary.
+                    let terms: Vec<(i64, Lit)> = choices[c]
+                        .iter()
+                        .filter(|x| side(x, s) == ch.colour)
+                        .map(|x| (1, x.0.pos()))
+                        .collect();
+                    m.add("C3 no designated line at the boundary", terms, Sense::Eq, 0);
+                }
+            }
+        }
+    }
+    if let Some(u) = &used {
+        // In a board search a designated line joins two used cells.
+        for (e, &(p, q)) in edges.iter().enumerate() {
+            m.implies(
+                "designated lines join used cells",
+                designated[e].pos(),
+                u[p].pos(),
+            );
+            m.implies(
+                "designated lines join used cells",
+                designated[e].pos(),
+                u[q].pos(),
+            );
+        }
+        let all: Vec<Lit> = u.iter().map(|v| v.pos()).collect();
+        m.cardinality("n cells used", &all, Sense::Eq, ch.n as i64);
+        let o = origin.expect("board search");
+        m.add(
+            "origin holds tile 1 unturned",
+            vec![(1, choices[o][0].0.pos())],
+            Sense::Eq,
+            1,
+        );
+    }
+    // C6: a place with exactly two neighbours takes the designated line through both.
+    if opt.c6 && !free {
+        for c in 0..n {
+            let inner: Vec<usize> = (0..6).filter(|&s| nb(c, s).is_some()).collect();
+            if inner.len() == 2 {
+                let terms: Vec<(i64, Lit)> = choices[c]
+                    .iter()
+                    .filter(|x| !inner.iter().all(|&s| side(x, s) == ch.colour))
+                    .map(|x| (1, x.0.pos()))
+                    .collect();
+                m.add(
+                    "C6 two neighbours: the loop goes through",
+                    terms,
+                    Sense::Eq,
+                    0,
+                );
+            }
+        }
+    }
+    // C7–C9: no loop of k tiles, for each k-cycle of the cell graph.
+    for &k in &opt.short_loops {
+        if ch.n <= k || !(3..=8).contains(&k) {
+            continue;
+        }
+        let family: &'static str = match k {
+            3 => "C7 no loop of 3 tiles",
+            4 => "C8 no loop of 4 tiles",
+            5 => "C9 no loop of 5 tiles",
+            _ => "no short loop",
+        };
+        for cycle in cycles(n, k, |c, s| nb(c, s)) {
+            let terms: Vec<(i64, Lit)> = (0..k)
+                .map(|i| {
+                    let (a, b) = (cycle[i], cycle[(i + 1) % k]);
+                    let s = (0..6).find(|&s| nb(a, s) == Some(b)).expect("a cycle edge");
+                    (1, designated[edge_of[&(a, s)]].pos())
+                })
+                .collect();
+            m.add(family, terms, Sense::Le, k as i64 - 1);
+        }
+    }
+    TantrixModel {
+        model: m,
+        challenge: ch.clone(),
+        cells: region.to_vec(),
+        used,
+        choices,
+        edges,
+        designated,
+        hole_free,
+        index,
+    }
+}
+
+/// The simple cycles of `k` cells in the graph given by `nb`, each once (started at its
+/// smallest cell, in the direction whose second cell is the smaller).
+fn cycles(n: usize, k: usize, nb: impl Fn(usize, usize) -> Option<usize>) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut path = Vec::with_capacity(k);
+    fn go(
+        path: &mut Vec<usize>,
+        k: usize,
+        nb: &dyn Fn(usize, usize) -> Option<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        let last = *path.last().expect("non-empty");
+        let start = path[0];
+        for s in 0..6 {
+            let Some(d) = nb(last, s) else { continue };
+            if path.len() == k {
+                if d == start && path[1] < path[k - 1] {
+                    out.push(path.clone());
+                }
+                continue;
+            }
+            if d > start && !path.contains(&d) {
+                path.push(d);
+                go(path, k, nb, out);
+                path.pop();
+            }
+        }
+    }
+    for s in 0..n {
+        path.clear();
+        path.push(s);
+        go(&mut path, k, &nb, &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycles_in_a_hexagon_of_seven() {
+        let region = Hex::ball(1);
+        let index: HashMap<Hex, usize> = region.iter().enumerate().map(|(i, &h)| (h, i)).collect();
+        let nb = |c: usize, s: usize| index.get(&region[c].neighbour(s)).copied();
+        // Six triangles around the centre; the ring of six; 4-cycles: two triangles sharing
+        // an edge, six around the centre plus six... counted independently below.
+        assert_eq!(cycles(7, 3, nb).len(), 6);
+        assert_eq!(cycles(7, 6, nb).len(), 1 + 6);
+    }
+}
