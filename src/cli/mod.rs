@@ -19,6 +19,7 @@ pub mod chess;
 pub mod gunport;
 pub mod report;
 pub mod tank;
+pub mod tantrix;
 
 use clap::{Args, Parser, Subcommand};
 use quandary::Error;
@@ -57,6 +58,11 @@ pub enum Command {
     Battleship {
         #[command(subcommand)]
         verb: battleship::BattleshipVerb,
+    },
+    /// Tantrix on fixed boards: tiles on hex cells, the designated colour one loop
+    Tantrix {
+        #[command(subcommand)]
+        verb: tantrix::TantrixVerb,
     },
     /// Solve one built-in instance of every puzzle and print it
     Tour,
@@ -113,6 +119,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Command::Gunport { verb } => gunport::run(verb),
         Command::Chess { verb } => chess::run(verb),
         Command::Battleship { verb } => battleship::run(verb),
+        Command::Tantrix { verb } => tantrix::run(verb),
         Command::Tour => tour(),
     }
 }
