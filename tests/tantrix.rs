@@ -3,7 +3,8 @@
 
 use quandary::puzzles::tantrix::free::{count, solve_fixed, solve_free};
 use quandary::puzzles::tantrix::model::Options;
-use quandary::puzzles::tantrix::{parse_board, verify, Challenge, Colour};
+use quandary::puzzles::tantrix::verify::verify;
+use quandary::puzzles::tantrix::{parse_board, Board, Challenge, Colour, Placement};
 use quandary::solve::search::Status;
 
 fn data(name: &str) -> String {
@@ -21,14 +22,224 @@ fn hole_free_count(n: usize, colour: Colour) -> u64 {
     k
 }
 
+/// The checked solutions of data/tantrix/discovery-solutions.txt: (challenge, board, tiles).
+fn discovery() -> Vec<(Challenge, Board, Vec<Placement>)> {
+    data("discovery-solutions.txt")
+        .lines()
+        .filter(|l| l.starts_with("n="))
+        .map(|line| {
+            let n: usize = line[2..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let letter = line.split("colour=").nth(1).unwrap()[..1].to_string();
+            let ch = Challenge::new(n, Colour::from_letter(&letter)).unwrap();
+            let f = parse_board(line).unwrap();
+            (ch, f.board, f.placements.unwrap())
+        })
+        .collect()
+}
+
+fn options() -> Vec<Options> {
+    let d = Options::default();
+    vec![
+        d.clone(),
+        Options {
+            copies: true,
+            ..d.clone()
+        },
+        Options {
+            c6: false,
+            short_loops: vec![],
+            ..d.clone()
+        },
+        Options {
+            copies: true,
+            c6: false,
+            short_loops: vec![],
+        },
+    ]
+}
+
 #[test]
-fn published_hole_free_counts_up_to_7() {
-    // data/tantrix/README: n = 3: 2 yellow; 4: 2 red; 5: 4 red; 6: 8 blue; 7: 32 red, 36 blue.
+fn published_hole_free_counts_up_to_9() {
+    // data/tantrix/README: n = 3: 2 yellow; 4: 2 red; 5: 4 red; 6: 8 blue; 7: 32 red, 36 blue;
+    // 8: 84 blue; 9: 114 yellow; and none in the other colours.
     assert_eq!(hole_free_count(3, Colour::Yellow), 2);
     assert_eq!(hole_free_count(3, Colour::Red), 0);
     assert_eq!(hole_free_count(4, Colour::Red), 2);
+    assert_eq!(hole_free_count(4, Colour::Yellow), 0);
     assert_eq!(hole_free_count(5, Colour::Red), 4);
     assert_eq!(hole_free_count(6, Colour::Blue), 8);
+    assert_eq!(hole_free_count(6, Colour::Red), 0);
     assert_eq!(hole_free_count(7, Colour::Red), 32);
     assert_eq!(hole_free_count(7, Colour::Blue), 36);
+    assert_eq!(hole_free_count(8, Colour::Blue), 84);
+    assert_eq!(hole_free_count(9, Colour::Yellow), 114);
+}
+
+#[test]
+fn published_hole_free_counts_for_10() {
+    // The full Discovery puzzle: 388 yellow, 1280 red, 952 blue.
+    assert_eq!(hole_free_count(10, Colour::Yellow), 388);
+    assert_eq!(hole_free_count(10, Colour::Red), 1280);
+    assert_eq!(hole_free_count(10, Colour::Blue), 952);
+}
+
+#[test]
+fn discovery_solutions_verify_and_their_boards_solve_in_every_formulation() {
+    let all = discovery();
+    assert_eq!(all.len(), 10);
+    for (ch, board, placed) in &all {
+        assert_eq!(verify(ch, board, placed), Ok(ch.n), "challenge {}", ch.n);
+        for opt in options() {
+            let found = solve_fixed(ch, board, &opt, None, false);
+            assert_eq!(found.status, Status::Solved, "challenge {} {opt:?}", ch.n);
+            let (b, p) = found.solution.unwrap();
+            assert_eq!(verify(ch, &b, &p), Ok(ch.n), "challenge {} {opt:?}", ch.n);
+        }
+    }
+}
+
+#[test]
+fn a_board_without_a_loop_in_that_colour_is_proved_infeasible() {
+    // No hole-free layout of tiles 1..4 has a yellow loop (count 0), so the red n = 4 board
+    // has no yellow solution; the same in every formulation, with and without C6–C9.
+    let (_, board, _) = discovery().into_iter().find(|(c, _, _)| c.n == 4).unwrap();
+    let yellow = Challenge::new(4, Some(Colour::Yellow)).unwrap();
+    for opt in options() {
+        let found = solve_fixed(&yellow, &board, &opt, None, false);
+        assert_eq!(found.status, Status::Infeasible, "{opt:?}");
+    }
+    // Ten cells in a row: every designated line would end at the boundary.
+    let row = Board::new(
+        (0..10)
+            .map(|q| quandary::puzzles::tantrix::Hex::new(q, 0))
+            .collect(),
+    )
+    .unwrap();
+    let ch = Challenge::new(10, None).unwrap();
+    assert_eq!(
+        solve_fixed(&ch, &row, &Options::default(), None, false).status,
+        Status::Infeasible
+    );
+}
+
+#[test]
+fn stored_boards_from_the_board_search_solve_and_verify() {
+    let dir = format!("{}/data/tantrix/boards", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "boards stored: {names:?}");
+    for name in names {
+        let f = parse_board(&data(&format!("boards/{name}"))).unwrap();
+        let ch = Challenge::new(f.board.len(), None).unwrap();
+        // The stored solution passes the checker ...
+        let stored = f.placements.expect("boards are stored with their solution");
+        assert_eq!(verify(&ch, &f.board, &stored), Ok(ch.n), "{name}");
+        // ... and the model, given only the cells, finds one too.
+        let found = solve_fixed(&ch, &f.board, &Options::default(), None, false);
+        assert_eq!(found.status, Status::Solved, "{name}");
+        let (b, p) = found.solution.unwrap();
+        assert_eq!(verify(&ch, &b, &p), Ok(ch.n), "{name}");
+    }
+}
+
+#[test]
+fn the_board_search_finds_a_board_and_a_hole_free_one() {
+    for (n, hole_free) in [(12, false), (12, true), (20, false)] {
+        let ch = Challenge::new(n, None).unwrap();
+        let found = solve_free(
+            &ch,
+            quandary::puzzles::tantrix::free::default_radius(n),
+            hole_free,
+            &Options::default(),
+            None,
+            false,
+        );
+        assert_eq!(found.status, Status::Solved, "n = {n}");
+        let (b, p) = found.solution.unwrap();
+        assert_eq!(verify(&ch, &b, &p), Ok(n), "n = {n}");
+        if hole_free {
+            // No empty cell is enclosed: every empty neighbour reaches far away through empty
+            // cells (checked by flood fill inside a generous box).
+            let used: std::collections::HashSet<(i32, i32)> =
+                b.cells.iter().map(|h| (h.q, h.r)).collect();
+            let lim = n as i32 + 2;
+            let mut seen = std::collections::HashSet::new();
+            let mut stack: Vec<(i32, i32)> = vec![(lim, 0)];
+            while let Some((q, r)) = stack.pop() {
+                if q.abs() > lim || r.abs() > lim || used.contains(&(q, r)) {
+                    continue;
+                }
+                if !seen.insert((q, r)) {
+                    continue;
+                }
+                for (dq, dr) in [(1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)] {
+                    stack.push((q + dq, r + dr));
+                }
+            }
+            for &(q, r) in &used {
+                for (dq, dr) in [(1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)] {
+                    let e = (q + dq, r + dr);
+                    assert!(used.contains(&e) || seen.contains(&e), "hole at {e:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_verifier_rejects_wrong_solutions() {
+    let (ch, board, placed) = discovery().into_iter().find(|(c, _, _)| c.n == 10).unwrap();
+    assert!(verify(&ch, &board, &placed).is_ok());
+    // One tile turned a step.
+    for c in 0..placed.len() {
+        let mut p = placed.clone();
+        p[c].rot = (p[c].rot + 1) % 6;
+        let e = verify(&ch, &board, &p).unwrap_err();
+        assert!(
+            e.contains("touch") || e.contains("boundary"),
+            "cell {c}: {e}"
+        );
+    }
+    // Two tiles swapped, turns kept.
+    let mut p = placed.clone();
+    p.swap(0, 1);
+    assert!(verify(&ch, &board, &p).is_err());
+    // A tile replaced by another number: wrong tile counts.
+    let mut p = placed.clone();
+    p[0].tile = if p[0].tile == 1 { 2 } else { 1 };
+    assert!(verify(&ch, &board, &p).unwrap_err().contains("used"));
+    // The right tiles for another colour.
+    let red = Challenge::new(10, Some(Colour::Red)).unwrap();
+    let yellow = discovery()
+        .into_iter()
+        .find(|(c, _, _)| c.n == 10 && c.colour == Colour::Yellow)
+        .unwrap();
+    assert!(verify(&red, &yellow.1, &yellow.2).is_err());
+    // Two loops: challenge 20 (red) uses tiles 1..10 twice; two far-apart copies of the red
+    // n = 10 solution match everywhere but their lines form two loops.
+    let (_, b10, p10) = discovery()
+        .into_iter()
+        .find(|(c, _, _)| c.n == 10 && c.colour == Colour::Red)
+        .unwrap();
+    let mut cells = b10.cells.clone();
+    cells.extend(
+        b10.cells
+            .iter()
+            .map(|h| quandary::puzzles::tantrix::Hex::new(h.q + 20, h.r)),
+    );
+    let twice = Board::new(cells).unwrap();
+    let p20: Vec<Placement> = p10.iter().chain(p10.iter()).copied().collect();
+    let ch20 = Challenge::new(20, None).unwrap();
+    assert_eq!(ch20.colour, Colour::Red);
+    let e = verify(&ch20, &twice, &p20).unwrap_err();
+    assert!(e.contains("more than one loop"), "{e}");
 }

@@ -164,7 +164,7 @@ impl Challenge {
         let all = all_tiles();
         let tiles: Vec<Tile> = all[..n.min(10)].to_vec();
         let counts: Vec<usize> = (1..=tiles.len()).map(|i| (n + 10 - i) / 10).collect();
-        let back = if n % 10 == 0 { 10 } else { n % 10 };
+        let back = if n.is_multiple_of(10) { 10 } else { n % 10 };
         let colour = colour.unwrap_or(all[back - 1].back);
         if !matches!(colour, Colour::Red | Colour::Blue | Colour::Yellow) {
             return Err(Error::input(format!(

@@ -337,14 +337,13 @@ fn build(
     let mut edges: Vec<(usize, usize)> = Vec::new();
     let mut edge_of: HashMap<(usize, usize), usize> = HashMap::new();
     let mut colour_vars: Vec<[Var; 3]> = Vec::new();
-    for c in 0..n {
+    for (c, &h) in region.iter().enumerate().take(n) {
         for s in 0..3 {
             if let Some(d) = nb(c, s) {
                 let e = edges.len();
                 edges.push((c, d));
                 edge_of.insert((c, s), e);
                 edge_of.insert((d, s + 3), e);
-                let h = region[c];
                 let vars = std::array::from_fn(|k| {
                     m.var(format!("e_{}_{}_{}{}", h.q, h.r, s, COLOURS[k].letter()))
                 });
@@ -354,11 +353,11 @@ fn build(
         }
     }
     let designated: Vec<Var> = colour_vars.iter().map(|v| v[des]).collect();
-    for c in 0..n {
+    for (c, cell_choices) in choices.iter().enumerate().take(n) {
         for s in 0..6 {
             match edge_of.get(&(c, s)) {
                 Some(&e) => {
-                    for x in &choices[c] {
+                    for x in cell_choices {
                         let k = colour_index(side(x, s));
                         m.implies(
                             "C4 touching sides match",
@@ -369,7 +368,7 @@ fn build(
                 }
                 None => {
                     // C3: no designated line at the boundary.
-                    let terms: Vec<(i64, Lit)> = choices[c]
+                    let terms: Vec<(i64, Lit)> = cell_choices
                         .iter()
                         .filter(|x| side(x, s) == ch.colour)
                         .map(|x| (1, x.0.pos()))
@@ -405,10 +404,10 @@ fn build(
     }
     // C6: a place with exactly two neighbours takes the designated line through both.
     if opt.c6 && !free {
-        for c in 0..n {
+        for (c, cell_choices) in choices.iter().enumerate().take(n) {
             let inner: Vec<usize> = (0..6).filter(|&s| nb(c, s).is_some()).collect();
             if inner.len() == 2 {
-                let terms: Vec<(i64, Lit)> = choices[c]
+                let terms: Vec<(i64, Lit)> = cell_choices
                     .iter()
                     .filter(|x| !inner.iter().all(|&s| side(x, s) == ch.colour))
                     .map(|x| (1, x.0.pos()))
@@ -433,7 +432,7 @@ fn build(
             5 => "C9 no loop of 5 tiles",
             _ => "no short loop",
         };
-        for cycle in cycles(n, k, |c, s| nb(c, s)) {
+        for cycle in cycles(n, k, nb) {
             let terms: Vec<(i64, Lit)> = (0..k)
                 .map(|i| {
                     let (a, b) = (cycle[i], cycle[(i + 1) % k]);

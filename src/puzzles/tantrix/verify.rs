@@ -52,7 +52,7 @@ pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usi
     // Colour of the painted face of cell c on side s (clockwise from NE).
     let colour = |c: usize, s: usize| {
         let p = placed[c];
-        tiles[p.tile - 1].edges[(s + 6 - p.rot) % 6]
+        tiles[p.tile - 1].edges[(s + 6 - p.rot % 6) % 6]
     };
     let next = |c: usize, s: usize| -> Option<usize> {
         let h = board.cells[c];
