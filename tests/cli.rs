@@ -317,3 +317,69 @@ fn battleship_json_has_the_ship_rows_and_unique_shows_a_second_solution() {
     assert!(v["other_solution"]["ships"].is_array(), "{stdout}");
     assert_ne!(v["solution"]["ships"], v["other_solution"]["ships"]);
 }
+
+#[test]
+fn tantrix_solve_check_and_bad_input() {
+    let dir = std::env::temp_dir().join(format!("quandary-tantrix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = format!(
+        "{}/data/tantrix/boards/free-15.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = dir.join("sol.txt");
+    let svg = dir.join("sol.svg");
+    let (code, stdout, _) = quandary(&[
+        "tantrix",
+        "solve",
+        &board,
+        "--json",
+        "-o",
+        out.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(json(&stdout)["status"], "solved");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let (code, stdout, _) = quandary(&["tantrix", "check", out.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(json(&stdout)["solution"]["valid"], true);
+    // A wrong solution: one tile turned.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let k = lines.iter().position(|l| l.contains('@')).unwrap();
+    let (head, rot) = lines[k].rsplit_once('@').unwrap();
+    let turned = (rot.trim().parse::<usize>().unwrap() + 1) % 6;
+    lines[k] = format!("{head}@{turned}");
+    let wrong = dir.join("wrong.txt");
+    std::fs::write(&wrong, lines.join("\n")).unwrap();
+    let (code, stdout, _) = quandary(&["tantrix", "check", wrong.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 1);
+    assert_eq!(json(&stdout)["solution"]["valid"], false);
+
+    let dup = dir.join("dup.txt");
+    std::fs::write(&dup, "0,0\n1,0\n0,1\n1,0\n").unwrap();
+    let garbage = dir.join("garbage.txt");
+    std::fs::write(&garbage, "0,0\n1,zero\n").unwrap();
+    for (bad, needle) in [
+        (vec!["tantrix", "solve", dup.to_str().unwrap()], "twice"),
+        (vec!["tantrix", "solve", &board, "-n", "16"], "15"),
+        (vec!["tantrix", "free", "-n", "2"], "at least 3"),
+        (
+            vec!["tantrix", "solve", garbage.to_str().unwrap()],
+            "line 2",
+        ),
+        (vec!["tantrix", "count", "-n", "11"], "10"),
+        (
+            vec!["tantrix", "solve", "/nonexistent/board.txt"],
+            "board.txt",
+        ),
+    ] {
+        let (code, _, stderr) = quandary(&bad);
+        assert_eq!(code, 2, "{bad:?}: {stderr}");
+        assert!(
+            stderr.contains(needle) && !stderr.contains("panicked"),
+            "{bad:?}: {stderr}"
+        );
+    }
+}

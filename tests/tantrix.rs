@@ -243,3 +243,65 @@ fn the_verifier_rejects_wrong_solutions() {
     let e = verify(&ch20, &twice, &p20).unwrap_err();
     assert!(e.contains("more than one loop"), "{e}");
 }
+
+#[test]
+fn hole_counts_for_10_match_the_published_figures() {
+    // data/tantrix/README: without the no-hole rule, n = 10 has 23,360 red and 2,440 blue loops.
+    for (colour, want) in [(Colour::Blue, 2440), (Colour::Red, 23360)] {
+        let ch = Challenge::new(10, Some(colour)).unwrap();
+        let (status, k, _) = count(&ch, false, None, false);
+        assert_eq!(status, Status::Solved);
+        assert_eq!(k, want, "{colour:?}");
+    }
+}
+
+#[test]
+fn the_board_reader_never_panics_on_mangled_input() {
+    let seeds = [
+        data("discovery-solutions.txt"),
+        data("boards/free-15.txt"),
+        "# a board\n0,0\n1,0\n0 1\n".to_string(),
+    ];
+    let alphabet: Vec<char> = "0123456789 -,@:()#\nnx=R".chars().collect();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut below = |k: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % k.max(1) as u64) as usize
+    };
+    let mut accepted = 0;
+    for seed in &seeds {
+        let chars: Vec<char> = seed.chars().collect();
+        for _ in 0..400 {
+            let mut t = chars.clone();
+            for _ in 0..1 + below(4) {
+                let at = below(t.len());
+                match below(3) {
+                    0 if at < t.len() => {
+                        t.remove(at);
+                    }
+                    1 => t.insert(at.min(t.len()), alphabet[below(alphabet.len())]),
+                    _ if at < t.len() => t[at] = alphabet[below(alphabet.len())],
+                    _ => {}
+                }
+            }
+            let t: String = t.into_iter().collect();
+            match parse_board(&t) {
+                Ok(f) => {
+                    accepted += 1;
+                    // Whatever was read, the checker answers without panicking.
+                    if let (Some(p), Ok(ch)) = (&f.placements, Challenge::new(f.board.len(), None))
+                    {
+                        let _ = verify(&ch, &f.board, p);
+                    }
+                }
+                Err(e) => {
+                    let e = e.to_string();
+                    assert!(e.contains("line ") || e.contains("no cells"), "{e}")
+                }
+            }
+        }
+    }
+    assert!(accepted > 0);
+}

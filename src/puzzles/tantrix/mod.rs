@@ -236,6 +236,8 @@ pub struct BoardFile {
 pub fn parse_board(text: &str) -> Result<BoardFile> {
     let mut cells = Vec::new();
     let mut placed: Vec<Option<Placement>> = Vec::new();
+    // The line each cell was read on, for errors about the board as a whole.
+    let mut line_of: Vec<usize> = Vec::new();
     let at = |n: usize, why: String| Error::input(format!("line {n}: {why}"));
     for (k, raw) in text.lines().enumerate() {
         let n = k + 1;
@@ -252,6 +254,7 @@ pub fn parse_board(text: &str) -> Result<BoardFile> {
                     .ok_or_else(|| at(n, format!("'{tok}' is not (q,r):tile@turns")))?;
                 let c = c.trim_start_matches('(').trim_end_matches(')');
                 cells.push(parse_hex(c).map_err(|e| at(n, e))?);
+                line_of.push(n);
                 placed.push(Some(parse_placement(p).map_err(|e| at(n, e))?));
             }
             continue;
@@ -262,9 +265,11 @@ pub fn parse_board(text: &str) -> Result<BoardFile> {
             let joined = format!("{},{}", parts[0], parts[1]);
             let rest: Vec<&str> = parts[2..].to_vec();
             cells.push(parse_hex(&joined).map_err(|e| at(n, e))?);
+            line_of.push(n);
             parts = rest;
         } else {
             cells.push(parse_hex(parts[0]).map_err(|e| at(n, e))?);
+            line_of.push(n);
             parts.remove(0);
         }
         match parts[..] {
@@ -281,14 +286,33 @@ pub fn parse_board(text: &str) -> Result<BoardFile> {
     if cells.is_empty() {
         return Err(Error::input("no cells: give one 'q,r' per line"));
     }
+    let mut first: HashMap<Hex, usize> = HashMap::new();
+    for (&h, &n) in cells.iter().zip(&line_of) {
+        if let Some(k) = first.insert(h, n) {
+            return Err(at(
+                n,
+                format!("cell {},{} is given twice (first on line {k})", h.q, h.r),
+            ));
+        }
+    }
     let board = Board::new(cells)?;
     let placements = if placed.iter().all(Option::is_some) {
         Some(placed.into_iter().flatten().collect())
     } else if placed.iter().all(Option::is_none) {
         None
     } else {
-        return Err(Error::input(
-            "some cells have a tile and some not: give tile@turns on every line or on none",
+        let k = placed.iter().position(Option::is_none).unwrap_or(0);
+        let (with, without) = if k == 0 {
+            (placed.iter().position(Option::is_some).unwrap_or(0), 0)
+        } else {
+            (0, k)
+        };
+        return Err(at(
+            line_of[without],
+            format!(
+                "no tile@turns here, but line {} has one: give a tile on every line or on none",
+                line_of[with]
+            ),
         ));
     };
     Ok(BoardFile { board, placements })
