@@ -1,7 +1,7 @@
 //! Tantrix: the published counts of Discovery solutions, the checked solutions of
 //! data/tantrix, fixed boards made by the board search, and the verifier.
 
-use quandary::puzzles::tantrix::free::{count, solve_fixed, solve_free};
+use quandary::puzzles::tantrix::free::{count, solve_fixed, solve_free, Run};
 use quandary::puzzles::tantrix::model::Options;
 use quandary::puzzles::tantrix::verify::verify;
 use quandary::puzzles::tantrix::{parse_board, Board, Challenge, Colour, Placement};
@@ -59,6 +59,11 @@ fn options() -> Vec<Options> {
             copies: true,
             c6: false,
             short_loops: vec![],
+            reach: false,
+        },
+        Options {
+            reach: true,
+            ..d.clone()
         },
     ]
 }
@@ -95,7 +100,7 @@ fn discovery_solutions_verify_and_their_boards_solve_in_every_formulation() {
     for (ch, board, placed) in &all {
         assert_eq!(verify(ch, board, placed), Ok(ch.n), "challenge {}", ch.n);
         for opt in options() {
-            let found = solve_fixed(ch, board, &opt, None, false);
+            let found = solve_fixed(ch, board, &opt, &Run::default());
             assert_eq!(found.status, Status::Solved, "challenge {} {opt:?}", ch.n);
             let (b, p) = found.solution.unwrap();
             assert_eq!(verify(ch, &b, &p), Ok(ch.n), "challenge {} {opt:?}", ch.n);
@@ -110,7 +115,7 @@ fn a_board_without_a_loop_in_that_colour_is_proved_infeasible() {
     let (_, board, _) = discovery().into_iter().find(|(c, _, _)| c.n == 4).unwrap();
     let yellow = Challenge::new(4, Some(Colour::Yellow)).unwrap();
     for opt in options() {
-        let found = solve_fixed(&yellow, &board, &opt, None, false);
+        let found = solve_fixed(&yellow, &board, &opt, &Run::default());
         assert_eq!(found.status, Status::Infeasible, "{opt:?}");
     }
     // Ten cells in a row: every designated line would end at the boundary.
@@ -122,7 +127,7 @@ fn a_board_without_a_loop_in_that_colour_is_proved_infeasible() {
     .unwrap();
     let ch = Challenge::new(10, None).unwrap();
     assert_eq!(
-        solve_fixed(&ch, &row, &Options::default(), None, false).status,
+        solve_fixed(&ch, &row, &Options::default(), &Run::default()).status,
         Status::Infeasible
     );
 }
@@ -144,7 +149,7 @@ fn stored_boards_from_the_board_search_solve_and_verify() {
         let stored = f.placements.expect("boards are stored with their solution");
         assert_eq!(verify(&ch, &f.board, &stored), Ok(ch.n), "{name}");
         // ... and the model, given only the cells, finds one too.
-        let found = solve_fixed(&ch, &f.board, &Options::default(), None, false);
+        let found = solve_fixed(&ch, &f.board, &Options::default(), &Run::default());
         assert_eq!(found.status, Status::Solved, "{name}");
         let (b, p) = found.solution.unwrap();
         assert_eq!(verify(&ch, &b, &p), Ok(ch.n), "{name}");
@@ -160,8 +165,7 @@ fn the_board_search_finds_a_board_and_a_hole_free_one() {
             quandary::puzzles::tantrix::free::default_radius(n),
             hole_free,
             &Options::default(),
-            None,
-            false,
+            &Run::default(),
         );
         assert_eq!(found.status, Status::Solved, "n = {n}");
         let (b, p) = found.solution.unwrap();

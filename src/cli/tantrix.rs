@@ -47,6 +47,10 @@ pub struct ModelOpts {
     /// Loops ruled out in advance, by number of tiles: "3,4,5" is C7–C9 (the default); "none"
     #[arg(long, default_value = "3,4,5")]
     pub short_loops: String,
+    /// State connectivity in advance (layered reachability from one cell) instead of adding
+    /// sub-loop cuts lazily
+    #[arg(long)]
+    pub reach: bool,
 }
 
 impl ModelOpts {
@@ -69,6 +73,30 @@ impl ModelOpts {
             copies: self.copies,
             c6: !self.no_c6,
             short_loops,
+            reach: self.reach,
+        })
+    }
+}
+
+#[derive(Args, Clone)]
+pub struct EngineOpts {
+    /// CaDiCaL engines racing on each solve, one thread each, differently configured (1-4)
+    #[arg(long, default_value_t = 2)]
+    pub engines: usize,
+}
+
+impl EngineOpts {
+    fn run(&self, common: &Common) -> Result<free::Run, Error> {
+        if !(1..=4).contains(&self.engines) {
+            return Err(Error::input(format!(
+                "--engines {}: give 1 to 4",
+                self.engines
+            )));
+        }
+        Ok(free::Run {
+            time_limit: common.time_limit()?,
+            progress: true,
+            engines: self.engines,
         })
     }
 }
@@ -81,6 +109,8 @@ pub struct SolveArgs {
     pub challenge: ChallengeOpts,
     #[command(flatten)]
     pub model: ModelOpts,
+    #[command(flatten)]
+    pub engines: EngineOpts,
     /// Write the solution file (cells with tile@turns) to FILE
     #[arg(long, short, value_name = "FILE")]
     pub out: Option<String>,
@@ -111,6 +141,8 @@ pub struct FreeArgs {
     pub hole_free: bool,
     #[command(flatten)]
     pub model: ModelOpts,
+    #[command(flatten)]
+    pub engines: EngineOpts,
     /// Write the board file (with the solution) to FILE
     #[arg(long, short, value_name = "FILE")]
     pub out: Option<String>,
@@ -261,7 +293,7 @@ fn solve(a: SolveArgs) -> Result<i32, Error> {
     let bf = read(&a.board)?;
     let ch = challenge(&a.challenge, Some(bf.board.len()))?;
     let opt = a.model.options()?;
-    let f = free::solve_fixed(&ch, &bf.board, &opt, a.common.time_limit()?, true);
+    let f = free::solve_fixed(&ch, &bf.board, &opt, &a.engines.run(&a.common)?);
     report_found("solve", &ch, f, a.out.as_deref(), &a.common, "fixed board")
 }
 
@@ -278,7 +310,7 @@ fn free_board(a: FreeArgs) -> Result<i32, Error> {
             ch.n
         )));
     }
-    let f = free::solve_free(&ch, radius, a.hole_free, &opt, a.common.time_limit()?, true);
+    let f = free::solve_free(&ch, radius, a.hole_free, &opt, &a.engines.run(&a.common)?);
     let what = format!(
         "board found in a hexagon of radius {radius}{}",
         if a.hole_free { ", hole-free" } else { "" }

@@ -2,6 +2,7 @@
 //! operation (first solution, optimum with proof, enumeration, uniqueness, lazy constraints)
 //! once on top of the [`Backend`] interface.
 
+pub mod portfolio;
 pub mod sat;
 pub mod search;
 
@@ -51,6 +52,16 @@ pub struct EngineSize {
 /// Builds the default backend (CaDiCaL with encodings) for a model.
 pub fn default_backend(model: &Model) -> sat::SatBackend {
     sat::SatBackend::new(model)
+}
+
+/// The CaDiCaL configurations a portfolio of `engines` races, in order.
+pub const PORTFOLIO_CONFIGS: [&str; 4] = ["default", "sat", "plain", "unsat"];
+
+/// A portfolio of `engines` (1 to 4) differently configured CaDiCaL engines on one model, each
+/// solve raced on as many threads.
+pub fn portfolio_backend(model: &Model, engines: usize) -> portfolio::Portfolio {
+    let k = engines.clamp(1, PORTFOLIO_CONFIGS.len());
+    portfolio::Portfolio::new(model, &PORTFOLIO_CONFIGS[..k])
 }
 
 /// How a result obtained on the default backend is described to users, e.g.

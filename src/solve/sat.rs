@@ -9,16 +9,24 @@ use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::PbConstraint;
 use rustsat::types::Clause;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
-/// CaDiCaL asks this, from time to time, whether to stop.
+/// CaDiCaL asks this, from time to time, whether to stop: at the deadline, or when another
+/// engine raised the shared flag (a portfolio's race is won).
 pub struct Deadline {
     at: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl cadical::Callbacks for Deadline {
     fn terminate(&mut self) -> bool {
         self.at.is_some_and(|t| Instant::now() >= t)
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -84,12 +92,23 @@ pub struct SatBackend {
     clauses: usize,
     objective: Option<Objective>,
     prepared: Option<PreparedObjective>,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl SatBackend {
     pub fn new(model: &Model) -> SatBackend {
-        let mut solver: cadical::Solver<Deadline> = cadical::Solver::new();
-        solver.set_callbacks(Some(Deadline { at: None }));
+        SatBackend::with_config(model, "default")
+    }
+
+    /// CaDiCaL with one of its named configurations ("default", "plain", "sat", "unsat").
+    pub fn with_config(model: &Model, config: &str) -> SatBackend {
+        let mut solver: cadical::Solver<Deadline> =
+            cadical::Solver::with_config(config).unwrap_or_else(|_| cadical::Solver::new());
+        solver.set_callbacks(Some(Deadline {
+            at: None,
+            stop: None,
+        }));
         let n = model.num_vars();
         let mut backend = SatBackend {
             solver,
@@ -98,6 +117,8 @@ impl SatBackend {
             clauses: 0,
             objective: model.objective.clone(),
             prepared: None,
+            deadline: None,
+            stop: None,
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -107,6 +128,12 @@ impl SatBackend {
             backend.add_constraint(c);
         }
         backend
+    }
+
+    /// Makes every later solve also stop as soon as `flag` is raised.
+    pub fn stop_on(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+        self.set_deadline(self.deadline);
     }
 
     fn sink(&mut self) -> (Sink<'_>, &mut BasicVarManager) {
@@ -295,7 +322,11 @@ impl Backend for SatBackend {
     }
 
     fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.solver.set_callbacks(Some(Deadline { at: deadline }));
+        self.deadline = deadline;
+        self.solver.set_callbacks(Some(Deadline {
+            at: deadline,
+            stop: self.stop.clone(),
+        }));
     }
 
     fn engine_size(&self) -> EngineSize {

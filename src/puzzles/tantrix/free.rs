@@ -14,9 +14,33 @@ pub struct Found {
     pub size: crate::model::Size,
 }
 
-fn run(tm: &TantrixModel, time_limit: Option<Duration>, progress: bool) -> Found {
-    let mut search = Search::new(crate::solve::default_backend(&tm.model), time_limit)
-        .with_cuts(Box::new(|a: &[bool]| tm.cuts(a)));
+/// How a search runs: time limit, progress bar, and how many CaDiCaL engines race (one per
+/// thread; see [`crate::solve::portfolio`]).
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub time_limit: Option<Duration>,
+    pub progress: bool,
+    pub engines: usize,
+}
+
+impl Default for Run {
+    /// No limit, quiet, two engines (the machine this is measured on has two cores).
+    fn default() -> Run {
+        Run {
+            time_limit: None,
+            progress: false,
+            engines: 2,
+        }
+    }
+}
+
+fn run(tm: &TantrixModel, how: &Run) -> Found {
+    let (time_limit, progress) = (how.time_limit, how.progress);
+    let mut search = Search::new(
+        crate::solve::portfolio_backend(&tm.model, how.engines),
+        time_limit,
+    )
+    .with_cuts(Box::new(|a: &[bool]| tm.cuts(a)));
     if progress {
         search = search.with_progress("tantrix");
     }
@@ -34,15 +58,9 @@ fn run(tm: &TantrixModel, time_limit: Option<Duration>, progress: bool) -> Found
 }
 
 /// Solves challenge `ch` on `board` (whose size must be n).
-pub fn solve_fixed(
-    ch: &Challenge,
-    board: &Board,
-    opt: &Options,
-    time_limit: Option<Duration>,
-    progress: bool,
-) -> Found {
+pub fn solve_fixed(ch: &Challenge, board: &Board, opt: &Options, how: &Run) -> Found {
     let tm = TantrixModel::fixed(ch, board, opt);
-    run(&tm, time_limit, progress)
+    run(&tm, how)
 }
 
 /// The radius of the candidate region used by default for a board search: a hexagon of
@@ -57,17 +75,10 @@ pub fn default_radius(n: usize) -> i32 {
 }
 
 /// Finds a board and a solution for `ch` inside the hexagon of `radius` around the origin.
-pub fn solve_free(
-    ch: &Challenge,
-    radius: i32,
-    hole_free: bool,
-    opt: &Options,
-    time_limit: Option<Duration>,
-    progress: bool,
-) -> Found {
+pub fn solve_free(ch: &Challenge, radius: i32, hole_free: bool, opt: &Options, how: &Run) -> Found {
     let region = Hex::ball(radius);
     let tm = TantrixModel::free(ch, &region, hole_free, opt);
-    run(&tm, time_limit, progress)
+    run(&tm, how)
 }
 
 /// Counts all layouts of the challenge's tiles whose designated lines form one loop, up to

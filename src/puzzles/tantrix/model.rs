@@ -24,6 +24,10 @@ pub struct Options {
     pub c6: bool,
     /// C7–C9: no loop of this many tiles (3, 4, 5), stated in advance.
     pub short_loops: Vec<usize>,
+    /// Connectivity stated in advance: every cell is reached from a root cell within n/2
+    /// steps along designated lines (layered reachability), so no sub-loop can occur and no
+    /// lazy C5 round is needed.
+    pub reach: bool,
 }
 
 impl Default for Options {
@@ -32,6 +36,7 @@ impl Default for Options {
             copies: false,
             c6: true,
             short_loops: vec![3, 4, 5],
+            reach: false,
         }
     }
 }
@@ -443,6 +448,10 @@ fn build(
             m.add(family, terms, Sense::Le, k as i64 - 1);
         }
     }
+    if opt.reach {
+        let line = |c: usize, s: usize| designated[edge_of[&(c, s)]];
+        reachability(&mut m, ch.n, n, origin.unwrap_or(0), &nb, &line, &used);
+    }
     TantrixModel {
         model: m,
         challenge: ch.clone(),
@@ -453,6 +462,84 @@ fn build(
         designated,
         hole_free,
         index,
+    }
+}
+
+/// Layered reachability from `root` along designated lines: r[c][k] says cell c is at most k
+/// steps from the root. A loop of `len` tiles puts every cell of it within len/2 steps, so
+/// every (used) cell must be reached by layer len/2; a second loop would not be.
+fn reachability(
+    m: &mut Model,
+    len: usize,
+    cells: usize,
+    root: usize,
+    nb: &dyn Fn(usize, usize) -> Option<usize>,
+    line: &dyn Fn(usize, usize) -> Var,
+    used: &Option<Vec<Var>>,
+) {
+    const FAMILY: &str = "connectivity: reached from the root";
+    // Distances in the region bound the first layer at which a cell can be reached.
+    let mut dist = vec![usize::MAX; cells];
+    dist[root] = 0;
+    let mut queue = std::collections::VecDeque::from([root]);
+    while let Some(c) = queue.pop_front() {
+        for s in 0..6 {
+            if let Some(d) = nb(c, s) {
+                if dist[d] == usize::MAX {
+                    dist[d] = dist[c] + 1;
+                    queue.push_back(d);
+                }
+            }
+        }
+    }
+    let last = len / 2;
+    // reach[c][k] for k >= dist[c]; below that the cell cannot be reached (None).
+    let mut reach: Vec<Vec<Option<Var>>> = vec![vec![None; last + 1]; cells];
+    for (c, layers) in reach.iter_mut().enumerate() {
+        for (k, r) in layers.iter_mut().enumerate().skip(dist[c].max(1)) {
+            *r = Some(m.var(format!("reach_{c}_{k}")));
+        }
+    }
+    for c in 0..cells {
+        if c == root {
+            continue;
+        }
+        for k in 1..=last {
+            let Some(r) = reach[c][k] else { continue };
+            // r[c][k] -> r[c][k-1] or (r[d][k-1] and designated(c, d)) for a neighbour d.
+            let mut clause: Vec<(i64, Lit)> = vec![(1, r.negated())];
+            if let Some(prev) = reach[c][k - 1] {
+                clause.push((1, prev.pos()));
+            }
+            for s in 0..6 {
+                let Some(d) = nb(c, s) else { continue };
+                let from = if d == root {
+                    None
+                } else {
+                    match reach[d][k - 1] {
+                        Some(v) => Some(v),
+                        None => continue,
+                    }
+                };
+                let e = line(c, s);
+                let a = m.var(format!("step_{c}_{d}_{k}"));
+                m.implies(FAMILY, a.pos(), e.pos());
+                if let Some(f) = from {
+                    m.implies(FAMILY, a.pos(), f.pos());
+                }
+                clause.push((1, a.pos()));
+            }
+            m.add(FAMILY, clause, Sense::Ge, 1);
+        }
+        // Every (used) cell is reached by the last layer.
+        let mut clause: Vec<(i64, Lit)> = Vec::new();
+        if let Some(r) = reach[c][last] {
+            clause.push((1, r.pos()));
+        }
+        if let Some(u) = used {
+            clause.push((1, u[c].negated()));
+        }
+        m.add(FAMILY, clause, Sense::Ge, 1);
     }
 }
 
