@@ -60,6 +60,7 @@ fn options() -> Vec<Options> {
             c6: false,
             short_loops: vec![],
             reach: false,
+            degree: false,
         },
         Options {
             reach: true,

@@ -47,6 +47,10 @@ pub struct ModelOpts {
     /// Loops ruled out in advance, by number of tiles: "3,4,5" is C7–C9 (the default); "none"
     #[arg(long, default_value = "3,4,5")]
     pub short_loops: String,
+    /// Leave out the degree rows (two designated lines per place, at most two of each other
+    /// colour), which the paper does not have
+    #[arg(long)]
+    pub no_degree: bool,
     /// State connectivity in advance (layered reachability from one cell) instead of adding
     /// sub-loop cuts lazily
     #[arg(long)]
@@ -74,6 +78,7 @@ impl ModelOpts {
             c6: !self.no_c6,
             short_loops,
             reach: self.reach,
+            degree: !self.no_degree,
         })
     }
 }

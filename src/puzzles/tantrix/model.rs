@@ -28,6 +28,8 @@ pub struct Options {
     /// steps along designated lines (layered reachability), so no sub-loop can occur and no
     /// lazy C5 round is needed.
     pub reach: bool,
+    /// State the loop's degree: exactly two designated lines at every place (implied).
+    pub degree: bool,
 }
 
 impl Default for Options {
@@ -37,6 +39,7 @@ impl Default for Options {
             c6: true,
             short_loops: vec![3, 4, 5],
             reach: false,
+            degree: true,
         }
     }
 }
@@ -163,6 +166,12 @@ impl TantrixModel {
             loops.push(members);
         }
         let mut out = Vec::new();
+        if loops.len() > 1 && self.used.is_none() {
+            // On a fixed board a sub-loop S may cut the board in pieces; every piece C is a
+            // set the single loop must also leave, so "a designated line crosses the cut
+            // around C" holds too (e.g. the cell inside a ring of six).
+            out.extend(self.piece_cuts(&loops));
+        }
         if loops.len() > 1 {
             for (id, members) in loops.iter().enumerate() {
                 let mut terms: Vec<(i64, Lit)> = self
@@ -186,6 +195,58 @@ impl TantrixModel {
         if self.hole_free {
             if let Some(u) = &self.used {
                 out.extend(self.hole_cuts(&used, u));
+            }
+        }
+        out
+    }
+
+    /// For each loop, the pieces the board falls into without its cells, when more than one:
+    /// one C5 row per piece.
+    fn piece_cuts(&self, loops: &[Vec<usize>]) -> Vec<Constraint> {
+        let n = self.cells.len();
+        let near = |c: usize| {
+            (0..6).filter_map(move |s| self.index.get(&self.cells[c].neighbour(s)).copied())
+        };
+        let mut out = Vec::new();
+        for members in loops {
+            let mut piece = vec![usize::MAX; n];
+            for &c in members {
+                piece[c] = usize::MAX - 1;
+            }
+            let mut pieces = 0;
+            for s in 0..n {
+                if piece[s] != usize::MAX {
+                    continue;
+                }
+                piece[s] = pieces;
+                let mut stack = vec![s];
+                while let Some(c) = stack.pop() {
+                    for d in near(c) {
+                        if piece[d] == usize::MAX {
+                            piece[d] = pieces;
+                            stack.push(d);
+                        }
+                    }
+                }
+                pieces += 1;
+            }
+            if pieces < 2 {
+                continue;
+            }
+            for id in 0..pieces {
+                let terms: Vec<(i64, Lit)> = self
+                    .edges
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &(p, q))| (piece[p] == id) != (piece[q] == id))
+                    .map(|(e, _)| (1, self.designated[e].pos()))
+                    .collect();
+                out.push(Constraint {
+                    terms,
+                    sense: Sense::Ge,
+                    rhs: 1,
+                    family: "C5 sub-loop elimination (lazy)",
+                });
             }
         }
         out
@@ -358,6 +419,43 @@ fn build(
         }
     }
     let designated: Vec<Var> = colour_vars.iter().map(|v| v[des]).collect();
+    if opt.degree {
+        // Implied by C1 and the tiles (each Discovery tile has two sides of every colour),
+        // stated for propagation as in a travelling-salesman model: two designated lines at
+        // every (used) place, and on a fixed board at most two lines of each other colour.
+        for c in 0..n {
+            let mut terms: Vec<(i64, Lit)> = (0..6)
+                .filter_map(|s| edge_of.get(&(c, s)).map(|&e| (1, designated[e].pos())))
+                .collect();
+            let rhs = match &used {
+                Some(u) => {
+                    terms.push((-2, u[c].pos()));
+                    0
+                }
+                None => 2,
+            };
+            m.add(
+                "degree: two designated lines per place",
+                terms,
+                Sense::Eq,
+                rhs,
+            );
+            if free {
+                continue;
+            }
+            for k in (0..3).filter(|&k| k != des) {
+                let lits: Vec<Lit> = (0..6)
+                    .filter_map(|s| edge_of.get(&(c, s)).map(|&e| colour_vars[e][k].pos()))
+                    .collect();
+                m.cardinality(
+                    "degree: at most two lines of each other colour",
+                    &lits,
+                    Sense::Le,
+                    2,
+                );
+            }
+        }
+    }
     for (c, cell_choices) in choices.iter().enumerate().take(n) {
         for s in 0..6 {
             match edge_of.get(&(c, s)) {
