@@ -145,7 +145,7 @@ def boards():
     d = os.path.join(DATA, "boards")
     out = []
     for name in os.listdir(d):
-        m = re.match(r"free-(\d+)(-r\d+)?\.txt$", name)
+        m = re.match(r"(?:free|discovery)-0?(\d+)(-r\d+)?\.txt$", name)
         if m:
             path = os.path.join(d, name)
             cells = []
@@ -154,22 +154,25 @@ def boards():
                 if line:
                     q, r = line.split()[0].split(",")
                     cells.append((int(q), int(r)))
-            out.append((int(m.group(1)), path, cells))
+            out.append((int(m.group(1)), name[:-4], path, cells))
     return sorted(out)
 
 
 def fixed(limit, workers):
     print(f"## Fixed boards (CP-SAT {workers} workers, limit {limit} s)\n")
-    print("| n | quandary s | lazy rounds | CP-SAT s | ratio |")
-    print("|--:|--:|--:|--:|--:|")
-    for n, path, cells in boards():
+    print("| board | n | quandary s | lazy rounds | CP-SAT s | ratio |")
+    print("|---|--:|--:|--:|--:|--:|")
+    for n, name, path, cells in boards():
         st, wall, data = common.quandary(["tantrix", "solve", path], limit)
         rounds = data.get("stats", {}).get("lazy_rounds", "?")
         cst, cwall, sol = solve_cpsat(n, cells, False, limit, workers)
         if sol is not None and not check(n, sol):
             cst = "WRONG"
         r = common.ratio(cwall, wall, cst == "solved", st == "solved")
-        print(f"| {n} | {wall:.3f} ({st}) | {rounds} | {cwall:.3f} ({cst}) | {r} |", flush=True)
+        print(
+            f"| {name} | {n} | {wall:.3f} ({st}) | {rounds} | {cwall:.3f} ({cst}) | {r} |",
+            flush=True,
+        )
 
 
 def radius(n):
@@ -195,25 +198,28 @@ def free(ns, limit, workers):
         print(f"| {n} | {rad} | {wall:.2f} ({st}) | {cwall:.2f} ({cst}) | {r} |", flush=True)
 
 
+PAPER = ["--no-degree", "--engines", "1"]
 VARIANTS = [
-    ("C1-C4 + lazy C5 (C2, copies)", ["--copies", "--no-c6", "--short-loops", "none"]),
-    ("C2' + lazy C5", ["--no-c6", "--short-loops", "none"]),
-    ("C2' + C6 + lazy C5", ["--short-loops", "none"]),
-    ("C2' + C6-C9 + lazy C5 (default)", []),
+    ("C1-C4 + C5 (§4)", ["--copies", "--no-c6", "--short-loops", "none"] + PAPER),
+    ("C2' + C5 (§5.1)", ["--no-c6", "--short-loops", "none"] + PAPER),
+    ("+ C6 (§5.2)", ["--short-loops", "none"] + PAPER),
+    ("+ C7-C9 (§5.3)", PAPER),
+    ("+ degree rows, 1 engine", ["--engines", "1"]),
+    ("default (2 engines)", []),
 ]
 
 
 def table(limit):
     print(f"\n## quandary's constraint families (limit {limit} s): seconds (lazy rounds)\n")
-    print("| n | " + " | ".join(v[0] for v in VARIANTS) + " |")
-    print("|--:|" + "--:|" * len(VARIANTS))
-    for n, path, _ in boards():
+    print("| board | n | " + " | ".join(v[0] for v in VARIANTS) + " |")
+    print("|---|--:|" + "--:|" * len(VARIANTS))
+    for n, name, path, _ in boards():
         row = []
         for _, args in VARIANTS:
             st, wall, data = common.quandary(["tantrix", "solve", path] + args, limit)
             rounds = data.get("stats", {}).get("lazy_rounds", "?")
             row.append(f"{wall:.2f} ({rounds})" if st == "solved" else f"{st} {wall:.0f}")
-        print(f"| {n} | " + " | ".join(row) + " |", flush=True)
+        print(f"| {name} | {n} | " + " | ".join(row) + " |", flush=True)
 
 
 def main():
