@@ -302,6 +302,32 @@ fn solve(a: SolveArgs) -> Result<i32, Error> {
     report_found("solve", &ch, f, a.out.as_deref(), &a.common, "fixed board")
 }
 
+/// The tour's Tantrix step: challenge 60 on a board made by `free` (shipped in the binary),
+/// solved from its cells alone.
+pub fn tour() -> Result<i32, Error> {
+    const BOARD: &str = include_str!("../../data/tantrix/boards/free-60.txt");
+    let bf = parse_board(BOARD)?;
+    let ch = Challenge::new(bf.board.len(), None)?;
+    let how = free::Run {
+        progress: true,
+        ..free::Run::default()
+    };
+    let f = free::solve_fixed(&ch, &bf.board, &Options::default(), &how);
+    let common = Common {
+        json: false,
+        svg: None,
+        time_limit: None,
+    };
+    report_found(
+        "solve",
+        &ch,
+        f,
+        None,
+        &common,
+        "fixed board data/tantrix/boards/free-60.txt",
+    )
+}
+
 fn free_board(a: FreeArgs) -> Result<i32, Error> {
     let ch = challenge(&a.challenge, None)?;
     let opt = a.model.options()?;
