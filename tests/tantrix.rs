@@ -310,3 +310,18 @@ fn the_board_reader_never_panics_on_mangled_input() {
     }
     assert!(accepted > 0);
 }
+
+#[test]
+fn large_stored_boards_carry_checked_solutions() {
+    // data/tantrix/large: boards of n = 125, 150, 200 from the board search (solving them
+    // again is left to bench/tantrix.py); their stored solutions must pass the checker.
+    for n in [125, 150, 200] {
+        let f = parse_board(&data(&format!("large/free-{n}.txt"))).unwrap();
+        let ch = Challenge::new(n, None).unwrap();
+        assert_eq!(
+            verify(&ch, &f.board, &f.placements.unwrap()),
+            Ok(n),
+            "n = {n}"
+        );
+    }
+}
