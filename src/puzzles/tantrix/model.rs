@@ -174,22 +174,12 @@ impl TantrixModel {
         }
         if loops.len() > 1 {
             for (id, members) in loops.iter().enumerate() {
-                let mut terms: Vec<(i64, Lit)> = self
-                    .edges
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &(p, q))| (comp[p] == id) != (comp[q] == id))
-                    .map(|(e, _)| (1, self.designated[e].pos()))
-                    .collect();
+                let mut cut = self.cut_around(|c| comp[c] == id);
                 if let Some(u) = &self.used {
-                    terms.extend(members.iter().map(|&c| (1, u[c].negated())));
+                    cut.terms
+                        .extend(members.iter().map(|&c| (1, u[c].negated())));
                 }
-                out.push(Constraint {
-                    terms,
-                    sense: Sense::Ge,
-                    rhs: 1,
-                    family: "C5 sub-loop elimination (lazy)",
-                });
+                out.push(cut);
             }
         }
         if self.hole_free {
@@ -198,6 +188,22 @@ impl TantrixModel {
             }
         }
         out
+    }
+
+    /// C5 for a set of places: some designated line crosses the cut around it.
+    fn cut_around(&self, inside: impl Fn(usize) -> bool) -> Constraint {
+        Constraint {
+            terms: self
+                .edges
+                .iter()
+                .enumerate()
+                .filter(|(_, &(p, q))| inside(p) != inside(q))
+                .map(|(e, _)| (1, self.designated[e].pos()))
+                .collect(),
+            sense: Sense::Ge,
+            rhs: 1,
+            family: "C5 sub-loop elimination (lazy)",
+        }
     }
 
     /// For each loop, the pieces the board falls into without its cells, when more than one:
@@ -233,21 +239,7 @@ impl TantrixModel {
             if pieces < 2 {
                 continue;
             }
-            for id in 0..pieces {
-                let terms: Vec<(i64, Lit)> = self
-                    .edges
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &(p, q))| (piece[p] == id) != (piece[q] == id))
-                    .map(|(e, _)| (1, self.designated[e].pos()))
-                    .collect();
-                out.push(Constraint {
-                    terms,
-                    sense: Sense::Ge,
-                    rhs: 1,
-                    family: "C5 sub-loop elimination (lazy)",
-                });
-            }
+            out.extend((0..pieces).map(|id| self.cut_around(|c| piece[c] == id)));
         }
         out
     }
