@@ -258,6 +258,43 @@ impl<'a, B: Backend> Search<'a, B> {
         projection: &[Var],
         assumptions: &[Lit],
         limit: Option<u64>,
+        on_solution: impl FnMut(&[bool]) -> bool,
+    ) -> (Status, u64) {
+        let block = |a: &[bool]| -> Vec<Lit> {
+            projection
+                .iter()
+                .map(|&v| if a[v.index()] { v.negated() } else { v.pos() })
+                .collect()
+        };
+        self.enumerate_blocking(assumptions, limit, block, on_solution)
+    }
+
+    /// As [`enumerate`](Self::enumerate), but each solution is blocked by the negation of its
+    /// true `projection` variables only: a short clause, exact when every solution sets the
+    /// same number of them true (e.g. one placement per cell of a fixed number of cells).
+    pub fn enumerate_positive(
+        &mut self,
+        projection: &[Var],
+        limit: Option<u64>,
+        on_solution: impl FnMut(&[bool]) -> bool,
+    ) -> (Status, u64) {
+        let block = |a: &[bool]| -> Vec<Lit> {
+            projection
+                .iter()
+                .filter(|v| a[v.index()])
+                .map(|v| v.negated())
+                .collect()
+        };
+        self.enumerate_blocking(&[], limit, block, on_solution)
+    }
+
+    /// The enumeration loop: each solution found is shown to `on_solution`, then excluded by
+    /// the clause `block` makes of it.
+    fn enumerate_blocking(
+        &mut self,
+        assumptions: &[Lit],
+        limit: Option<u64>,
+        block: impl Fn(&[bool]) -> Vec<Lit>,
         mut on_solution: impl FnMut(&[bool]) -> bool,
     ) -> (Status, u64) {
         let mut count = 0u64;
@@ -269,47 +306,9 @@ impl<'a, B: Backend> Search<'a, B> {
                 Step::Found(a) => {
                     count += 1;
                     self.progress(format!("{count} solutions"));
-                    let block: Vec<Lit> = projection
-                        .iter()
-                        .map(|&v| if a[v.index()] { v.negated() } else { v.pos() })
-                        .collect();
+                    let clause = block(&a);
                     let go_on = on_solution(&a);
-                    self.backend.add_clause(&block);
-                    if !go_on {
-                        return (Status::Unknown, count);
-                    }
-                }
-                Step::Exhausted => return (Status::Solved, count),
-                Step::Stopped => return (Status::Unknown, count),
-            }
-        }
-    }
-
-    /// As [`enumerate`](Self::enumerate), but each solution is blocked by the negation of its
-    /// true `projection` variables only: a short clause, exact when every solution sets the
-    /// same number of them true (e.g. one placement per cell of a fixed number of cells).
-    pub fn enumerate_positive(
-        &mut self,
-        projection: &[Var],
-        limit: Option<u64>,
-        mut on_solution: impl FnMut(&[bool]) -> bool,
-    ) -> (Status, u64) {
-        let mut count = 0u64;
-        loop {
-            if limit.is_some_and(|l| count >= l) {
-                return (Status::Unknown, count);
-            }
-            match self.step(&[]) {
-                Step::Found(a) => {
-                    count += 1;
-                    self.progress(format!("{count} solutions"));
-                    let block: Vec<Lit> = projection
-                        .iter()
-                        .filter(|v| a[v.index()])
-                        .map(|v| v.negated())
-                        .collect();
-                    let go_on = on_solution(&a);
-                    self.backend.add_clause(&block);
+                    self.backend.add_clause(&clause);
                     if !go_on {
                         return (Status::Unknown, count);
                     }

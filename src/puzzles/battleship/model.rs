@@ -450,18 +450,7 @@ fn ship_model(p: &Puzzle, with_clues: bool, with_cells: bool) -> BattleshipModel
             lits.extend(cov);
             m.at_least_one("(c2) an occupied cell is covered", &lits);
         }
-        for i in 0..rows {
-            if let Some(r) = p.row_counts[i] {
-                let lits: Vec<Lit> = (0..cols).map(|j| z[i * cols + j].pos()).collect();
-                m.cardinality("(26c) row counts over cells", &lits, Sense::Eq, r as i64);
-            }
-        }
-        for j in 0..cols {
-            if let Some(c) = p.col_counts[j] {
-                let lits: Vec<Lit> = (0..rows).map(|i| z[i * cols + j].pos()).collect();
-                m.cardinality("(27c) column counts over cells", &lits, Sense::Eq, c as i64);
-            }
-        }
+        counts_over_cells(&mut m, p, &z);
     }
     // (26), (27): ship cells per row and column.
     for i in 0..rows {
@@ -625,18 +614,7 @@ fn runs_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
         }
         m.at_least_one("(r4) a maximal run is a ship", &back);
     }
-    for i in 0..rows {
-        if let Some(r) = p.row_counts[i] {
-            let lits: Vec<Lit> = (0..cols).map(|j| z[i * cols + j].pos()).collect();
-            m.cardinality("(26c) row counts over cells", &lits, Sense::Eq, r as i64);
-        }
-    }
-    for j in 0..cols {
-        if let Some(c) = p.col_counts[j] {
-            let lits: Vec<Lit> = (0..rows).map(|i| z[i * cols + j].pos()).collect();
-            m.cardinality("(27c) column counts over cells", &lits, Sense::Eq, c as i64);
-        }
-    }
+    counts_over_cells(&mut m, p, &z);
     for l in 1..=big_l {
         let lits: Vec<Lit> = grids
             .iter()
@@ -674,6 +652,23 @@ fn runs_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
 
 /// Clauses for "cell (i, j) shows `symbol`" in the runs model: the cell itself and the
 /// neighbours the symbol fixes as units, and one clause over the ships that show it there.
+/// (26c)/(27c): the given row and column counts over the cell variables `z` (row-major).
+fn counts_over_cells(m: &mut Model, p: &Puzzle, z: &[Var]) {
+    let (rows, cols) = (p.rows, p.cols);
+    for i in 0..rows {
+        if let Some(r) = p.row_counts[i] {
+            let lits: Vec<Lit> = (0..cols).map(|j| z[i * cols + j].pos()).collect();
+            m.cardinality("(26c) row counts over cells", &lits, Sense::Eq, r as i64);
+        }
+    }
+    for j in 0..cols {
+        if let Some(c) = p.col_counts[j] {
+            let lits: Vec<Lit> = (0..rows).map(|i| z[i * cols + j].pos()).collect();
+            m.cardinality("(27c) column counts over cells", &lits, Sense::Eq, c as i64);
+        }
+    }
+}
+
 fn runs_clue(bm: &BattleshipModel, i: usize, j: usize, symbol: Symbol) -> Vec<Vec<Lit>> {
     let (rows, cols) = (bm.rows as isize, bm.cols as isize);
     let z = |a: isize, b: isize| -> Option<Var> {
