@@ -51,6 +51,11 @@ fn model_and_dynamic_program_agree_on_every_board_up_to_8_by_10() {
             if m * n <= 30 {
                 assert_eq!(optimum(m, n, Formulation::Cell), d.holes as i64, "{m}×{n}");
             }
+            assert_eq!(
+                optimum(m, n, Formulation::Charge),
+                d.holes as i64,
+                "{m}×{n} charge"
+            );
         }
     }
 }
@@ -63,7 +68,7 @@ fn published_counts_of_optimal_packings() {
         let d = g.count_optimal(Formulation::Strong, true, false, None);
         assert_eq!((d.holes, d.packings), (Some(holes), count));
         // ... and by SAT enumeration, with both cell formulations.
-        for f in [Formulation::Cell, Formulation::Strong] {
+        for f in [Formulation::Cell, Formulation::Strong, Formulation::Charge] {
             let c = g.count_optimal(f, false, false, None);
             assert_eq!(c.status, Status::Optimal);
             assert_eq!((c.holes, c.packings), (Some(holes), count), "{side} {f:?}");
@@ -153,14 +158,41 @@ fn bad_sizes_are_errors_not_panics() {
 fn the_full_proof_with_symmetry_breaking_agrees_with_the_dynamic_program() {
     for m in 2..=7 {
         for n in m..=8 {
-            let s = Gunport { m, n }.prove(Formulation::Strong, None);
-            assert_eq!(s.status, Status::Optimal);
-            verify(s.packing.as_ref().unwrap()).unwrap();
-            assert_eq!(
-                s.holes.unwrap(),
-                dp::optimum(m, n).unwrap().holes as i64,
-                "{m}×{n}"
-            );
+            for f in [Formulation::Strong, Formulation::Charge] {
+                let s = Gunport { m, n }.prove(f, None);
+                assert_eq!(s.status, Status::Optimal);
+                verify(s.packing.as_ref().unwrap()).unwrap();
+                assert_eq!(
+                    s.holes.unwrap(),
+                    dp::optimum(m, n).unwrap().holes as i64,
+                    "{m}×{n} {f:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn reach_finds_a_packing_up_to_the_optimum_and_refutes_beyond_it() {
+    // The charge formulation rewrites the holes as a shortfall of charges; `reach` with it and
+    // with the plain cell model must answer alike for every number of holes, and agree with
+    // the dynamic program's optimum.
+    for m in 2..=6 {
+        for n in m..=7 {
+            let best = dp::optimum(m, n).unwrap().holes as i64;
+            let g = Gunport { m, n };
+            for holes in 0..=best + 3 {
+                for f in [Formulation::Cell, Formulation::Charge] {
+                    let s = g.reach(f, holes, None);
+                    if holes <= best {
+                        assert_eq!(s.status, Status::Solved, "{m}×{n} {holes} {f:?}");
+                        let found = verify(s.packing.as_ref().unwrap()).unwrap() as i64;
+                        assert!(found >= holes && found <= best, "{m}×{n} {holes} {f:?}");
+                    } else {
+                        assert_eq!(s.status, Status::Infeasible, "{m}×{n} {holes} {f:?}");
+                    }
+                }
+            }
         }
     }
 }

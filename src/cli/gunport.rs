@@ -17,6 +17,8 @@ pub enum GunportVerb {
     Count(BoardArgs),
     /// Is the optimal packing unique?
     Unique(BoardArgs),
+    /// Is there a packing with at least H holes? Finds one or proves there is none
+    Reach(ReachArgs),
     /// Prove the optimum of every board in a range against the Sands and Pearce formulas
     Sweep(SweepArgs),
     /// Print a formulation's size; export it as LP/OPB
@@ -40,6 +42,24 @@ pub struct BoardArgs {
     /// Count packings up to the board's rotations and reflections as well
     #[arg(long)]
     pub up_to_symmetry: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Args)]
+pub struct ReachArgs {
+    /// Rows
+    #[arg(allow_hyphen_values = true)]
+    pub m: String,
+    /// Columns
+    #[arg(allow_hyphen_values = true)]
+    pub n: String,
+    /// The number of holes to reach
+    #[arg(long, allow_hyphen_values = true)]
+    pub holes: i64,
+    /// Which integer program to solve
+    #[arg(long, value_enum, default_value_t = Formulation::Charge)]
+    pub formulation: Formulation,
     #[command(flatten)]
     pub common: Common,
 }
@@ -99,6 +119,7 @@ pub fn run(verb: GunportVerb) -> Result<i32, Error> {
         GunportVerb::Solve(a) => solve(a),
         GunportVerb::Count(a) => count(a, "count"),
         GunportVerb::Unique(a) => count(a, "unique"),
+        GunportVerb::Reach(a) => reach(a),
         GunportVerb::Sweep(a) => sweep(a),
         GunportVerb::Model(a) => model(a),
     }
@@ -132,6 +153,47 @@ fn solve(a: BoardArgs) -> Result<i32, Error> {
         );
     }
     text.push('\n');
+    if let Some(p) = &s.packing {
+        report.solution = Some(packing_json(p)?);
+        text += &format!("\n{}", gunport::to_text(p));
+        if let Some(path) = &a.common.svg {
+            write_file(path, &gunport::to_svg(p))?;
+        }
+    }
+    report.text = text;
+    Ok(report.emit(a.common.json))
+}
+
+fn reach(a: ReachArgs) -> Result<i32, Error> {
+    let g = Gunport::parse(&a.m, &a.n)?;
+    if a.holes < 0 || a.holes > g.cells() as i64 {
+        return Err(Error::input(format!(
+            "--holes {}: a {}×{} board has between 0 and {} holes",
+            a.holes,
+            g.m,
+            g.n,
+            g.cells()
+        )));
+    }
+    let s = g.reach(a.formulation, a.holes, a.common.time_limit()?);
+    let mut report = Report::new("gunport", "reach", s.status);
+    report.objective = s.holes;
+    report.stats.seconds = s.stats.seconds;
+    report.stats.method = s.method.clone();
+    report.stats.model = Some(s.model_size);
+    report.stats.engine = Some(s.engine_size);
+    report.stats.solver_calls = Some(s.stats.solver_calls);
+    let mut text = format!("Gunport {}×{}, at least {} holes: ", g.m, g.n, a.holes);
+    text += &match s.status {
+        Status::Infeasible => format!(
+            "no packing has that many, so the optimum is at most {} ({}) [{:.1} s]\n",
+            a.holes - 1,
+            formulas(&g),
+            s.stats.seconds
+        ),
+        Status::Unknown => "not decided within the time limit\n".to_string(),
+        _ => format!("found one with {} holes\n", s.holes.unwrap_or(0)),
+    };
     if let Some(p) = &s.packing {
         report.solution = Some(packing_json(p)?);
         text += &format!("\n{}", gunport::to_text(p));

@@ -42,6 +42,10 @@ pub enum Formulation {
     /// more than two holes.
     #[default]
     Strong,
+    /// `strong` with the objective rewritten as a sum of local charges: every hole hands one
+    /// unit to the dominoes around it, and the objective is the total shortfall of the
+    /// dominoes below one unit each, in 24ths: 24(dominoes − holes) (see docs/gunport.md).
+    Charge,
 }
 
 /// The model and the map back to dominoes.
@@ -53,6 +57,9 @@ pub struct GunportModel {
     pub holes: Vec<Var>,
     /// Variables that determine a packing (solutions are counted on these).
     pub decisions: Vec<Var>,
+    /// The objective's value is `per_hole * holes + at_zero` for every packing.
+    per_hole: i64,
+    at_zero: i64,
 }
 
 impl GunportModel {
@@ -74,6 +81,31 @@ impl GunportModel {
         }
         for t in rows {
             self.model.add("symmetric packing", t, Sense::Eq, 0);
+        }
+    }
+
+    /// The objective's value of a packing with `holes` holes.
+    pub fn value_of(&self, holes: i64) -> i64 {
+        self.per_hole * holes + self.at_zero
+    }
+
+    /// The holes of a packing whose objective value is `value`.
+    pub fn holes_of(&self, value: i64) -> i64 {
+        (value - self.at_zero) / self.per_hole
+    }
+
+    /// Whether the model maximises (holes) rather than minimises (the charge shortfall).
+    pub fn maximises(&self) -> bool {
+        self.per_hole > 0
+    }
+
+    /// The bound to hand `Backend::objective_at_most` for packings with at least `holes` holes.
+    pub fn at_least(&self, holes: i64) -> i64 {
+        let v = self.value_of(holes);
+        if self.maximises() {
+            -v
+        } else {
+            v
         }
     }
 
@@ -182,20 +214,21 @@ impl Gunport {
     /// The value to look for first: the proved bound, which the strong model contains.
     fn target(&self, formulation: Formulation) -> Option<i64> {
         match formulation {
-            Formulation::Strong => self.domino_bound(),
+            Formulation::Strong | Formulation::Charge => self.domino_bound(),
             _ => None,
         }
     }
 
     pub fn formulate(&self, formulation: Formulation) -> GunportModel {
         match formulation {
-            Formulation::Cell => self.cell_model(false),
-            Formulation::Strong => self.cell_model(true),
+            Formulation::Cell => self.cell_model(false, false),
+            Formulation::Strong => self.cell_model(true, false),
+            Formulation::Charge => self.cell_model(true, true),
             Formulation::Domino => self.domino_model(),
         }
     }
 
-    fn cell_model(&self, strong: bool) -> GunportModel {
+    fn cell_model(&self, strong: bool, charge: bool) -> GunportModel {
         let (m, n) = (self.m, self.n);
         let mut model = Model::new();
         let mu: Vec<Var> = (0..m * n)
@@ -248,15 +281,120 @@ impl Gunport {
                 }
             }
         }
-        // Seed: maximise sum mu.
-        model.maximise(mu.iter().map(|v| (1, v.pos())).collect());
+        let (per_hole, at_zero) = if charge && m >= 2 && n >= 2 {
+            let terms = self.charge_shortfall(&mut model, &mu, &placed);
+            model.minimise(terms);
+            let mn = (m * n) as i64;
+            (-36, 12 * mn)
+        } else {
+            // Seed: maximise sum mu.
+            model.maximise(mu.iter().map(|v| (1, v.pos())).collect());
+            (1, 0)
+        };
         let decisions = placed.iter().map(|p| p.0).collect();
         GunportModel {
             model,
             placements: placed,
             holes: mu,
             decisions,
+            per_hole,
+            at_zero,
         }
+    }
+
+    /// The charge objective, in 24ths. Every hole hands 24 to the cells around it, all of
+    /// them covered: an inner hole 6 to each of its four neighbours, a hole on an edge 9 to
+    /// each neighbour along the edge and 6 to the one inward, a corner hole 12 to each of its
+    /// two. The neighbours of a hole lie in different dominoes (a domino cannot touch one cell
+    /// with both halves), so the dominoes receive 24·holes in all and the total shortfall,
+    /// the sum over dominoes D of (24 − received(D)), is 24(dominoes − holes) = 12(mn − 3·holes):
+    /// an exact rewrite of the number of holes.
+    ///
+    /// The cells around a domino form four slots: one beyond each end and the pair along each
+    /// long side; a slot holds at most one hole (the pair are neighbours). With c(s) the most
+    /// a slot can hand over, the shortfall is e(D) + sum over slots of (c(s) − handed(s)),
+    /// where e(D) = 24 − sum c(s); each slot term is written with an indicator that is true
+    /// exactly when D is placed and the slot hands over less than c(s). The shares are chosen
+    /// so that e(D) >= 0 for every domino except a few next to the corners: all terms are then
+    /// non-negative, and a packing near the bound has almost every term at zero, a local
+    /// statement the solver propagates where a count of holes is global.
+    fn charge_shortfall(
+        &self,
+        model: &mut Model,
+        mu: &[Var],
+        placed: &[(Var, Domino)],
+    ) -> Vec<(i64, Lit)> {
+        let (m, n) = (self.m as i64, self.n as i64);
+        let on = |(r, c): (i64, i64)| r >= 0 && c >= 0 && r < m && c < n;
+        // What a hole at x hands to its neighbour y.
+        let gift = |x: (i64, i64), y: (i64, i64)| -> i64 {
+            let off: Vec<(i64, i64)> = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                .into_iter()
+                .filter(|&(dr, dc)| !on((x.0 + dr, x.1 + dc)))
+                .collect();
+            match off.as_slice() {
+                [] => 6,
+                // Inward is the direction opposite the missing one.
+                [(dr, dc)] if (y.0 - x.0, y.1 - x.1) == (-dr, -dc) => 6,
+                [_] => 9,
+                _ => 24 / (4 - off.len() as i64),
+            }
+        };
+        let hole = |(r, c): (i64, i64)| mu[(r * n + c) as usize];
+        let mut terms = Vec::new();
+        for &(y, [(r1, c1), (r2, _)]) in placed {
+            let (r, c) = (r1 as i64, c1 as i64);
+            let across = (r2 - r1) as i64; // 0 horizontal, 1 vertical
+            let (dr, dc) = (across, 1 - across); // along the domino
+            let (sr, sc) = (1 - across, across); // to its side
+            let (p, q) = ((r, c), (r + dr, c + dc)); // its two cells
+            // Each slot: (hole cell, the domino cell it touches).
+            let slots: [Vec<((i64, i64), (i64, i64))>; 4] = [
+                vec![((r - dr, c - dc), p)],
+                vec![((q.0 + dr, q.1 + dc), q)],
+                vec![((p.0 - sr, p.1 - sc), p), ((q.0 - sr, q.1 - sc), q)],
+                vec![((p.0 + sr, p.1 + sc), p), ((q.0 + sr, q.1 + sc), q)],
+            ];
+            let mut e = 24;
+            for slot in slots {
+                let cells: Vec<((i64, i64), i64)> = slot
+                    .into_iter()
+                    .filter(|&(x, _)| on(x))
+                    .map(|(x, to)| (x, gift(x, to)))
+                    .collect();
+                let Some(best) = cells.iter().map(|t| t.1).max() else {
+                    continue;
+                };
+                e -= best;
+                // Placed and no hole in the slot: short by `best`.
+                let none = model.var(format!("short_{}", model.num_vars()));
+                model.implies("charge indicators", none.pos(), y.pos());
+                let mut clause = vec![none.pos(), y.negated()];
+                for &(x, _) in &cells {
+                    model.implies("charge indicators", none.pos(), hole(x).negated());
+                    clause.push(hole(x).pos());
+                }
+                model.at_least_one("charge indicators", &clause);
+                terms.push((best, none.pos()));
+                // Placed with its hole on a cell that hands over less.
+                for &(x, g) in &cells {
+                    if g < best {
+                        let less = model.var(format!("less_{}", model.num_vars()));
+                        model.implies("charge indicators", less.pos(), y.pos());
+                        model.implies("charge indicators", less.pos(), hole(x).pos());
+                        model.at_least_one(
+                            "charge indicators",
+                            &[less.pos(), y.negated(), hole(x).negated()],
+                        );
+                        terms.push((best - g, less.pos()));
+                    }
+                }
+            }
+            if e != 0 {
+                terms.push((e, y.pos()));
+            }
+        }
+        terms
     }
 
     fn domino_model(&self) -> GunportModel {
@@ -320,6 +458,8 @@ impl Gunport {
             placements: placements_out,
             holes: Vec::new(),
             decisions,
+            per_hole: 1,
+            at_zero: 0,
         }
     }
 }
@@ -539,7 +679,7 @@ impl Gunport {
                 let mut search =
                     Search::new(crate::solve::default_backend(&gm.model), Some(budget))
                         .with_progress(&format!("gunport, {name}-symmetric packings"));
-                let Some(at_target) = search.backend.objective_at_most(-target) else {
+                let Some(at_target) = search.backend.objective_at_most(gm.at_least(target)) else {
                     break;
                 };
                 if let Step::Found(a) = search.step(&at_target) {
@@ -575,14 +715,13 @@ impl Gunport {
     pub fn prove(&self, formulation: Formulation, time_limit: Option<Duration>) -> Solved {
         let started = std::time::Instant::now();
         let mut gm = self.formulate(formulation);
-        if formulation == Formulation::Strong {
+        if matches!(formulation, Formulation::Strong | Formulation::Charge) {
             self.add_symmetry_breaking(&mut gm);
         }
-        let objective = gm.model.objective.clone().expect("gunport models maximise");
         let remaining = time_limit.map(|t| t.saturating_sub(started.elapsed()));
         let mut search = Search::new(crate::solve::default_backend(&gm.model), remaining)
             .with_progress("gunport");
-        let (status, best) = self.maximise_holes(&mut search, &objective, formulation);
+        let (status, best) = self.maximise_holes(&mut search, &gm, formulation);
         let mut stats = search.finish();
         stats.seconds = started.elapsed().as_secs_f64();
         Solved {
@@ -598,19 +737,55 @@ impl Gunport {
 
     /// Maximises the holes: a first probe at the proved bound (strong formulation), then bound
     /// tightening in steps of two, since holes = mn - 2 (dominoes) always has the parity of mn.
+    /// Decides whether some packing leaves at least `holes` holes: `Solved` with such a packing,
+    /// `Infeasible` when there is none (a proof that the optimum is below `holes`), `Unknown`
+    /// when the time limit stops the search. The strong and charge formulations add the
+    /// symmetry-breaking rows of `prove` (an image of any such packing satisfies them).
+    pub fn reach(&self, formulation: Formulation, holes: i64, time_limit: Option<Duration>) -> Solved {
+        let started = std::time::Instant::now();
+        let mut gm = self.formulate(formulation);
+        if matches!(formulation, Formulation::Strong | Formulation::Charge) {
+            self.add_symmetry_breaking(&mut gm);
+        }
+        let mut search = Search::new(crate::solve::default_backend(&gm.model), time_limit)
+            .with_progress(&format!("gunport, at least {holes} holes"));
+        let (status, packing) = match search.backend.objective_at_most(gm.at_least(holes)) {
+            None => (Status::Infeasible, None),
+            Some(lits) => match search.step(&lits) {
+                Step::Found(a) => (Status::Solved, Some(gm.decode(*self, &a))),
+                Step::Exhausted => (Status::Infeasible, None),
+                Step::Stopped => (Status::Unknown, None),
+            },
+        };
+        let mut stats = search.finish();
+        stats.seconds = started.elapsed().as_secs_f64();
+        Solved {
+            status,
+            holes: packing.as_ref().map(|p| p.holes().len() as i64),
+            packing,
+            model_size: gm.model.size(),
+            engine_size: search.backend_size(),
+            stats,
+            method: crate::solve::sat_method(formulation),
+        }
+    }
+
+    /// Returns the holes of the best packing found and its assignment.
     fn maximise_holes<B: Backend>(
         &self,
         search: &mut Search<'_, B>,
-        objective: &crate::model::Objective,
+        gm: &GunportModel,
         formulation: Formulation,
     ) -> (Status, Option<(i64, Vec<bool>)>) {
-        search.optimise(
+        let objective = gm.model.objective.clone().expect("gunport models optimise");
+        let (status, best) = search.optimise(
             |a| objective.value(a),
-            true,
-            self.target(formulation),
-            2,
+            gm.maximises(),
+            self.target(formulation).map(|h| gm.value_of(h)),
+            2 * gm.per_hole.abs(),
             |_| {},
-        )
+        );
+        (status, best.map(|(v, a)| (gm.holes_of(v), a)))
     }
 
     fn add_symmetry_breaking(&self, gm: &mut GunportModel) {
@@ -659,10 +834,9 @@ impl Gunport {
             }
         }
         let gm = self.formulate(formulation);
-        let objective = gm.model.objective.clone().expect("gunport models maximise");
         let mut search = Search::new(crate::solve::default_backend(&gm.model), time_limit)
             .with_progress("gunport count");
-        let (status, best) = self.maximise_holes(&mut search, &objective, formulation);
+        let (status, best) = self.maximise_holes(&mut search, &gm, formulation);
         let method = crate::solve::sat_method(formulation);
         let Some((holes, _)) = best.filter(|_| status == Status::Optimal) else {
             let stats = search.finish();
@@ -677,7 +851,7 @@ impl Gunport {
         };
         let at_optimum = search
             .backend
-            .objective_at_most(-holes)
+            .objective_at_most(gm.at_least(holes))
             .expect("the optimum was reached");
         let mut classes = std::collections::BTreeSet::new();
         let (enum_status, count) = search.enumerate(&gm.decisions, &at_optimum, None, |a| {
