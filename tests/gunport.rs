@@ -1,7 +1,7 @@
 //! Gunport: the seed's optima, Sands's theorem, published counts of optimal packings, and the
 //! integer programs cross-checked against the transfer-matrix dynamic program.
 
-use quandary::puzzles::gunport::{dp, verify, Formulation, Gunport, Packing};
+use quandary::puzzles::gunport::{dp, verify, Formulation, Gunport, Packing, Symmetry};
 use quandary::solve::search::Status;
 
 fn optimum(m: usize, n: usize, f: Formulation) -> i64 {
@@ -183,7 +183,7 @@ fn reach_finds_a_packing_up_to_the_optimum_and_refutes_beyond_it() {
             let g = Gunport { m, n };
             for holes in 0..=best + 3 {
                 for f in [Formulation::Cell, Formulation::Charge] {
-                    let s = g.reach(f, holes, None);
+                    let s = g.reach(f, holes, Symmetry::None, &[], None);
                     if holes <= best {
                         assert_eq!(s.status, Status::Solved, "{m}×{n} {holes} {f:?}");
                         let found = verify(s.packing.as_ref().unwrap()).unwrap() as i64;

@@ -60,6 +60,13 @@ pub struct ReachArgs {
     /// Which integer program to solve
     #[arg(long, value_enum, default_value_t = Formulation::Charge)]
     pub formulation: Formulation,
+    /// Only packings with this symmetry
+    #[arg(long, value_enum, default_value_t = gunport::Symmetry::None)]
+    pub symmetry: gunport::Symmetry,
+    /// CaDiCaL configurations, comma-separated (default, sat, plain, unsat); two or more are
+    /// raced on as many threads
+    #[arg(long, value_delimiter = ',', default_value = "default")]
+    pub configs: Vec<String>,
     #[command(flatten)]
     pub common: Common,
 }
@@ -175,7 +182,18 @@ fn reach(a: ReachArgs) -> Result<i32, Error> {
             g.cells()
         )));
     }
-    let s = g.reach(a.formulation, a.holes, a.common.time_limit()?);
+    let s = {
+        for c in &a.configs {
+            if !quandary::solve::PORTFOLIO_CONFIGS.contains(&c.as_str()) {
+                return Err(Error::input(format!(
+                    "--configs: unknown CaDiCaL configuration '{c}' (known: {})",
+                    quandary::solve::PORTFOLIO_CONFIGS.join(", ")
+                )));
+            }
+        }
+        let configs: Vec<&str> = a.configs.iter().map(String::as_str).collect();
+        g.reach(a.formulation, a.holes, a.symmetry, &configs, a.common.time_limit()?)
+    };
     let mut report = Report::new("gunport", "reach", s.status);
     report.objective = s.holes;
     report.stats.seconds = s.stats.seconds;
@@ -183,11 +201,19 @@ fn reach(a: ReachArgs) -> Result<i32, Error> {
     report.stats.model = Some(s.model_size);
     report.stats.engine = Some(s.engine_size);
     report.stats.solver_calls = Some(s.stats.solver_calls);
-    let mut text = format!("Gunport {}×{}, at least {} holes: ", g.m, g.n, a.holes);
+    let among = match a.symmetry {
+        gunport::Symmetry::None => String::new(),
+        sym => format!(" among {sym:?}-symmetric packings"),
+    };
+    let mut text = format!(
+        "Gunport {}×{}, at least {} holes{among}: ",
+        g.m, g.n, a.holes
+    );
     text += &match s.status {
         Status::Infeasible => format!(
-            "no packing has that many, so the optimum is at most {} ({}) [{:.1} s]\n",
-            a.holes - 1,
+            "no packing has that many, so the optimum is at most {} (holes have the parity of mn; {}) [{:.1} s]\n",
+            // holes = mn - 2 dominoes has the parity of mn.
+            a.holes - 1 - (a.holes - 1 - g.cells() as i64).rem_euclid(2),
             formulas(&g),
             s.stats.seconds
         ),

@@ -48,6 +48,20 @@ pub enum Formulation {
     Charge,
 }
 
+/// A symmetry that `reach` may demand of the packing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Symmetry {
+    /// Any packing
+    #[default]
+    None,
+    /// Packings that the half turn maps onto themselves
+    HalfTurn,
+    /// Packings symmetric in the vertical axis (left-right mirror)
+    Mirror,
+    /// Packings that the quarter turn maps onto themselves (square boards)
+    QuarterTurn,
+}
+
 /// The model and the map back to dominoes.
 pub struct GunportModel {
     pub model: Model,
@@ -741,30 +755,50 @@ impl Gunport {
     /// `Infeasible` when there is none (a proof that the optimum is below `holes`), `Unknown`
     /// when the time limit stops the search. The strong and charge formulations add the
     /// symmetry-breaking rows of `prove` (an image of any such packing satisfies them).
-    pub fn reach(&self, formulation: Formulation, holes: i64, time_limit: Option<Duration>) -> Solved {
+    pub fn reach(
+        &self,
+        formulation: Formulation,
+        holes: i64,
+        symmetry: Symmetry,
+        configs: &[&str],
+        time_limit: Option<Duration>,
+    ) -> Solved {
         let started = std::time::Instant::now();
         let mut gm = self.formulate(formulation);
+        let (m, n) = (self.m, self.n);
+        match symmetry {
+            Symmetry::None => {}
+            Symmetry::HalfTurn => gm.restrict_to_symmetric(&|(r, c)| (m - 1 - r, n - 1 - c)),
+            Symmetry::Mirror => gm.restrict_to_symmetric(&|(r, c)| (r, n - 1 - c)),
+            Symmetry::QuarterTurn if m == n => gm.restrict_to_symmetric(&|(r, c)| (c, n - 1 - r)),
+            Symmetry::QuarterTurn => {
+                gm.model.add("no quarter-turn symmetry on a non-square board", vec![], Sense::Ge, 1);
+            }
+        }
         if matches!(formulation, Formulation::Strong | Formulation::Charge) {
             self.add_symmetry_breaking(&mut gm);
         }
-        let mut search = Search::new(crate::solve::default_backend(&gm.model), time_limit)
-            .with_progress(&format!("gunport, at least {holes} holes"));
-        let (status, packing) = match search.backend.objective_at_most(gm.at_least(holes)) {
-            None => (Status::Infeasible, None),
-            Some(lits) => match search.step(&lits) {
-                Step::Found(a) => (Status::Solved, Some(gm.decode(*self, &a))),
-                Step::Exhausted => (Status::Infeasible, None),
-                Step::Stopped => (Status::Unknown, None),
-            },
+        let label = format!("gunport, at least {holes} holes");
+        let at_least = gm.at_least(holes);
+        let (status, assignment, mut stats, engine_size) = match configs {
+            [] | [_] => {
+                let config = configs.first().copied().unwrap_or("default");
+                let backend = crate::solve::sat::SatBackend::with_config(&gm.model, config);
+                decide(Search::new(backend, time_limit).with_progress(&label), at_least)
+            }
+            _ => {
+                let backend = crate::solve::portfolio::Portfolio::new(&gm.model, configs);
+                decide(Search::new(backend, time_limit).with_progress(&label), at_least)
+            }
         };
-        let mut stats = search.finish();
+        let packing = assignment.map(|a| gm.decode(*self, &a));
         stats.seconds = started.elapsed().as_secs_f64();
         Solved {
             status,
             holes: packing.as_ref().map(|p| p.holes().len() as i64),
             packing,
             model_size: gm.model.size(),
-            engine_size: search.backend_size(),
+            engine_size,
             stats,
             method: crate::solve::sat_method(formulation),
         }
@@ -874,4 +908,22 @@ impl Gunport {
             stats: Some(stats),
         }
     }
+}
+
+/// One solver call under the objective bound `at_least` (from `GunportModel::at_least`).
+fn decide<B: Backend>(
+    mut search: Search<'_, B>,
+    at_least: i64,
+) -> (Status, Option<Vec<bool>>, SearchStats, crate::solve::EngineSize) {
+    let (status, assignment) = match search.backend.objective_at_most(at_least) {
+        None => (Status::Infeasible, None),
+        Some(lits) => match search.step(&lits) {
+            Step::Found(a) => (Status::Solved, Some(a)),
+            Step::Exhausted => (Status::Infeasible, None),
+            Step::Stopped => (Status::Unknown, None),
+        },
+    };
+    let stats = search.finish();
+    let size = search.backend_size();
+    (status, assignment, stats, size)
 }
