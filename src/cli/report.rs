@@ -35,6 +35,9 @@ pub struct Report {
     /// A second solution, shown when `unique` finds one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other_solution: Option<serde_json::Value>,
+    /// Figures particular to a method (e.g. the states a dynamic program kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
     pub stats: Stats,
     /// The readable form printed without `--json`.
     #[serde(skip)]
@@ -52,6 +55,7 @@ impl Report {
             objective: None,
             solution: None,
             other_solution: None,
+            details: None,
             stats: Stats::default(),
             text: String::new(),
         }

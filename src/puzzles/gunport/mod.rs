@@ -2,6 +2,7 @@
 //! dominoes on an m×n board so that no further domino fits, leaving as many single cells
 //! (gunports, holes) as possible. A packing is maximal exactly when no two holes are neighbours.
 
+pub mod budget;
 pub mod dp;
 
 use crate::error::{Error, Result};
@@ -362,7 +363,7 @@ impl Gunport {
             let (dr, dc) = (across, 1 - across); // along the domino
             let (sr, sc) = (1 - across, across); // to its side
             let (p, q) = ((r, c), (r + dr, c + dc)); // its two cells
-            // Each slot: (hole cell, the domino cell it touches).
+                                                     // Each slot: (hole cell, the domino cell it touches).
             let slots: [Vec<((i64, i64), (i64, i64))>; 4] = [
                 vec![((r - dr, c - dc), p)],
                 vec![((q.0 + dr, q.1 + dc), q)],
@@ -772,7 +773,12 @@ impl Gunport {
             Symmetry::Mirror => gm.restrict_to_symmetric(&|(r, c)| (r, n - 1 - c)),
             Symmetry::QuarterTurn if m == n => gm.restrict_to_symmetric(&|(r, c)| (c, n - 1 - r)),
             Symmetry::QuarterTurn => {
-                gm.model.add("no quarter-turn symmetry on a non-square board", vec![], Sense::Ge, 1);
+                gm.model.add(
+                    "no quarter-turn symmetry on a non-square board",
+                    vec![],
+                    Sense::Ge,
+                    1,
+                );
             }
         }
         if matches!(formulation, Formulation::Strong | Formulation::Charge) {
@@ -784,11 +790,17 @@ impl Gunport {
             [] | [_] => {
                 let config = configs.first().copied().unwrap_or("default");
                 let backend = crate::solve::sat::SatBackend::with_config(&gm.model, config);
-                decide(Search::new(backend, time_limit).with_progress(&label), at_least)
+                decide(
+                    Search::new(backend, time_limit).with_progress(&label),
+                    at_least,
+                )
             }
             _ => {
                 let backend = crate::solve::portfolio::Portfolio::new(&gm.model, configs);
-                decide(Search::new(backend, time_limit).with_progress(&label), at_least)
+                decide(
+                    Search::new(backend, time_limit).with_progress(&label),
+                    at_least,
+                )
             }
         };
         let packing = assignment.map(|a| gm.decode(*self, &a));
@@ -914,7 +926,12 @@ impl Gunport {
 fn decide<B: Backend>(
     mut search: Search<'_, B>,
     at_least: i64,
-) -> (Status, Option<Vec<bool>>, SearchStats, crate::solve::EngineSize) {
+) -> (
+    Status,
+    Option<Vec<bool>>,
+    SearchStats,
+    crate::solve::EngineSize,
+) {
     let (status, assignment) = match search.backend.objective_at_most(at_least) {
         None => (Status::Infeasible, None),
         Some(lits) => match search.step(&lits) {
