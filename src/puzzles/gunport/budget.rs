@@ -42,18 +42,23 @@ pub struct Outcome {
 /// The widest board the state encoding holds (3 bits a cell in 64 bits).
 pub const MAX_WIDTH: usize = 21;
 
+/// A board cell, (row, column).
+type Cell = (i64, i64);
+/// A slot: its cells, each with the domino cell it touches.
+type Slot = Vec<(Cell, Cell)>;
+
 struct Board {
     m: i64,
     n: i64,
 }
 
 impl Board {
-    fn on(&self, r: i64, c: i64) -> bool {
-        r >= 0 && c >= 0 && r < self.m && c < self.n
+    fn on(&self, x: Cell) -> bool {
+        x.0 >= 0 && x.1 >= 0 && x.0 < self.m && x.1 < self.n
     }
 
     /// What a hole at `x` hands to its neighbour `to`.
-    fn gift(&self, x: (i64, i64), to: (i64, i64)) -> i64 {
+    fn gift(&self, x: Cell, to: Cell) -> i64 {
         let up = x.0 == 0;
         let down = x.0 == self.m - 1;
         let left = x.1 == 0;
@@ -74,30 +79,9 @@ impl Board {
         }
     }
 
-    /// The best gift of a slot: its on-board cells, each with the domino cell it touches.
-    fn best(&self, slot: &[((i64, i64), (i64, i64))]) -> Option<i64> {
-        slot.iter()
-            .filter(|(x, _)| self.on(x.0, x.1))
-            .map(|&(x, to)| self.gift(x, to))
-            .max()
-    }
-
-    /// The loss of a slot given which of its cells are holes.
-    fn loss(&self, slot: &[((i64, i64), (i64, i64))], hole: &dyn Fn((i64, i64)) -> bool) -> i64 {
-        let Some(best) = self.best(slot) else {
-            return 0;
-        };
-        let got = slot
-            .iter()
-            .filter(|(x, _)| self.on(x.0, x.1) && hole(*x))
-            .map(|&(x, to)| self.gift(x, to))
-            .max()
-            .unwrap_or(0);
-        best - got
-    }
-
-    /// The four slots of the domino on `a` and `b` (b right of or below a).
-    fn slots(&self, a: (i64, i64), b: (i64, i64)) -> [Vec<((i64, i64), (i64, i64))>; 4] {
+    /// The four slots of the domino on `a` and `b` (b right of or below a): beyond a, beyond
+    /// b, the side towards smaller coordinates, the other side.
+    fn slots(&self, a: Cell, b: Cell) -> [Slot; 4] {
         let (dr, dc) = (b.0 - a.0, b.1 - a.1);
         let (sr, sc) = (dc, dr);
         [
@@ -109,18 +93,154 @@ impl Board {
     }
 
     /// The constant rest e = 24 − (sum of best gifts) of the domino on `a` and `b`.
-    fn rest(&self, a: (i64, i64), b: (i64, i64)) -> i64 {
+    fn rest(&self, a: Cell, b: Cell) -> i64 {
         24 - self
             .slots(a, b)
             .iter()
-            .filter_map(|s| self.best(s))
+            .filter_map(|s| self.compile(s, a.0).map(|c| c.best))
             .sum::<i64>()
     }
+
+    /// A slot in the form the row program reads: cells as (row r − 1 or r, column, gift),
+    /// for a transition whose newer row is `r`. `None` for a slot wholly off the board.
+    fn compile(&self, slot: &Slot, r: i64) -> Option<Compiled> {
+        let cells: Vec<(bool, usize, i64)> = slot
+            .iter()
+            .filter(|(x, _)| self.on(*x))
+            .map(|&(x, to)| (x.0 < r, x.1 as usize, self.gift(x, to)))
+            .collect();
+        let best = cells.iter().map(|c| c.2).max()?;
+        Some(Compiled { cells, best })
+    }
+}
+
+/// A slot ready for the row program: (in the older row?, column, gift) per cell.
+struct Compiled {
+    cells: Vec<(bool, usize, i64)>,
+    best: i64,
+}
+
+impl Compiled {
+    fn loss(&self, prev: u64, row: u64) -> i64 {
+        let got = self
+            .cells
+            .iter()
+            .filter(|&&(older, c, _)| cell(if older { prev } else { row }, c) == HOLE)
+            .map(|c| c.2)
+            .max()
+            .unwrap_or(0);
+        self.best - got
+    }
+}
+
+/// What is booked at one column of one transition for one kind of event: a constant and
+/// the losses of some slots.
+#[derive(Default)]
+struct Booking {
+    constant: i64,
+    slots: Vec<Compiled>,
+}
+
+impl Booking {
+    fn new(board: &Board, constant: i64, slots: &[&Slot], r: i64) -> Booking {
+        Booking {
+            constant,
+            slots: slots.iter().filter_map(|s| board.compile(s, r)).collect(),
+        }
+    }
+
+    fn cost(&self, prev: u64, row: u64) -> i64 {
+        self.constant + self.slots.iter().map(|s| s.loss(prev, row)).sum::<i64>()
+    }
+}
+
+/// The bookings of column k when row r follows row r − 1 (see `Row::cost`).
+struct Column {
+    left_starts: Booking,
+    top_starts: Booking,
+    under_top: Booking,
+    under_bottom: Booking,
+    under_left: Booking,
+}
+
+fn columns(board: &Board, r: i64) -> Vec<Column> {
+    (0..board.n)
+        .map(|k| {
+            // A horizontal domino starting here: its rest, the slot above, both ends.
+            let (a, b) = ((r, k), (r, k + 1));
+            let s = board.slots(a, b);
+            let left_starts = if board.on(b) {
+                Booking::new(board, board.rest(a, b), &[&s[0], &s[1], &s[2]], r)
+            } else {
+                Booking::default()
+            };
+            // A vertical domino starting here: its rest and the cell above its top.
+            let (a, b) = ((r, k), (r + 1, k));
+            let s = board.slots(a, b);
+            let top_starts = if board.on(b) {
+                Booking::new(board, board.rest(a, b), &[&s[0]], r)
+            } else {
+                Booking::default()
+            };
+            // The vertical domino of rows r − 1 and r: both sides.
+            let s = board.slots((r - 1, k), (r, k));
+            let under_top = Booking::new(board, 0, &[&s[2], &s[3]], r);
+            // The vertical domino ending in row r − 1: the cell below it.
+            let s = board.slots((r - 2, k), (r - 1, k));
+            let under_bottom = Booking::new(board, 0, &[&s[1]], r);
+            // The horizontal domino of row r − 1: the slot below it.
+            let s = board.slots((r - 1, k), (r - 1, k + 1));
+            let under_left = Booking::new(board, 0, &[&s[3]], r);
+            Column {
+                left_starts,
+                top_starts,
+                under_top,
+                under_bottom,
+                under_left,
+            }
+        })
+        .collect()
 }
 
 fn cell(state: u64, c: usize) -> u64 {
     (state >> (3 * c)) & 7
 }
+
+/// The row read right to left (left and right halves swap): the board and the charges are
+/// symmetric in the vertical axis, so a row and its mirror have mirrored continuations of
+/// equal shortfall, and only the smaller of the two is kept.
+fn canonical(row: u64, n: usize) -> u64 {
+    let mut mirror = 0;
+    for c in 0..n {
+        let v = match cell(row, c) {
+            LEFT => RIGHT,
+            RIGHT => LEFT,
+            v => v,
+        };
+        mirror |= v << (3 * (n - 1 - c));
+    }
+    row.min(mirror)
+}
+
+/// A multiplicative hash for the u64 states (the default SipHash is several times slower).
+#[derive(Default, Clone, Copy)]
+struct StateHasher(u64);
+
+impl std::hash::Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type States = HashMap<u64, i64, std::hash::BuildHasherDefault<StateHasher>>;
 
 /// Decides whether an m×n packing with at least `holes` holes exists, and if so the most holes
 /// among packings within that budget. `None` when the board is wider than [`MAX_WIDTH`] in
@@ -140,15 +260,15 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
         m: m as i64,
         n: n as i64,
     };
-    // The negative rests of dominoes started in rows below r, summed (a lower bound on what
-    // later rows can take back).
+    // The negative rests of dominoes started in rows r and below, summed (a lower bound on
+    // what later rows can take back).
     let mut give_back = vec![0i64; m + 1];
     for r in (0..m).rev() {
         let mut here = 0;
         for c in 0..n {
             let a = (r as i64, c as i64);
             for b in [(a.0, a.1 + 1), (a.0 + 1, a.1)] {
-                if board.on(b.0, b.1) {
+                if board.on(b) {
                     here += board.rest(a, b).min(0);
                 }
             }
@@ -156,25 +276,23 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
         give_back[r] = give_back[r + 1] + here;
     }
     let off_row: u64 = (0..n).fold(0, |s, c| s | (OFF << (3 * c)));
-    let mut states: HashMap<u64, i64> = HashMap::new();
+    let mut states = States::default();
     states.insert(off_row, 0);
     let mut peak = 0;
     let mut total = 0;
     for r in 0..m {
-        let mut next: HashMap<u64, i64> = HashMap::new();
-        // Shortfall allowed once the row is complete (later rows may still give back their
-        // negative rests), and part way through it (this row's own rests may come too).
-        let allowed = budget - give_back[r + 1];
-        let allowed_partial = budget - give_back[r];
+        let mut next = States::default();
+        let cols = columns(&board, r as i64);
         for (&prev, &booked) in &states {
             let mut row = Row {
-                board: &board,
-                r: r as i64,
+                cols: &cols,
                 n,
                 prev,
                 last: r + 1 == m,
-                allowed,
-                allowed_partial,
+                // Shortfall allowed once the row is complete (later rows may still give back
+                // their negative rests), and part way through it (this row's too).
+                allowed: budget - give_back[r + 1],
+                allowed_partial: budget - give_back[r],
                 out: &mut next,
             };
             row.extend(0, 0, booked);
@@ -196,20 +314,19 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
     }
 }
 
-/// Enumerates the rows that may follow `prev` in row `r`, column by column.
+/// Enumerates the rows that may follow `prev`, column by column.
 struct Row<'a> {
-    board: &'a Board,
-    r: i64,
+    cols: &'a [Column],
     n: usize,
     prev: u64,
     last: bool,
     allowed: i64,
     allowed_partial: i64,
-    out: &'a mut HashMap<u64, i64>,
+    out: &'a mut States,
 }
 
 impl Row<'_> {
-    /// Cells 0..c of `row` are chosen; `booked` holds every loss of columns below c − 2.
+    /// Cells 0..c of `row` are chosen; `booked` holds every booking of columns below c − 2.
     fn extend(&mut self, c: usize, row: u64, booked: i64) {
         if c == self.n {
             let mut total = booked;
@@ -217,29 +334,35 @@ impl Row<'_> {
                 total += self.cost(k, row);
             }
             if total <= self.allowed {
-                let e = self.out.entry(row).or_insert(i64::MAX);
+                let e = self.out.entry(canonical(row, self.n)).or_insert(i64::MAX);
                 *e = (*e).min(total);
             }
             return;
         }
         let above = cell(self.prev, c);
-        let mut options: Vec<u64> = Vec::with_capacity(4);
+        let mut options = [0u64; 3];
+        let mut count = 0;
         if above == TOP {
-            options.push(BOTTOM);
+            options[0] = BOTTOM;
+            count = 1;
         } else if c > 0 && cell(row, c - 1) == LEFT {
-            options.push(RIGHT);
+            options[0] = RIGHT;
+            count = 1;
         } else {
             if above != HOLE && (c == 0 || cell(row, c - 1) != HOLE) {
-                options.push(HOLE);
+                options[count] = HOLE;
+                count += 1;
             }
             if c + 1 < self.n && cell(self.prev, c + 1) != TOP {
-                options.push(LEFT);
+                options[count] = LEFT;
+                count += 1;
             }
             if !self.last {
-                options.push(TOP);
+                options[count] = TOP;
+                count += 1;
             }
         }
-        for v in options {
+        for &v in &options[..count] {
             let row = row | (v << (3 * c));
             let mut b = booked;
             if c >= 2 {
@@ -253,56 +376,22 @@ impl Row<'_> {
     }
 
     /// The shortfall booked at column k when `row` (row r) follows `prev` (row r − 1): every
-    /// loss that needs both rows, or only row r, of dominoes whose leftmost cell is in column
-    /// k. It looks at columns k − 1 to k + 2 of `row`, which must be chosen.
+    /// loss that needs both rows, or only row r, of the dominoes whose leftmost cell is in
+    /// column k, and the rests of those starting in row r. It reads columns k − 1 to k + 2
+    /// of `row`, which must be chosen.
     fn cost(&self, k: usize, row: u64) -> i64 {
-        let b = self.board;
-        let (r, kc) = (self.r, k as i64);
-        let n = self.n as i64;
-        let at = |x: (i64, i64)| -> u64 {
-            if x.1 < 0 || x.1 >= n {
-                return OFF;
-            }
-            if x.0 == r {
-                cell(row, x.1 as usize)
-            } else if x.0 == r - 1 {
-                cell(self.prev, x.1 as usize)
-            } else {
-                OFF
-            }
+        let col = &self.cols[k];
+        let mut cost = match cell(row, k) {
+            LEFT => col.left_starts.cost(self.prev, row),
+            TOP => col.top_starts.cost(self.prev, row),
+            _ => 0,
         };
-        let hole = |x: (i64, i64)| at(x) == HOLE;
-        let mut cost = 0;
-        let here = cell(row, k);
-        let above = cell(self.prev, k);
-        if here == LEFT {
-            // A horizontal domino starts: its rest, the slot above, both ends.
-            let (a, bb) = ((r, kc), (r, kc + 1));
-            let s = b.slots(a, bb);
-            cost += b.rest(a, bb) + b.loss(&s[0], &hole) + b.loss(&s[1], &hole);
-            cost += b.loss(&s[2], &hole);
-        }
-        if here == TOP {
-            // A vertical domino starts: its rest and the cell above its top.
-            let (a, bb) = ((r, kc), (r + 1, kc));
-            cost += b.rest(a, bb) + b.loss(&b.slots(a, bb)[0], &hole);
-        }
-        if above == TOP {
-            // The vertical domino of rows r − 1 and r: both sides.
-            let (a, bb) = ((r - 1, kc), (r, kc));
-            let s = b.slots(a, bb);
-            cost += b.loss(&s[2], &hole) + b.loss(&s[3], &hole);
-        }
-        if above == BOTTOM {
-            // The vertical domino ending in row r − 1: the cell below it.
-            let (a, bb) = ((r - 2, kc), (r - 1, kc));
-            cost += b.loss(&b.slots(a, bb)[1], &hole);
-        }
-        if above == LEFT {
-            // The horizontal domino of row r − 1: the slot below it.
-            let (a, bb) = ((r - 1, kc), (r - 1, kc + 1));
-            cost += b.loss(&b.slots(a, bb)[3], &hole);
-        }
+        cost += match cell(self.prev, k) {
+            TOP => col.under_top.cost(self.prev, row),
+            BOTTOM => col.under_bottom.cost(self.prev, row),
+            LEFT => col.under_left.cost(self.prev, row),
+            _ => 0,
+        };
         cost
     }
 }
