@@ -196,3 +196,44 @@ fn reach_finds_a_packing_up_to_the_optimum_and_refutes_beyond_it() {
         }
     }
 }
+
+/// Reads a packing drawn as in `to_text` without spaces: `o` a hole, `<>` and `^`/`v` dominoes.
+fn packing_from_rows(text: &str) -> Packing {
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let (m, n) = (rows.len(), rows[0].len());
+    let mut dominoes = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, &ch) in row.iter().enumerate() {
+            match ch {
+                '<' => dominoes.push([(r, c), (r, c + 1)]),
+                '^' => dominoes.push([(r, c), (r + 1, c)]),
+                _ => {}
+            }
+        }
+    }
+    Packing { m, n, dominoes }
+}
+
+#[test]
+fn the_stored_19_by_19_packing_leaves_117_holes() {
+    // Found by `quandary gunport reach 19 19 --holes 117 --symmetry half-turn`; 119 is what
+    // Pearce's formula says, and `reach --method budget` shows that no packing reaches it.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/gunport/19x19-117.txt"
+    ))
+    .unwrap();
+    let p = packing_from_rows(&text);
+    assert_eq!((p.m, p.n), (19, 19));
+    assert_eq!(verify(&p), Ok(117));
+    assert_eq!(Gunport { m: 19, n: 19 }.pearce(), 119);
+}
+
+#[test]
+fn the_budget_program_settles_14_by_14_both_ways() {
+    use quandary::puzzles::gunport::budget;
+    assert_eq!(budget::at_least(14, 14, 64).unwrap().holes, Some(64));
+    assert_eq!(budget::at_least(14, 14, 66).unwrap().holes, None);
+    assert_eq!(budget::at_least(11, 13, 47).unwrap().holes, Some(47));
+    assert_eq!(budget::at_least(11, 13, 49).unwrap().holes, None);
+}

@@ -364,7 +364,8 @@ impl Gunport {
             let (sr, sc) = (1 - across, across); // to its side
             let (p, q) = ((r, c), (r + dr, c + dc)); // its two cells
                                                      // Each slot: (hole cell, the domino cell it touches).
-            let slots: [Vec<((i64, i64), (i64, i64))>; 4] = [
+            type Touch = ((i64, i64), (i64, i64));
+            let slots: [Vec<Touch>; 4] = [
                 vec![((r - dr, c - dc), p)],
                 vec![((q.0 + dr, q.1 + dc), q)],
                 vec![((p.0 - sr, p.1 - sc), p), ((q.0 - sr, q.1 - sc), q)],
