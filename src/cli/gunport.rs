@@ -231,8 +231,7 @@ fn reach(a: ReachArgs) -> Result<i32, Error> {
     text += &match s.status {
         Status::Infeasible => format!(
             "no packing has that many, so the optimum is at most {} (holes have the parity of mn; {}) [{:.1} s]\n",
-            // holes = mn - 2 dominoes has the parity of mn.
-            a.holes - 1 - (a.holes - 1 - g.cells() as i64).rem_euclid(2),
+            g.most_below(a.holes),
             formulas(&g),
             s.stats.seconds
         ),
@@ -280,7 +279,7 @@ fn reach_by_budget(g: &Gunport, a: &ReachArgs) -> Result<i32, Error> {
     let verdict = match o.holes {
         None => format!(
             "no packing has that many, so the optimum is at most {} (holes have the parity of mn; {})",
-            a.holes as i64 - 1 - (a.holes as i64 - 1 - g.cells() as i64).rem_euclid(2),
+            g.most_below(a.holes),
             formulas(g)
         ),
         Some(h) => format!("the best packing within the budget has {h} holes"),

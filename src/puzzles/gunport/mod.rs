@@ -226,6 +226,12 @@ impl Gunport {
         Some(mn - 2 * ((mn + 2) / 3))
     }
 
+    /// The largest number of holes below `holes` that a packing can leave by parity
+    /// (holes = mn − 2·dominoes has the parity of mn).
+    pub fn most_below(&self, holes: i64) -> i64 {
+        holes - 1 - (holes - 1 - self.cells() as i64).rem_euclid(2)
+    }
+
     /// The value to look for first: the proved bound, which the strong model contains.
     fn target(&self, formulation: Formulation) -> Option<i64> {
         match formulation {
