@@ -232,8 +232,8 @@ fn the_stored_19_by_19_packing_leaves_117_holes() {
 #[test]
 fn the_budget_program_settles_14_by_14_both_ways() {
     use quandary::puzzles::gunport::budget;
-    assert_eq!(budget::at_least(14, 14, 64).unwrap().holes, Some(64));
-    assert_eq!(budget::at_least(14, 14, 66).unwrap().holes, None);
-    assert_eq!(budget::at_least(11, 13, 47).unwrap().holes, Some(47));
-    assert_eq!(budget::at_least(11, 13, 49).unwrap().holes, None);
+    assert_eq!(budget::at_least(14, 14, 64, None).unwrap().holes, Some(64));
+    assert_eq!(budget::at_least(14, 14, 66, None).unwrap().holes, None);
+    assert_eq!(budget::at_least(11, 13, 47, None).unwrap().holes, Some(47));
+    assert_eq!(budget::at_least(11, 13, 49, None).unwrap().holes, None);
 }

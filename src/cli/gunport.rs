@@ -256,17 +256,18 @@ fn reach_by_budget(g: &Gunport, a: &ReachArgs) -> Result<i32, Error> {
         ));
     }
     let started = std::time::Instant::now();
-    let o = gunport::budget::at_least(g.m, g.n, a.holes as usize).ok_or_else(|| {
+    let o = gunport::budget::at_least(g.m, g.n, a.holes as usize, a.common.time_limit()?)
+        .ok_or_else(|| {
         Error::input(format!(
             "--method budget: the narrower side may be at most {} (and the board more than one cell)",
             gunport::budget::MAX_WIDTH
         ))
     })?;
     let seconds = started.elapsed().as_secs_f64();
-    let status = if o.holes.is_some() {
-        Status::Solved
-    } else {
-        Status::Infeasible
+    let status = match (o.holes, o.stopped) {
+        (_, true) => Status::Unknown,
+        (Some(_), false) => Status::Solved,
+        (None, false) => Status::Infeasible,
     };
     let mut report = Report::new("gunport", "reach", status);
     report.objective = o.holes.map(|h| h as i64);
@@ -277,6 +278,7 @@ fn reach_by_budget(g: &Gunport, a: &ReachArgs) -> Result<i32, Error> {
         "total_states": o.total_states,
     }));
     let verdict = match o.holes {
+        None if o.stopped => "not decided within the time limit".to_string(),
         None => format!(
             "no packing has that many, so the optimum is at most {} (holes have the parity of mn; {})",
             g.most_below(a.holes),
@@ -285,7 +287,7 @@ fn reach_by_budget(g: &Gunport, a: &ReachArgs) -> Result<i32, Error> {
         Some(h) => format!("the best packing within the budget has {h} holes"),
     };
     report.text = format!(
-        "Gunport {}×{}, at least {} holes: {verdict}\n(dynamic program over rows within the charge budget: {} states at most after a row, {} in all, {seconds:.1} s)\n",
+        "Gunport {}×{}, at least {} holes: {verdict}\n(states kept: {} at most after a row, {} in all)\n",
         g.m, g.n, a.holes, o.peak_states, o.total_states
     );
     Ok(report.emit(a.common.json))

@@ -37,6 +37,8 @@ pub struct Outcome {
     pub peak_states: usize,
     /// States kept summed over the rows.
     pub total_states: usize,
+    /// The time limit stopped the run before it decided (`holes` is then `None`).
+    pub stopped: bool,
 }
 
 /// The widest board the state encoding holds (3 bits a cell in 64 bits).
@@ -245,17 +247,23 @@ type States = HashMap<u64, i64, std::hash::BuildHasherDefault<StateHasher>>;
 /// Decides whether an m×n packing with at least `holes` holes exists, and if so the most holes
 /// among packings within that budget. `None` when the board is wider than [`MAX_WIDTH`] in
 /// both orientations, or has a single cell.
-pub fn at_least(m: usize, n: usize, holes: usize) -> Option<Outcome> {
+pub fn at_least(
+    m: usize,
+    n: usize,
+    holes: usize,
+    time_limit: Option<std::time::Duration>,
+) -> Option<Outcome> {
     let (m, n) = if n <= MAX_WIDTH { (m, n) } else { (n, m) };
     // On a 1×1 board the hole has no neighbour to hand its charge to.
     if n > MAX_WIDTH || m * n < 2 {
         return None;
     }
     let budget = 12 * (m * n) as i64 - 36 * holes as i64;
-    Some(run(m, n, budget))
+    let deadline = time_limit.map(|t| std::time::Instant::now() + t);
+    Some(run(m, n, budget, deadline))
 }
 
-fn run(m: usize, n: usize, budget: i64) -> Outcome {
+fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) -> Outcome {
     let board = Board {
         m: m as i64,
         n: n as i64,
@@ -283,7 +291,15 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
     for r in 0..m {
         let mut next = States::default();
         let cols = columns(&board, r as i64);
-        for (&prev, &booked) in &states {
+        for (i, (&prev, &booked)) in states.iter().enumerate() {
+            if i % 4096 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                return Outcome {
+                    holes: None,
+                    peak_states: peak,
+                    total_states: total,
+                    stopped: true,
+                };
+            }
             let mut row = Row {
                 cols: &cols,
                 n,
@@ -311,6 +327,7 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
             .map(|b| ((12 * (m * n) as i64 - b) / 36) as usize),
         peak_states: peak,
         total_states: total,
+        stopped: false,
     }
 }
 
@@ -408,7 +425,7 @@ mod tests {
                     continue;
                 }
                 let exact = super::super::dp::optimum(m, n).unwrap().holes;
-                let o = at_least(m, n, 0).unwrap();
+                let o = at_least(m, n, 0, None).unwrap();
                 assert_eq!(o.holes, Some(exact), "{m}×{n}");
             }
         }
@@ -419,8 +436,16 @@ mod tests {
         for m in 2..=8 {
             for n in m..=10 {
                 let exact = super::super::dp::optimum(m, n).unwrap().holes;
-                assert_eq!(at_least(m, n, exact).unwrap().holes, Some(exact), "{m}×{n}");
-                assert_eq!(at_least(m, n, exact + 1).unwrap().holes, None, "{m}×{n}");
+                assert_eq!(
+                    at_least(m, n, exact, None).unwrap().holes,
+                    Some(exact),
+                    "{m}×{n}"
+                );
+                assert_eq!(
+                    at_least(m, n, exact + 1, None).unwrap().holes,
+                    None,
+                    "{m}×{n}"
+                );
             }
         }
     }
