@@ -169,6 +169,33 @@ fn gunport_solve_count_and_bad_input() {
         &["gunport", "solve", "5", "x"],
         &["gunport", "count", "4", "4", "--formulation", "domino"],
         &["gunport", "sweep", "--max-m", "0"],
+        &["gunport", "reach", "5", "5", "--holes", "-1"],
+        &["gunport", "reach", "5", "5", "--holes", "26"],
+        &[
+            "gunport",
+            "reach",
+            "5",
+            "5",
+            "--holes",
+            "7",
+            "--configs",
+            "fast",
+        ],
+        &[
+            "gunport",
+            "reach",
+            "5",
+            "5",
+            "--holes",
+            "7",
+            "--method",
+            "budget",
+            "--symmetry",
+            "mirror",
+        ],
+        &[
+            "gunport", "reach", "30", "30", "--holes", "7", "--method", "budget",
+        ],
     ] {
         let (code, _, stderr) = quandary(bad);
         assert_eq!(code, 2, "{bad:?}");
@@ -176,6 +203,62 @@ fn gunport_solve_count_and_bad_input() {
             stderr.contains("error") && !stderr.contains("panicked"),
             "{stderr}"
         );
+    }
+}
+
+#[test]
+fn gunport_reach_finds_refutes_and_agrees_between_methods() {
+    for method in ["sat", "budget"] {
+        // 7×7: the optimum is 15.
+        let (code, stdout, _) = quandary(&[
+            "gunport", "reach", "7", "7", "--holes", "15", "--method", method, "--json",
+        ]);
+        assert_eq!(code, 0, "{method}");
+        let v = json(&stdout);
+        assert_eq!(v["status"], "solved", "{method}");
+        assert_eq!(v["objective"], 15, "{method}");
+        let (code, stdout, _) = quandary(&[
+            "gunport", "reach", "7", "7", "--holes", "17", "--method", method, "--json",
+        ]);
+        assert_eq!(code, 0, "{method}");
+        assert_eq!(json(&stdout)["status"], "infeasible", "{method}");
+    }
+    let (code, stdout, _) = quandary(&[
+        "gunport",
+        "reach",
+        "8",
+        "8",
+        "--holes",
+        "20",
+        "--symmetry",
+        "half-turn",
+        "--configs",
+        "default,unsat",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(v["solution"]["holes"], 20);
+    let rows: Vec<String> = v["solution"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect();
+    // Half-turn symmetric: row r read backwards is row 7 − r with the halves swapped.
+    for r in 0..8 {
+        let turned: String = rows[7 - r]
+            .chars()
+            .rev()
+            .map(|c| match c {
+                '<' => '>',
+                '>' => '<',
+                '^' => 'v',
+                'v' => '^',
+                c => c,
+            })
+            .collect();
+        assert_eq!(rows[r], turned);
     }
 }
 
