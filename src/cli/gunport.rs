@@ -150,13 +150,6 @@ fn formulas(g: &Gunport) -> String {
 fn solve(a: BoardArgs) -> Result<i32, Error> {
     let g = Gunport::parse(&a.m, &a.n)?;
     let s = g.solve(a.formulation, a.common.time_limit()?);
-    let mut report = Report::new("gunport", "solve", s.status);
-    report.objective = s.holes;
-    report.stats.seconds = s.stats.seconds;
-    report.stats.method = s.method.clone();
-    report.stats.model = Some(s.model_size);
-    report.stats.engine = Some(s.engine_size);
-    report.stats.solver_calls = Some(s.stats.solver_calls);
     let mut text = format!("Gunport {}×{}: {}", g.m, g.n, status_word(s.status));
     if let Some(h) = s.holes {
         text += &format!(
@@ -170,15 +163,32 @@ fn solve(a: BoardArgs) -> Result<i32, Error> {
         );
     }
     text.push('\n');
+    emit_solved("solve", &s, text, &a.common)
+}
+
+/// The report of a SAT run: `text` first, then the packing (text, JSON, `--svg`) if any.
+fn emit_solved(
+    verb: &'static str,
+    s: &gunport::Solved,
+    mut text: String,
+    common: &Common,
+) -> Result<i32, Error> {
+    let mut report = Report::new("gunport", verb, s.status);
+    report.objective = s.holes;
+    report.stats.seconds = s.stats.seconds;
+    report.stats.method = s.method.clone();
+    report.stats.model = Some(s.model_size);
+    report.stats.engine = Some(s.engine_size);
+    report.stats.solver_calls = Some(s.stats.solver_calls);
     if let Some(p) = &s.packing {
         report.solution = Some(packing_json(p)?);
         text += &format!("\n{}", gunport::to_text(p));
-        if let Some(path) = &a.common.svg {
+        if let Some(path) = &common.svg {
             write_file(path, &gunport::to_svg(p))?;
         }
     }
     report.text = text;
-    Ok(report.emit(a.common.json))
+    Ok(report.emit(common.json))
 }
 
 fn reach(a: ReachArgs) -> Result<i32, Error> {
@@ -213,13 +223,6 @@ fn reach(a: ReachArgs) -> Result<i32, Error> {
             a.common.time_limit()?,
         )
     };
-    let mut report = Report::new("gunport", "reach", s.status);
-    report.objective = s.holes;
-    report.stats.seconds = s.stats.seconds;
-    report.stats.method = s.method.clone();
-    report.stats.model = Some(s.model_size);
-    report.stats.engine = Some(s.engine_size);
-    report.stats.solver_calls = Some(s.stats.solver_calls);
     let among = match a.symmetry {
         gunport::Symmetry::None => String::new(),
         sym => format!(" among {sym:?}-symmetric packings"),
@@ -238,15 +241,7 @@ fn reach(a: ReachArgs) -> Result<i32, Error> {
         Status::Unknown => "not decided within the time limit\n".to_string(),
         _ => format!("found one with {} holes\n", s.holes.unwrap_or(0)),
     };
-    if let Some(p) = &s.packing {
-        report.solution = Some(packing_json(p)?);
-        text += &format!("\n{}", gunport::to_text(p));
-        if let Some(path) = &a.common.svg {
-            write_file(path, &gunport::to_svg(p))?;
-        }
-    }
-    report.text = text;
-    Ok(report.emit(a.common.json))
+    emit_solved("reach", &s, text, &a.common)
 }
 
 fn reach_by_budget(g: &Gunport, a: &ReachArgs) -> Result<i32, Error> {
