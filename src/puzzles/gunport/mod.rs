@@ -736,10 +736,7 @@ impl Gunport {
     /// pairs, so every packing has an image that satisfies all three.
     pub fn prove(&self, formulation: Formulation, time_limit: Option<Duration>) -> Solved {
         let started = std::time::Instant::now();
-        let mut gm = self.formulate(formulation);
-        if matches!(formulation, Formulation::Strong | Formulation::Charge) {
-            self.add_symmetry_breaking(&mut gm);
-        }
+        let gm = self.formulate_for_proof(formulation);
         let remaining = time_limit.map(|t| t.saturating_sub(started.elapsed()));
         let mut search = Search::new(crate::solve::default_backend(&gm.model), remaining)
             .with_progress("gunport");
@@ -772,7 +769,7 @@ impl Gunport {
         time_limit: Option<Duration>,
     ) -> Solved {
         let started = std::time::Instant::now();
-        let mut gm = self.formulate(formulation);
+        let mut gm = self.formulate_for_proof(formulation);
         let (m, n) = (self.m, self.n);
         match symmetry {
             Symmetry::None => {}
@@ -787,9 +784,6 @@ impl Gunport {
                     1,
                 );
             }
-        }
-        if matches!(formulation, Formulation::Strong | Formulation::Charge) {
-            self.add_symmetry_breaking(&mut gm);
         }
         let label = format!("gunport, at least {holes} holes");
         let at_least = gm.at_least(holes);
@@ -839,6 +833,16 @@ impl Gunport {
             |_| {},
         );
         (status, best.map(|(v, a)| (gm.holes_of(v), a)))
+    }
+
+    /// The formulation, with the symmetry-breaking rows where it has them (strong, charge):
+    /// for questions about the optimum, never for counting.
+    fn formulate_for_proof(&self, formulation: Formulation) -> GunportModel {
+        let mut gm = self.formulate(formulation);
+        if matches!(formulation, Formulation::Strong | Formulation::Charge) {
+            self.add_symmetry_breaking(&mut gm);
+        }
+        gm
     }
 
     fn add_symmetry_breaking(&self, gm: &mut GunportModel) {
