@@ -112,12 +112,8 @@ def ship_model(rows, cols, fleet, rc, cc, clues):
 def cpsat(puzzle, limit):
     """(seconds to a first solution, seconds to the uniqueness answer, answer)."""
     M, y = ship_model(*puzzle)
-    s = cp_model.CpSolver()
-    s.parameters.max_time_in_seconds = limit
-    s.parameters.num_workers = 2
     start = time.perf_counter()
-    st = s.Solve(M)
-    first = time.perf_counter() - start
+    s, st, first = common.timed_solve(M, limit)
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return first, None, "no answer" if st == cp_model.UNKNOWN else "infeasible"
     ones = [v for v in y if s.Value(v)]

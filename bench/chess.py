@@ -92,12 +92,8 @@ def cp_peaceable(n, limit):
                 m.Add(w[p] + b[q] <= 1)
     m.Add(sum(w.values()) == sum(b.values()))
     m.Maximize(sum(w.values()))
-    s = cp_model.CpSolver()
-    s.parameters.max_time_in_seconds = limit
-    s.parameters.num_workers = 2
-    start = time.perf_counter()
-    st = s.Solve(m)
-    return time.perf_counter() - start, st == cp_model.OPTIMAL, round(s.ObjectiveValue())
+    s, st, wall = common.timed_solve(m, limit)
+    return wall, st == cp_model.OPTIMAL, round(s.ObjectiveValue())
 
 
 def main():

@@ -24,6 +24,18 @@ def ensure_ortools():
     os.execv(py, [py] + sys.argv)
 
 
+def timed_solve(model, limit, workers=2):
+    """Solves a CP-SAT model under a time limit; returns (solver, status, wall seconds)."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = limit
+    solver.parameters.num_workers = workers
+    start = time.perf_counter()
+    status = solver.Solve(model)
+    return solver, status, time.perf_counter() - start
+
+
 def build():
     subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
 

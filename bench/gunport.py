@@ -10,7 +10,6 @@ sum(holes) >= H, quandary runs `gunport reach --method budget`.
 """
 
 import argparse
-import time
 
 import common
 
@@ -46,24 +45,13 @@ def seed_model(m, n, at_least=None):
 
 
 def cpsat(m, n, limit):
-    s = cp_model.CpSolver()
-    s.parameters.max_time_in_seconds = limit
-    s.parameters.num_workers = 2
-    start = time.perf_counter()
-    st = s.Solve(seed_model(m, n))
-    wall = time.perf_counter() - start
+    s, st, wall = common.timed_solve(seed_model(m, n), limit)
     done = st == cp_model.OPTIMAL
     return wall, done, round(s.ObjectiveValue()), round(s.BestObjectiveBound())
 
 
 def cpsat_reach(m, n, holes, limit):
-    M = seed_model(m, n, at_least=holes)
-    s = cp_model.CpSolver()
-    s.parameters.max_time_in_seconds = limit
-    s.parameters.num_workers = 2
-    start = time.perf_counter()
-    st = s.Solve(M)
-    wall = time.perf_counter() - start
+    _, st, wall = common.timed_solve(seed_model(m, n, at_least=holes), limit)
     return wall, {cp_model.INFEASIBLE: "infeasible", cp_model.FEASIBLE: "solved",
                   cp_model.OPTIMAL: "solved"}.get(st, "unknown")
 

@@ -110,12 +110,7 @@ def solve_cpsat(n, cells, free, limit, workers):
                 arcs += [(c, d, a), (d, c, b)]
                 m.Add(a + b == colour(c, s, des))
     m.AddCircuit(arcs)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = limit
-    solver.parameters.num_search_workers = workers
-    start = time.perf_counter()
-    st = solver.Solve(m)
-    wall = time.perf_counter() - start
+    solver, st, wall = common.timed_solve(m, limit, workers)
     if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         sol = {
             cells[c]: (t, k) for (c, t, k), v in x.items() if solver.Value(v)
