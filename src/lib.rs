@@ -5,6 +5,7 @@
 //! into the puzzle's own terms, checked by the puzzle's independent verifier, and rendered.
 
 pub mod error;
+pub mod geometry;
 pub mod model;
 pub mod puzzles;
 pub mod render;

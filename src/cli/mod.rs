@@ -1,5 +1,9 @@
-//! The command line: parse arguments, call the library, print. Every puzzle follows one
-//! contract: `quandary <puzzle> <verb> [args] [--json] [--svg FILE] [--time-limit SECS]`.
+//! The command line: `quandary <puzzle> <verb> [input] [options]`.
+//!
+//! Every puzzle of the registry gets the generic verbs (solve, count, unique, forced, model;
+//! optimum and reach where it has an objective) from one definition here; the few verbs only
+//! one puzzle has are in [`extra`]. Every answer is a [`Report`], printed by [`emit`], and every
+//! failure an [`Error`] whose exit status is fixed in one place.
 
 /// `println!` for results: a closed stdout (e.g. piped into `head`) ends the program quietly
 /// instead of panicking.
@@ -12,97 +16,185 @@ macro_rules! outln {
         }
     }};
 }
-pub(crate) use outln;
 
-pub mod battleship;
-pub mod chess;
-pub mod gunport;
-pub mod report;
-pub mod tank;
-pub mod tantrix;
+mod extra;
+mod progress;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use quandary::model::{lp, opb};
+use quandary::puzzles::registry::{self, Entry, OptionsIn, Report};
+use quandary::solve::run::{Limits, Query};
 use quandary::Error;
 use std::time::Duration;
 
-#[derive(Parser)]
-#[command(
-    name = "quandary",
-    version,
-    about = "Solve, count, prove and generate puzzles by 0-1 integer programming",
-    after_help = "Exit status: 0 with an answer, 1 when a limit stopped the search (status \"unknown\"), 2 on bad input."
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
+const EXIT_HELP: &str = "Exit status: 0 with an answer; 1 when a limit stopped the search (status \"unknown\"); 2 on bad input; 3 on an internal error (a solver answer the verifier rejects: please report it); 4 when `tantrix check` finds that the solution given breaks the rules.";
+
+/// The generic verbs a puzzle has, with their help.
+fn verbs(e: &dyn Entry) -> Vec<(&'static str, String)> {
+    let noun = e.title();
+    let mut v = vec![
+        (
+            "solve",
+            match e.solve_query() {
+                Query::Optimum => format!("{noun}: the optimum, with a proof"),
+                _ => format!("{noun}: one solution, or a proof that there is none"),
+            },
+        ),
+        (
+            "count",
+            "Count every solution (every optimal one, where there is an objective)".into(),
+        ),
+        (
+            "unique",
+            "Is there exactly one solution? Shows a second one if not".into(),
+        ),
+        (
+            "forced",
+            "What every solution shares: the partial board that logic alone fills in".into(),
+        ),
+        (
+            "model",
+            "Print the integer program's size per constraint family; export it as LP/OPB".into(),
+        ),
+    ];
+    if e.has_goal() {
+        v.push((
+            "optimum",
+            "The best solution by the objective, with a proof".into(),
+        ));
+        v.push((
+            "reach",
+            "Is there a solution worth at least V? Finds one or proves there is none".into(),
+        ));
+    }
+    v
 }
 
-#[derive(Subcommand)]
-pub enum Command {
-    /// Tank Attack: every tank's value equals the number of tanks attacking it
-    Tank {
-        #[command(subcommand)]
-        verb: tank::TankVerb,
-    },
-    /// Chess avoidance: place an army on a board with holes, no piece attacking another
-    Chess {
-        #[command(subcommand)]
-        verb: chess::ChessVerb,
-    },
-    /// Gunport: pack dominoes leaving the most holes, no two holes adjacent
-    Gunport {
-        #[command(subcommand)]
-        verb: gunport::GunportVerb,
-    },
-    /// Battleship: place a fleet from row and column counts and a few given cells
-    Battleship {
-        #[command(subcommand)]
-        verb: battleship::BattleshipVerb,
-    },
-    /// Tantrix on fixed boards: tiles on hex cells, the designated colour one loop
-    Tantrix {
-        #[command(subcommand)]
-        verb: tantrix::TantrixVerb,
-    },
-    /// Solve one built-in instance of every puzzle and print it
-    Tour,
+fn common_args(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("json")
+            .long("json")
+            .action(ArgAction::SetTrue)
+            .help("Print exactly one JSON object on stdout"),
+    )
+    .arg(
+        Arg::new("svg")
+            .long("svg")
+            .value_name("FILE")
+            .help("Write a picture of the answer to FILE"),
+    )
+    .arg(
+        Arg::new("time-limit")
+            .long("time-limit")
+            .value_name("SECS")
+            .allow_hyphen_values(true)
+            .value_parser(clap::value_parser!(f64))
+            .help("Stop after SECS seconds with status \"unknown\" (exit status 1)"),
+    )
 }
 
-/// Options every verb takes.
-#[derive(Args, Clone, Debug)]
-pub struct Common {
-    /// Print exactly one JSON object on stdout
-    #[arg(long)]
+fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
+    let mut cmd = Command::new(name).about(about).arg(
+        Arg::new("input")
+            .num_args(0..)
+            .allow_negative_numbers(true)
+            .value_name("INPUT")
+            .help(e.input()),
+    );
+    cmd = e.options_args(cmd);
+    for (alias, verb) in e.aliases() {
+        if *verb == name {
+            cmd = cmd.visible_alias(*alias);
+        }
+    }
+    match name {
+        "model" => cmd
+            .arg(Arg::new("lp").long("lp").value_name("FILE").help("Write the model as a CPLEX-LP file"))
+            .arg(Arg::new("opb").long("opb").value_name("FILE").help("Write the model as an OPB (pseudo-Boolean) file"))
+            .arg(
+                Arg::new("symmetry-breaking")
+                    .long("symmetry-breaking")
+                    .action(ArgAction::SetTrue)
+                    .help("The model as `solve` builds it, with symmetry-breaking rows where the puzzle has them (valid for finding, not counting)"),
+            )
+            .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print exactly one JSON object on stdout")),
+        "reach" => common_args(cmd).arg(
+            Arg::new("at-least")
+                .long("at-least")
+                .visible_alias("holes")
+                .value_name("V")
+                .required(true)
+                .allow_hyphen_values(true)
+                .value_parser(clap::value_parser!(i64))
+                .help("The value to reach"),
+        ),
+        _ => common_args(cmd).arg(
+            Arg::new("out")
+                .long("out")
+                .short('o')
+                .value_name("FILE")
+                .help("Write the solution to FILE in the puzzle's own file format, where it has one"),
+        ),
+    }
+}
+
+/// The whole command line, built from the registry.
+pub fn command() -> Command {
+    let mut cli = Command::new("quandary")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Solve, count, prove and generate puzzles by 0-1 integer programming")
+        .after_help(EXIT_HELP)
+        .subcommand_required(true)
+        .arg_required_else_help(true);
+    for e in registry::PUZZLES {
+        let mut p = Command::new(e.name())
+            .about(e.about())
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        for (name, about) in verbs(*e) {
+            p = p.subcommand(verb_command(*e, name, about));
+        }
+        p = extra::augment(e.name(), p);
+        cli = cli.subcommand(p);
+    }
+    cli.subcommand(
+        Command::new("tour").about("Solve one built-in instance of every puzzle and print it"),
+    )
+}
+
+/// What to do with a report besides printing it.
+#[derive(Default)]
+pub struct Output {
     pub json: bool,
-    /// Write a picture of the solution to FILE
-    #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
-    /// Stop after SECS seconds with status "unknown" (exit status 1)
-    #[arg(long, value_name = "SECS")]
-    pub time_limit: Option<f64>,
+    pub out: Option<(String, Option<String>)>,
 }
 
-impl Common {
-    pub fn time_limit(&self) -> Result<Option<Duration>, Error> {
-        match self.time_limit {
-            None => Ok(None),
-            Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(Duration::from_secs_f64(s))),
-            Some(s) => Err(Error::input(format!(
-                "--time-limit {s} is not a number of seconds (give 0 or more)"
-            ))),
+impl Output {
+    pub fn from(m: &ArgMatches) -> Output {
+        let get = |k: &str| m.try_get_one::<String>(k).ok().flatten().cloned();
+        Output {
+            json: m
+                .try_get_one::<bool>("json")
+                .ok()
+                .flatten()
+                .copied()
+                .unwrap_or(false),
+            svg: get("svg"),
+            out: None,
         }
     }
 }
 
-/// Options of the `model` verb: export files.
-#[derive(Args, Clone, Debug)]
-pub struct Export {
-    /// Write the model as a CPLEX-LP file
-    #[arg(long, value_name = "FILE")]
-    pub lp: Option<String>,
-    /// Write the model as an OPB (pseudo-Boolean) file
-    #[arg(long, value_name = "FILE")]
-    pub opb: Option<String>,
+/// The time limit of a command, checked.
+pub fn time_limit(m: &ArgMatches) -> Result<Option<Duration>, Error> {
+    match m.try_get_one::<f64>("time-limit").ok().flatten() {
+        None => Ok(None),
+        Some(&s) if s.is_finite() && s >= 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(Error::input(format!(
+            "--time-limit {s} is not a number of seconds (give 0 or more)"
+        ))),
+    }
 }
 
 pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {
@@ -112,86 +204,126 @@ pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {
     })
 }
 
-/// Runs a parsed command; the result is the process's exit status.
-pub fn run(cli: Cli) -> Result<i32, Error> {
-    match cli.command {
-        Command::Tank { verb } => tank::run(verb),
-        Command::Gunport { verb } => gunport::run(verb),
-        Command::Chess { verb } => chess::run(verb),
-        Command::Battleship { verb } => battleship::run(verb),
-        Command::Tantrix { verb } => tantrix::run(verb),
-        Command::Tour => tour(),
+/// Prints a report (text, or one JSON object), writes its files, and returns the exit status.
+pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
+    if let (Some(path), Some(svg)) = (&output.svg, &report.svg) {
+        write_file(path, svg)?;
+    }
+    if let Some((path, Some(file))) = &output.out {
+        write_file(path, file)?;
+    }
+    if output.json {
+        outln!(
+            "{}",
+            serde_json::to_string(report).expect("reports serialise")
+        );
+    } else {
+        outln!("{}", report.text.trim_end_matches('\n'));
+        if !report.stats.method.is_empty() {
+            outln!("({} in {:.3} s)", report.stats.method, report.stats.seconds);
+        }
+    }
+    Ok(report.exit_code())
+}
+
+/// Runs the command line; the result is the process's exit status.
+pub fn main() -> i32 {
+    let matches = match command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let json = matches
+        .subcommand()
+        .and_then(|(_, p)| p.subcommand())
+        .is_some_and(|(_, v)| v.try_get_one::<bool>("json").ok().flatten() == Some(&true));
+    progress::install();
+    match run(&matches) {
+        Ok(code) => code,
+        Err(e) => {
+            quandary::solve::progress::finish();
+            eprintln!("quandary: error: {e}");
+            if json {
+                let status = if matches!(e, Error::Stopped(_)) {
+                    "unknown"
+                } else {
+                    "error"
+                };
+                outln!(
+                    "{}",
+                    serde_json::json!({"status": status, "error": e.to_string()})
+                );
+            }
+            e.exit_code()
+        }
     }
 }
 
-fn tour() -> Result<i32, Error> {
-    outln!("quandary tour: one built-in instance of every puzzle\n");
-    outln!("== Tank Attack, 6×6 (seed chapter 26) ==");
-    let code = tank::run(tank::TankVerb::Solve(tank::SolveArgs {
-        n: "6".into(),
-        opts: tank::TankOpts::default(),
-        common: Common {
-            json: false,
-            svg: None,
-            time_limit: None,
-        },
-    }))?;
-    outln!("\n== Gunport, 7×7 (seed chapter 29, Figure 29.1) ==");
-    let code2 = gunport::run(gunport::GunportVerb::Solve(gunport::BoardArgs {
-        m: "7".into(),
-        n: "7".into(),
-        formulation: quandary::puzzles::gunport::Formulation::Strong,
-        no_dp: false,
-        up_to_symmetry: false,
-        common: Common {
-            json: false,
-            svg: None,
-            time_limit: None,
-        },
-    }))?;
-    outln!("\n== Chess avoidance, four bishops and two knights (seed chapter 60) ==");
-    let seed_board = quandary::puzzles::chess::Board::parse(chess::SEED_BOARD)?;
-    let code3 = chess::find_on(
-        seed_board,
-        chess::PuzzleArgs {
-            board: chess::BoardOpts {
-                board: "data/chess/friedman-b4n2.txt".into(),
-                army: None,
-                holes_block: false,
-                formulation: quandary::puzzles::chess::Formulation::Pairwise,
-            },
-            sat: false,
-            common: Common {
-                json: false,
-                svg: None,
-                time_limit: None,
-            },
-        },
-        "unique",
-    )?;
-    outln!("\n== Battleship, the puzz.link example (seed: Meuffels & den Hertog) ==");
-    let code4 = battleship::run(battleship::BattleshipVerb::Unique(battleship::PuzzleArgs {
-        input: battleship::Input {
-            puzzle: "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c".into(),
-            instance: None,
-            fleet: None,
-            formulation: quandary::puzzles::battleship::model::Formulation::Runs,
-        },
-        common: Common {
-            json: false,
-            svg: None,
-            time_limit: None,
-        },
-    }))?;
-    outln!("\n== Tantrix, challenge 60 on a fixed board (seed: Kino & Uno) ==");
-    let code5 = tantrix::tour()?;
-    Ok(code.max(code2).max(code3).max(code4).max(code5))
+fn run(matches: &ArgMatches) -> Result<i32, Error> {
+    let (name, pm) = matches.subcommand().expect("a subcommand is required");
+    if name == "tour" {
+        return tour();
+    }
+    let entry = registry::find(name).expect("subcommands come from the registry");
+    let (verb, vm) = pm.subcommand().expect("a verb is required");
+    if !verbs(entry).iter().any(|(v, _)| *v == verb) {
+        return extra::run(name, pm);
+    }
+    let words: Vec<String> = vm
+        .get_many::<String>("input")
+        .map(|w| w.cloned().collect())
+        .unwrap_or_default();
+    let options = OptionsIn::Matches(vm);
+    if verb == "model" {
+        return model(entry, &words, options, vm);
+    }
+    let limits = Limits::new(time_limit(vm)?);
+    let query = match verb {
+        "solve" => entry.solve_query(),
+        "count" => Query::Count,
+        "unique" => Query::Unique,
+        "forced" => Query::Forced,
+        "optimum" => Query::Optimum,
+        "reach" => Query::AtLeast(*vm.get_one::<i64>("at-least").expect("required")),
+        _ => unreachable!("verbs() lists every generic verb"),
+    };
+    let report = entry.run(&words, options, query, &limits)?;
+    let mut output = Output::from(vm);
+    if let Some(path) = vm.try_get_one::<String>("out").ok().flatten() {
+        output.out = Some((path.clone(), report.file.clone()));
+        if report.file.is_none() && report.solution.is_some() {
+            return Err(Error::input(format!(
+                "--out: {} has no solution file format; use --json or --svg",
+                entry.name()
+            )));
+        }
+    }
+    emit(&report, &output)
 }
 
-/// Prints a model's size and its rows per family (or one JSON object).
-pub fn print_model(model: &quandary::model::Model, puzzle: &str, title: &str, json: bool) {
+fn model(
+    entry: &dyn Entry,
+    words: &[String],
+    options: OptionsIn,
+    m: &ArgMatches,
+) -> Result<i32, Error> {
+    let query = if m.get_flag("symmetry-breaking") {
+        entry.solve_query()
+    } else {
+        Query::Count
+    };
+    let (title, model) = entry.model(words, options, query)?;
+    if let Some(path) = m.get_one::<String>("lp") {
+        write_file(path, &lp::to_lp(&model, &title))?;
+    }
+    if let Some(path) = m.get_one::<String>("opb") {
+        write_file(path, &opb::to_opb(&model, &title))?;
+    }
     let size = model.size();
-    if json {
+    if m.get_flag("json") {
         let families: Vec<serde_json::Value> = model
             .families()
             .iter()
@@ -199,7 +331,7 @@ pub fn print_model(model: &quandary::model::Model, puzzle: &str, title: &str, js
             .collect();
         outln!(
             "{}",
-            serde_json::json!({"puzzle": puzzle, "verb": "model", "status": "solved",
+            serde_json::json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
                 "title": title, "stats": {"model": size}, "families": families})
         );
     } else {
@@ -208,4 +340,19 @@ pub fn print_model(model: &quandary::model::Model, puzzle: &str, title: &str, js
             outln!("  {rows:>6}  {family}");
         }
     }
+    Ok(0)
+}
+
+/// One built-in instance of every puzzle, asked what `solve` asks.
+fn tour() -> Result<i32, Error> {
+    outln!("quandary tour: one built-in instance of every puzzle\n");
+    let mut code = 0;
+    for e in registry::PUZZLES {
+        let words: Vec<String> = e.example().iter().map(|w| w.to_string()).collect();
+        outln!("== {} ({} {}) ==", e.title(), e.name(), words.join(" "));
+        let report = e.run(&words, OptionsIn::Default, e.solve_query(), &Limits::none())?;
+        code = code.max(emit(&report, &Output::default())?);
+        outln!("");
+    }
+    Ok(code)
 }

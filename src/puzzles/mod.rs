@@ -1,7 +1,301 @@
-//! One module per puzzle: instance, formulations, decoder, independent verifier, rendering.
+//! One interface for every puzzle, and the registry that lists them.
+//!
+//! A puzzle says what its input is ([`Puzzle::Instance`], read by [`Puzzle::read`]), how it is
+//! asked ([`Puzzle::Options`]), what an answer is ([`Puzzle::Solution`]), how to state it as a
+//! 0-1 program ([`Puzzle::formulate`]), how to check an answer without that program
+//! ([`Puzzle::verify`]) and how to draw one. Everything else (first solution, optimum, counts,
+//! uniqueness, forced cells, time limits, verification of every answer, reports) is written
+//! once, in [`crate::solve::run`], and serves every puzzle. A new puzzle is one module
+//! implementing this trait plus one line in [`registry`]; [`template`] is a compiled example.
 
 pub mod battleship;
 pub mod chess;
 pub mod gunport;
+pub mod registry;
 pub mod tank;
 pub mod tantrix;
+pub mod template;
+
+use crate::error::Result;
+use crate::model::{Constraint, Model, Var};
+use crate::solve::run::{Outcome, Query};
+use std::time::Instant;
+
+/// Why a formulation is built: to find (symmetry-breaking rows allowed: they keep an image of
+/// every solution) or to enumerate (they would lose solutions, so they are left out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    Find,
+    Enumerate,
+}
+
+impl Purpose {
+    /// The purpose a query needs.
+    pub fn of(query: Query) -> Purpose {
+        match query {
+            Query::First | Query::Optimum | Query::AtLeast(_) => Purpose::Find,
+            Query::Count | Query::Unique | Query::Forced => Purpose::Enumerate,
+        }
+    }
+}
+
+/// Where a decision variable sits on the board, for drawing partial boards (forced cells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum Place {
+    /// Row and column of a rectangular grid, from 0.
+    Cell(usize, usize),
+    /// Axial coordinates of a hex cell.
+    Hex(i32, i32),
+}
+
+/// What a decision variable means, in the puzzle's words: "at `place`, `says`" when true.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Meaning {
+    pub place: Place,
+    pub says: String,
+    /// What it says when false, if that is worth showing (e.g. "water").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub otherwise: Option<String>,
+}
+
+impl Meaning {
+    /// "At `place`, `says`" when true; nothing worth showing when false.
+    pub fn at(place: Place, says: impl Into<String>) -> Meaning {
+        Meaning {
+            place,
+            says: says.into(),
+            otherwise: None,
+        }
+    }
+}
+
+/// The objective in the puzzle's own terms (e.g. holes), whatever the model optimises.
+///
+/// The model's objective value of a solution worth `w` is `per_unit * w + at_zero`; a negative
+/// `per_unit` lets a model minimise a quantity that falls as the puzzle's value rises.
+pub struct Goal {
+    /// What the value is called ("holes", "pieces").
+    pub name: &'static str,
+    /// Whether the puzzle wants the value large.
+    pub maximise: bool,
+    pub per_unit: i64,
+    pub at_zero: i64,
+    /// A value no solution can beat, proved outside the model (e.g. a published bound), which
+    /// the search tries first: reaching it proves optimality at once.
+    pub proved_bound: Option<i64>,
+    /// Every two solutions' values differ by a multiple of this (1 when nothing is known).
+    pub step: i64,
+}
+
+impl Goal {
+    /// The value of the model's objective for a solution worth `value` in the puzzle's terms.
+    pub fn model_value(&self, value: i64) -> i64 {
+        self.per_unit * value + self.at_zero
+    }
+
+    /// The puzzle's value of a solution whose model objective is `model_value`.
+    pub fn value(&self, model_value: i64) -> i64 {
+        (model_value - self.at_zero) / self.per_unit
+    }
+
+    /// The bound on the model's objective in minimisation form (what
+    /// [`crate::solve::Backend::objective_at_most`] takes) for solutions worth at least
+    /// (maximising) or at most (minimising) `value`.
+    pub fn at_most_for(&self, value: i64) -> i64 {
+        let v = self.model_value(value);
+        if self.model_maximises() {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// Whether the model itself maximises.
+    pub fn model_maximises(&self) -> bool {
+        self.maximise == (self.per_unit > 0)
+    }
+}
+
+/// Lazy constraints: the rows a candidate assignment violates (none accepts it).
+pub type LazyCuts<'a> = Box<dyn FnMut(&[bool]) -> Vec<Constraint> + 'a>;
+
+/// A puzzle instance stated as a 0-1 program, with everything the runner needs around it.
+pub struct Formulation<'a, S> {
+    pub model: Model,
+    /// The decision variables: solutions are told apart (counted, blocked) by these alone.
+    pub decisions: Vec<Var>,
+    /// What each decision variable means (same order as `decisions`), for forced cells.
+    pub meanings: Vec<Meaning>,
+    /// Block a solution by its true decisions only: exact when every solution sets the same
+    /// number of decisions true (one placement per cell, say); a shorter clause.
+    pub block_by_true_decisions: bool,
+    /// Reads a solution off an assignment.
+    pub decode: Box<dyn Fn(&[bool]) -> S + 'a>,
+    pub cuts: Option<LazyCuts<'a>>,
+    /// Names a solution's symmetry class (its least image, say): counts then also report
+    /// the number of classes.
+    pub classes: Option<Box<dyn Fn(&S) -> Vec<usize> + 'a>>,
+    /// The objective in the puzzle's terms, when the model has one.
+    pub goal: Option<Goal>,
+    /// CaDiCaL configurations to race (one thread each); empty for the default engine.
+    pub engines: Vec<&'static str>,
+    /// How the answer is obtained, for reports ("SAT (CaDiCaL), strong formulation").
+    pub method: String,
+    /// Set when the user restricted the search to part of the space (e.g. "D4-symmetric
+    /// boards"): answers then hold there only, and reports say so.
+    pub scope: Option<String>,
+}
+
+impl<'a, S> Formulation<'a, S> {
+    /// A formulation with the default engine, no cuts, no objective and no restriction.
+    pub fn new(
+        model: Model,
+        decisions: Vec<Var>,
+        meanings: Vec<Meaning>,
+        decode: impl Fn(&[bool]) -> S + 'a,
+        method: String,
+    ) -> Self {
+        Formulation {
+            model,
+            decisions,
+            meanings,
+            block_by_true_decisions: false,
+            decode: Box::new(decode),
+            cuts: None,
+            classes: None,
+            goal: None,
+            engines: Vec::new(),
+            method,
+            scope: None,
+        }
+    }
+}
+
+/// What a puzzle's dedicated exact method answered (a dynamic program, a trie search, a
+/// counter); the runner verifies its solutions like any other.
+pub struct Exact<S> {
+    pub status: crate::solve::search::Status,
+    pub solutions: Vec<S>,
+    /// Solutions counted; complete unless the status is unknown.
+    pub count: u128,
+    /// The optimum or best value found, in the puzzle's terms.
+    pub objective: Option<i64>,
+    pub method: String,
+    /// Figures particular to the method.
+    pub details: Option<serde_json::Value>,
+}
+
+/// A search restricted to part of the space, tried before the full model. It can contribute
+/// a solution (and, where it reaches a proved bound, an optimum), never a refutation or count.
+pub struct Phase<'a, S> {
+    /// The part of the space, e.g. "D4-symmetric boards".
+    pub scope: String,
+    /// Its share of the time left when it starts (0 < share <= 1).
+    pub share: f64,
+    /// Its time when the run has no limit.
+    pub unlimited: Option<std::time::Duration>,
+    pub build: Box<dyn FnOnce() -> Formulation<'a, S> + 'a>,
+}
+
+/// What options must also be to serve the command line: clap flags (with the `cli` feature).
+#[cfg(feature = "cli")]
+pub trait OptionFlags: clap::Args + clap::FromArgMatches {}
+#[cfg(feature = "cli")]
+impl<T: clap::Args + clap::FromArgMatches> OptionFlags for T {}
+/// What options must also be to serve the command line: nothing without the `cli` feature.
+#[cfg(not(feature = "cli"))]
+pub trait OptionFlags {}
+#[cfg(not(feature = "cli"))]
+impl<T> OptionFlags for T {}
+
+/// A puzzle: its input, options, answers, model, verifier and pictures.
+pub trait Puzzle: 'static {
+    /// The name used on the command line ("tank").
+    const NAME: &'static str;
+    /// The name people use ("Tank Attack").
+    const TITLE: &'static str;
+    /// One line on the rules.
+    const ABOUT: &'static str;
+    /// What the input words are, for help texts.
+    const INPUT: &'static str;
+    /// An example input (the words given on the command line), used by the tour and tests.
+    const EXAMPLE: &'static [&'static str];
+    /// What one solution is called ("board", "packing").
+    const NOUN: &'static str = "solution";
+    /// What the `solve` verb asks: one solution, or the optimum for optimisation puzzles.
+    const SOLVE: Query = Query::First;
+    /// Whether some instances or options give the model an objective.
+    const HAS_GOAL: bool = false;
+    /// Other names of generic verbs, as (alias, verb): e.g. ("max", "optimum").
+    const ALIASES: &'static [(&'static str, &'static str)] = &[];
+    /// The unit of the objective in headlines ("holes"); empty for a bare number.
+    const GOAL_NAME: &'static str = "";
+
+    /// The input, parsed and validated.
+    type Instance: Send + Sync;
+    /// The formulation and its switches; [`Default`] is what the command line defaults to.
+    type Options: Default + Clone + Send + Sync + serde::de::DeserializeOwned + OptionFlags;
+    type Solution: serde::Serialize + Clone + Send;
+
+    /// Reads an instance from the words a user gave (a size, a file name, a URL, ...): every
+    /// input format the puzzle reads is recognised here. Bad input is an [`Error::Input`]
+    /// naming what is wrong and where.
+    ///
+    /// [`Error::Input`]: crate::Error::Input
+    fn read(words: &[String], options: &Self::Options) -> Result<Self::Instance>;
+
+    /// A short name of the instance for headlines ("Tank Attack 6×6").
+    fn describe(instance: &Self::Instance) -> String;
+
+    /// The instance as a 0-1 program for `query`. [`Purpose::of`] the query says whether
+    /// symmetry-breaking rows may be added. Bad combinations of options are input errors.
+    fn formulate<'a>(
+        instance: &'a Self::Instance,
+        options: &Self::Options,
+        query: Query,
+    ) -> Result<Formulation<'a, Self::Solution>>;
+
+    /// Checks a solution against the rules, sharing no code with the model. `Ok` carries a
+    /// one-line summary ("117 holes"), `Err` the first broken rule.
+    fn verify(
+        instance: &Self::Instance,
+        solution: &Self::Solution,
+    ) -> std::result::Result<String, String>;
+
+    /// A solution as text for a terminal.
+    fn text(instance: &Self::Instance, solution: &Self::Solution) -> String;
+
+    /// A solution as an SVG picture.
+    fn svg(instance: &Self::Instance, options: &Self::Options, solution: &Self::Solution)
+        -> String;
+
+    /// The solution as a file the puzzle's own reader takes back (e.g. a solved board), if
+    /// the puzzle has such a format; `solve --out FILE` writes it.
+    fn file(_instance: &Self::Instance, _solution: &Self::Solution) -> Option<String> {
+        None
+    }
+
+    /// A dedicated exact method for this query, if it applies (None: use the model).
+    fn exact(
+        _instance: &Self::Instance,
+        _options: &Self::Options,
+        _query: Query,
+        _deadline: Option<Instant>,
+    ) -> Option<Result<Exact<Self::Solution>>> {
+        None
+    }
+
+    /// Restricted searches tried before the full model for `query` (First, Optimum, AtLeast).
+    fn phases<'a>(
+        _instance: &'a Self::Instance,
+        _options: &Self::Options,
+        _query: Query,
+    ) -> Vec<Phase<'a, Self::Solution>> {
+        Vec::new()
+    }
+
+    /// A line under the headline, e.g. published values to compare with.
+    fn remarks(_instance: &Self::Instance, _outcome: &Outcome<Self::Solution>) -> Option<String> {
+        None
+    }
+}

@@ -1,4 +1,5 @@
 //! Rendering shared by every puzzle: aligned text grids for terminals and SVG pictures.
 
+pub mod forced;
 pub mod svg;
 pub mod text;

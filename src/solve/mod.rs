@@ -3,6 +3,8 @@
 //! once on top of the [`Backend`] interface.
 
 pub mod portfolio;
+pub mod progress;
+pub mod run;
 pub mod sat;
 pub mod search;
 

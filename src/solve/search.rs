@@ -4,7 +4,6 @@
 
 use super::{Answer, Backend};
 use crate::model::{Constraint, Lit, Var};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -42,7 +41,6 @@ pub struct Search<'a, B: Backend> {
     cuts: Option<Cuts<'a>>,
     started: Instant,
     deadline: Option<Instant>,
-    progress: ProgressBar,
     pub stats: SearchStats,
 }
 
@@ -63,21 +61,14 @@ impl<'a, B: Backend> Search<'a, B> {
             cuts: None,
             started,
             deadline,
-            progress: ProgressBar::hidden(),
             stats: SearchStats::default(),
         }
     }
 
-    /// Shows a spinner on stderr (only when stderr is a terminal).
-    pub fn with_progress(mut self, what: &str) -> Self {
-        let bar = ProgressBar::new_spinner();
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed_precise} {prefix}: {msg}")
-                .expect("valid template"),
-        );
-        bar.set_prefix(what.to_string());
-        bar.enable_steady_tick(Duration::from_millis(200));
-        self.progress = bar;
+    /// Reports this search's progress, under the name `what`, to the installed
+    /// [`progress`](super::progress) sink.
+    pub fn with_progress(self, what: &str) -> Self {
+        super::progress::phase(what);
         self
     }
 
@@ -88,7 +79,7 @@ impl<'a, B: Backend> Search<'a, B> {
     }
 
     pub fn progress(&self, message: String) {
-        self.progress.set_message(message);
+        super::progress::message(&message);
     }
 
     /// The size of what the backend built.
@@ -101,7 +92,6 @@ impl<'a, B: Backend> Search<'a, B> {
     }
 
     pub fn finish(&mut self) -> SearchStats {
-        self.progress.finish_and_clear();
         self.stats.seconds = self.started.elapsed().as_secs_f64();
         self.stats.clone()
     }
@@ -275,6 +265,7 @@ impl<'a, B: Backend> Search<'a, B> {
     pub fn enumerate_positive(
         &mut self,
         projection: &[Var],
+        assumptions: &[Lit],
         limit: Option<u64>,
         on_solution: impl FnMut(&[bool]) -> bool,
     ) -> (Status, u64) {
@@ -285,7 +276,7 @@ impl<'a, B: Backend> Search<'a, B> {
                 .map(|v| v.negated())
                 .collect()
         };
-        self.enumerate_blocking(&[], limit, block, on_solution)
+        self.enumerate_blocking(assumptions, limit, block, on_solution)
     }
 
     /// The enumeration loop: each solution found is shown to `on_solution`, then excluded by

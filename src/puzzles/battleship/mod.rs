@@ -12,7 +12,10 @@
 pub mod formats;
 pub mod model;
 pub mod setter;
+pub mod verbs;
 pub mod verify;
+
+pub use verbs::BattleshipPuzzle;
 
 use crate::error::{Error, Result};
 

@@ -17,8 +17,9 @@ use super::{placements, Layout, Puzzle, Ship, Symbol};
 use crate::model::{Lit, Model, Sense, Var};
 
 /// Which integer program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
 pub enum Formulation {
     /// Cell-based: seven symbols per cell (paper eqs. 1–25, eq. 6 split by direction)
     Cell,
@@ -33,6 +34,7 @@ pub enum Formulation {
     /// are straight runs), no run longer than the longest ship, and one variable per position
     /// of a ship that is true exactly when that position is a maximal run; the fleet counts
     /// those
+    #[default]
     Runs,
 }
 
@@ -111,6 +113,31 @@ impl BattleshipModel {
 
     pub fn decode(&self, assignment: &[bool]) -> Layout {
         Layout::from_occupancy(self.rows, self.cols, &self.occupancy(assignment))
+    }
+
+    /// What each projection variable means, for drawing forced cells.
+    pub fn meanings(&self) -> Vec<crate::puzzles::Meaning> {
+        use crate::puzzles::{Meaning, Place};
+        let cell = |c: usize, says: &str, otherwise: &str| Meaning {
+            place: Place::Cell(c / self.cols, c % self.cols),
+            says: says.into(),
+            otherwise: Some(otherwise.into()),
+        };
+        if self.formulation.on_cells() {
+            return (0..self.z.len()).map(|c| cell(c, "#", "~")).collect();
+        }
+        match self.formulation.ship_based() {
+            false => (0..self.x.len()).map(|c| cell(c, "~", "#")).collect(),
+            true => self
+                .grids
+                .iter()
+                .map(|g| Meaning {
+                    place: Place::Cell(g.row, g.col),
+                    says: format!("{}{}", if g.horizontal { ">" } else { "v" }, g.len),
+                    otherwise: None,
+                })
+                .collect(),
+        }
     }
 
     /// Clauses saying "cell (i, j) shows `symbol`" (given the rest of the model).

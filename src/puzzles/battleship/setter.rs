@@ -233,8 +233,8 @@ fn session_on(
 ) -> Result<ClueSession> {
     let u = unique(p, formulation, time_limit);
     match (u.status, u.solutions.len()) {
-        (Status::Unknown, _) => Err(Error::input(
-            "the time limit stopped the uniqueness check; give more --time-limit",
+        (Status::Unknown, _) => Err(Error::Stopped(
+            "the time limit stopped the uniqueness check; give more --time-limit".into(),
         )),
         (_, 0) => Err(Error::input("the puzzle has no solution")),
         (_, 1) => Ok(ClueSession::new(
@@ -264,7 +264,7 @@ pub fn redundant(
         match s.other(&without) {
             Ok(None) => out.push((c / p.cols, c % p.cols, p.clues[c].expect("a clue"))),
             Ok(Some(_)) => {}
-            Err(Stopped) => return Err(Error::input("the time limit stopped the search")),
+            Err(Stopped) => return Err(Error::Stopped("the time limit stopped the search".into())),
         }
     }
     s.finish();
@@ -287,7 +287,7 @@ pub fn minimise(
     }
     let keep = s
         .minimise(&cells, &order)
-        .map_err(|_| Error::input("the time limit stopped the search"))?;
+        .map_err(|_| Error::Stopped("the time limit stopped the search".into()))?;
     s.finish();
     let mut clues = vec![None; p.rows * p.cols];
     for c in keep {
@@ -358,7 +358,9 @@ pub fn random_layout(
                     }
                     Step::Exhausted => {}
                     Step::Stopped => {
-                        return Err(Error::input("the time limit stopped the layout search"))
+                        return Err(Error::Stopped(
+                            "the time limit stopped the layout search".into(),
+                        ))
                     }
                 }
             }
@@ -374,7 +376,11 @@ pub fn random_layout(
                     open.fleet_text()
                 )))
             }
-            Step::Stopped => return Err(Error::input("the time limit stopped the layout search")),
+            Step::Stopped => {
+                return Err(Error::Stopped(
+                    "the time limit stopped the layout search".into(),
+                ))
+            }
         },
     };
     Ok(bm.decode(&x))
@@ -411,7 +417,7 @@ pub fn generate(
     )?;
     let mut s = ClueSession::new(&p, &layout, formulation, time_limit, progress);
     let occ = layout.occupied();
-    let stopped = |_| Error::input("the time limit stopped the generation");
+    let stopped = |_| Error::Stopped("the time limit stopped the generation".into());
     let mut cells: Vec<usize> = Vec::new();
     while let Some(other) = s.other(&cells).map_err(stopped)? {
         let o = other.occupied();

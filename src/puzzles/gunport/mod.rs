@@ -6,7 +6,14 @@ pub mod budget;
 pub mod dp;
 
 use crate::error::{Error, Result};
+use crate::geometry::{Grid, Symmetry as BoardSymmetry};
 use crate::model::{Lit, Model, Sense, Var};
+use crate::puzzles::{
+    Exact, Formulation as Formulated, Goal, Meaning, Phase, Place, Purpose, Puzzle,
+};
+use crate::solve::run::{Outcome, Query};
+use crate::solve::search::Status;
+use std::time::Instant;
 
 /// The largest side accepted by the integer programs.
 pub const MAX_SIDE: usize = 60;
@@ -30,7 +37,8 @@ pub struct Packing {
 }
 
 /// Which integer program to build.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Formulation {
     /// The seed's monomino model: h, v, μ per cell; one cover equation per cell; no two
@@ -49,8 +57,10 @@ pub enum Formulation {
     Charge,
 }
 
-/// A symmetry that `reach` may demand of the packing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+/// A symmetry that a search may demand of the packing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
 pub enum Symmetry {
     /// Any packing
     #[default]
@@ -233,7 +243,7 @@ impl Gunport {
     }
 
     /// The value to look for first: the proved bound, which the strong model contains.
-    fn target(&self, formulation: Formulation) -> Option<i64> {
+    pub fn target(&self, formulation: Formulation) -> Option<i64> {
         match formulation {
             Formulation::Strong | Formulation::Charge => self.domino_bound(),
             _ => None,
@@ -600,65 +610,18 @@ pub fn to_svg(p: &Packing) -> String {
     pic.finish()
 }
 
-use crate::solve::search::{Search, SearchStats, Status, Step};
-use crate::solve::Backend;
-use std::time::Duration;
-
-/// The optimum found by the integer program.
-pub struct Solved {
-    pub status: Status,
-    pub packing: Option<Packing>,
-    pub holes: Option<i64>,
-    pub model_size: crate::model::Size,
-    pub engine_size: crate::solve::EngineSize,
-    pub stats: SearchStats,
-    pub method: String,
-}
-
-/// The optimal packings counted.
-pub struct Counted {
-    pub status: Status,
-    pub holes: Option<i64>,
-    /// Complete when status is `Solved` or `Optimal`.
-    pub packings: u128,
-    /// With symmetry classes asked for: the number of classes.
-    pub classes: Option<u64>,
-    pub method: String,
-    pub stats: Option<SearchStats>,
-}
-
-/// A map of the board's cells onto themselves.
-type CellMap = Box<dyn Fn((usize, usize)) -> (usize, usize)>;
-
-/// The board's symmetries as maps of cells: the identity, the half turn, both mirrors, and for
-/// square boards the quarter turns and diagonal reflections.
-fn symmetries(m: usize, n: usize) -> Vec<CellMap> {
-    let mut out: Vec<CellMap> = vec![
-        Box::new(|p| p),
-        Box::new(move |(r, c)| (m - 1 - r, n - 1 - c)),
-        Box::new(move |(r, c)| (m - 1 - r, c)),
-        Box::new(move |(r, c)| (r, n - 1 - c)),
-    ];
-    if m == n {
-        out.push(Box::new(|(r, c)| (c, r)));
-        out.push(Box::new(move |(r, c)| (n - 1 - c, n - 1 - r)));
-        out.push(Box::new(move |(r, c)| (c, n - 1 - r)));
-        out.push(Box::new(move |(r, c)| (n - 1 - c, r)));
-    }
-    out
-}
-
+/// The packing's least image under the board's symmetries (its class's name).
 impl Packing {
-    /// The least image of this packing under the board's symmetries (its class's name).
     pub fn canonical(&self) -> Vec<Domino> {
-        symmetries(self.m, self.n)
-            .iter()
+        let grid = Grid::new(self.m, self.n);
+        grid.symmetries()
+            .into_iter()
             .map(|g| {
                 let mut ds: Vec<Domino> = self
                     .dominoes
                     .iter()
                     .map(|[a, b]| {
-                        let (x, y) = (g(*a), g(*b));
+                        let (x, y) = (grid.map(g, *a), grid.map(g, *b));
                         if x <= y {
                             [x, y]
                         } else {
@@ -674,167 +637,19 @@ impl Packing {
     }
 }
 
+impl serde::Serialize for Packing {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        serde_json::json!({
+            "holes": self.holes().len(),
+            "rows": self.rows(),
+            "dominoes": self.dominoes.iter().map(|[a, b]| [a.0, a.1, b.0, b.1]).collect::<Vec<_>>(),
+            "hole_cells": self.holes().iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>(),
+        })
+        .serialize(s)
+    }
+}
+
 impl Gunport {
-    /// The most holes, with a proof of optimality, by incremental bound tightening.
-    ///
-    /// With the strong formulation, whose bound mn - 2⌈mn/3⌉ is a theorem, it first looks for
-    /// a packing that reaches the bound among packings with a mirror or half-turn symmetry
-    /// (small, fast searches, each given a share of the time). Reaching the bound proves
-    /// optimality whatever the symmetry; if no symmetric packing reaches it, the full model
-    /// decides.
-    pub fn solve(&self, formulation: Formulation, time_limit: Option<Duration>) -> Solved {
-        let started = std::time::Instant::now();
-        if let Some(target) = self.target(formulation) {
-            let (m, n) = (self.m, self.n);
-            let maps: [(&str, CellMap); 3] = [
-                ("mirror", Box::new(move |(r, c)| (r, n - 1 - c))),
-                ("half turn", Box::new(move |(r, c)| (m - 1 - r, n - 1 - c))),
-                ("mirror", Box::new(move |(r, c)| (m - 1 - r, c))),
-            ];
-            for (name, g) in maps {
-                let budget = match time_limit {
-                    Some(t) => t.saturating_sub(started.elapsed()) / 4,
-                    None => Duration::from_secs(10),
-                };
-                let mut gm = self.formulate(formulation);
-                gm.restrict_to_symmetric(&g);
-                let mut search =
-                    Search::new(crate::solve::default_backend(&gm.model), Some(budget))
-                        .with_progress(&format!("gunport, {name}-symmetric packings"));
-                let Some(at_target) = search.backend.objective_at_most(gm.at_least(target)) else {
-                    break;
-                };
-                if let Step::Found(a) = search.step(&at_target) {
-                    let mut stats = search.finish();
-                    stats.seconds = started.elapsed().as_secs_f64();
-                    return Solved {
-                        status: Status::Optimal,
-                        holes: Some(target),
-                        packing: Some(gm.decode(*self, &a)),
-                        model_size: gm.model.size(),
-                        engine_size: search.backend_size(),
-                        stats,
-                        method: format!(
-                            "SAT (CaDiCaL), strong formulation, {name}-symmetric packings reaching the proved bound"
-                        ),
-                    };
-                }
-            }
-        }
-        let remaining = time_limit.map(|t| t.saturating_sub(started.elapsed()));
-        let mut solved = self.prove(formulation, remaining);
-        solved.stats.seconds = started.elapsed().as_secs_f64();
-        solved
-    }
-
-    /// The optimum of the full model with a proof, by incremental bound tightening. The strong
-    /// formulation adds symmetry-breaking rows here (valid for the optimum, not for counting):
-    /// the top half holds at least as many holes as the bottom half, the left half at least as
-    /// many as the right half, and on square boards the top half at least as many as the left
-    /// half. The mirror in the horizontal axis swaps the top and bottom counts and keeps the
-    /// left and right ones, the vertical mirror does the converse, and the transpose swaps the
-    /// pairs, so every packing has an image that satisfies all three.
-    pub fn prove(&self, formulation: Formulation, time_limit: Option<Duration>) -> Solved {
-        let started = std::time::Instant::now();
-        let gm = self.formulate_for_proof(formulation);
-        let remaining = time_limit.map(|t| t.saturating_sub(started.elapsed()));
-        let mut search = Search::new(crate::solve::default_backend(&gm.model), remaining)
-            .with_progress("gunport");
-        let (status, best) = self.maximise_holes(&mut search, &gm, formulation);
-        let mut stats = search.finish();
-        stats.seconds = started.elapsed().as_secs_f64();
-        Solved {
-            status,
-            holes: best.as_ref().map(|b| b.0),
-            packing: best.map(|b| gm.decode(*self, &b.1)),
-            model_size: gm.model.size(),
-            engine_size: search.backend_size(),
-            stats,
-            method: crate::solve::sat_method(formulation),
-        }
-    }
-
-    /// Maximises the holes: a first probe at the proved bound (strong formulation), then bound
-    /// tightening in steps of two, since holes = mn - 2 (dominoes) always has the parity of mn.
-    /// Decides whether some packing leaves at least `holes` holes: `Solved` with such a packing,
-    /// `Infeasible` when there is none (a proof that the optimum is below `holes`), `Unknown`
-    /// when the time limit stops the search. The strong and charge formulations add the
-    /// symmetry-breaking rows of `prove` (an image of any such packing satisfies them).
-    pub fn reach(
-        &self,
-        formulation: Formulation,
-        holes: i64,
-        symmetry: Symmetry,
-        configs: &[&str],
-        time_limit: Option<Duration>,
-    ) -> Solved {
-        let started = std::time::Instant::now();
-        let mut gm = self.formulate_for_proof(formulation);
-        let (m, n) = (self.m, self.n);
-        match symmetry {
-            Symmetry::None => {}
-            Symmetry::HalfTurn => gm.restrict_to_symmetric(&|(r, c)| (m - 1 - r, n - 1 - c)),
-            Symmetry::Mirror => gm.restrict_to_symmetric(&|(r, c)| (r, n - 1 - c)),
-            Symmetry::QuarterTurn if m == n => gm.restrict_to_symmetric(&|(r, c)| (c, n - 1 - r)),
-            Symmetry::QuarterTurn => {
-                gm.model.add(
-                    "no quarter-turn symmetry on a non-square board",
-                    vec![],
-                    Sense::Ge,
-                    1,
-                );
-            }
-        }
-        let label = format!("gunport, at least {holes} holes");
-        let at_least = gm.at_least(holes);
-        let (status, assignment, mut stats, engine_size) = match configs {
-            [] | [_] => {
-                let config = configs.first().copied().unwrap_or("default");
-                let backend = crate::solve::sat::SatBackend::with_config(&gm.model, config);
-                decide(
-                    Search::new(backend, time_limit).with_progress(&label),
-                    at_least,
-                )
-            }
-            _ => {
-                let backend = crate::solve::portfolio::Portfolio::new(&gm.model, configs);
-                decide(
-                    Search::new(backend, time_limit).with_progress(&label),
-                    at_least,
-                )
-            }
-        };
-        let packing = assignment.map(|a| gm.decode(*self, &a));
-        stats.seconds = started.elapsed().as_secs_f64();
-        Solved {
-            status,
-            holes: packing.as_ref().map(|p| p.holes().len() as i64),
-            packing,
-            model_size: gm.model.size(),
-            engine_size,
-            stats,
-            method: crate::solve::sat_method(formulation),
-        }
-    }
-
-    /// Returns the holes of the best packing found and its assignment.
-    fn maximise_holes<B: Backend>(
-        &self,
-        search: &mut Search<'_, B>,
-        gm: &GunportModel,
-        formulation: Formulation,
-    ) -> (Status, Option<(i64, Vec<bool>)>) {
-        let objective = gm.model.objective.clone().expect("gunport models optimise");
-        let (status, best) = search.optimise(
-            |a| objective.value(a),
-            gm.maximises(),
-            self.target(formulation).map(|h| gm.value_of(h)),
-            2 * gm.per_hole.abs(),
-            |_| {},
-        );
-        (status, best.map(|(v, a)| (gm.holes_of(v), a)))
-    }
-
     /// The formulation, with the symmetry-breaking rows where it has them (strong, charge):
     /// for questions about the optimum, never for counting.
     fn formulate_for_proof(&self, formulation: Formulation) -> GunportModel {
@@ -867,91 +682,336 @@ impl Gunport {
             gm.model.add("symmetry breaking", terms, Sense::Ge, 0);
         }
     }
+}
 
-    /// Counts the optimal packings: by the dynamic program when the board is narrow enough
-    /// and no symmetry classes are asked for, else by SAT (optimise, then enumerate the packings
-    /// that reach the optimum).
-    pub fn count_optimal(
-        &self,
-        formulation: Formulation,
-        use_dp: bool,
-        up_to_symmetry: bool,
-        time_limit: Option<Duration>,
-    ) -> Counted {
-        if use_dp && !up_to_symmetry {
-            if let Some(o) = dp::optimum(self.m, self.n) {
-                return Counted {
-                    status: Status::Optimal,
-                    holes: Some(o.holes as i64),
-                    packings: o.packings,
-                    classes: None,
-                    method: "transfer-matrix dynamic program".into(),
-                    stats: None,
-                };
-            }
+/// How a Gunport query is answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The integer program on the SAT backend
+    #[default]
+    Sat,
+    /// `reach` only: the row-by-row dynamic program that keeps only partial packings within
+    /// the charge budget (exact; reports the best packing's holes, draws none)
+    Budget,
+}
+
+/// The options of every Gunport query.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Options {
+    /// Which integer program to solve (default: strong; charge for `reach`)
+    #[cfg_attr(feature = "cli", arg(long, value_enum))]
+    pub formulation: Option<Formulation>,
+    /// Count with the integer program even where the transfer-matrix program applies
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_dp: bool,
+    /// Count packings up to the board's rotations and reflections as well
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub up_to_symmetry: bool,
+    /// Only packings with this symmetry (answers then hold among those packings only)
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Symmetry::None))]
+    pub symmetry: Symmetry,
+    /// `sat` (the integer program) or, for `reach`, `budget` (a dynamic program over rows)
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Method::Sat))]
+    pub method: Method,
+    /// CaDiCaL configurations, comma-separated (default, sat, plain, unsat); two or more are
+    /// raced on as many threads
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ','))]
+    pub configs: Vec<String>,
+}
+
+impl Options {
+    /// The formulation asked for, or the default for the query.
+    pub fn formulation_for(&self, query: Query) -> Formulation {
+        self.formulation.unwrap_or(match query {
+            Query::AtLeast(_) => Formulation::Charge,
+            _ => Formulation::Strong,
+        })
+    }
+}
+
+impl Symmetry {
+    /// The packings it stands for, in words.
+    pub fn describe(self) -> Option<&'static str> {
+        match self {
+            Symmetry::None => None,
+            Symmetry::HalfTurn => Some("half-turn-symmetric packings"),
+            Symmetry::Mirror => Some("mirror-symmetric packings"),
+            Symmetry::QuarterTurn => Some("quarter-turn-symmetric packings"),
         }
-        let gm = self.formulate(formulation);
-        let mut search = Search::new(crate::solve::default_backend(&gm.model), time_limit)
-            .with_progress("gunport count");
-        let (status, best) = self.maximise_holes(&mut search, &gm, formulation);
-        let method = crate::solve::sat_method(formulation);
-        let Some((holes, _)) = best.filter(|_| status == Status::Optimal) else {
-            let stats = search.finish();
-            return Counted {
-                status,
-                holes: None,
-                packings: 0,
-                classes: None,
-                method,
-                stats: Some(stats),
-            };
-        };
-        let at_optimum = search
-            .backend
-            .objective_at_most(gm.at_least(holes))
-            .expect("the optimum was reached");
-        let mut classes = std::collections::BTreeSet::new();
-        let (enum_status, count) = search.enumerate(&gm.decisions, &at_optimum, None, |a| {
-            if up_to_symmetry {
-                classes.insert(gm.decode(*self, a).canonical());
-            }
-            true
-        });
-        let stats = search.finish();
-        Counted {
-            status: if enum_status == Status::Solved {
-                Status::Optimal
-            } else {
-                Status::Unknown
-            },
-            holes: Some(holes),
-            packings: count as u128,
-            classes: up_to_symmetry.then_some(classes.len() as u64),
-            method,
-            stats: Some(stats),
+    }
+
+    fn map(self) -> Option<BoardSymmetry> {
+        match self {
+            Symmetry::None => None,
+            Symmetry::HalfTurn => Some(BoardSymmetry::HalfTurn),
+            Symmetry::Mirror => Some(BoardSymmetry::Mirror),
+            Symmetry::QuarterTurn => Some(BoardSymmetry::QuarterTurn),
         }
     }
 }
 
-/// One solver call under the objective bound `at_least` (from `GunportModel::at_least`).
-fn decide<B: Backend>(
-    mut search: Search<'_, B>,
-    at_least: i64,
-) -> (
-    Status,
-    Option<Vec<bool>>,
-    SearchStats,
-    crate::solve::EngineSize,
-) {
-    let (status, assignment) = match search.backend.objective_at_most(at_least) {
-        None => (Status::Infeasible, None),
-        Some(lits) => match search.step(&lits) {
-            Step::Found(a) => (Status::Solved, Some(a)),
-            Step::Exhausted => (Status::Infeasible, None),
-            Step::Stopped => (Status::Unknown, None),
-        },
+/// The Gunport problem as a [`Puzzle`].
+pub struct GunportProblem;
+
+impl Gunport {
+    /// The runner's view of a model: decisions are the domino placements, the goal the holes.
+    fn formulated<'a>(
+        &self,
+        mut gm: GunportModel,
+        formulation: Formulation,
+        scope: Option<String>,
+    ) -> Formulated<'a, Packing> {
+        let where_: std::collections::HashMap<Var, Domino> =
+            gm.placements.iter().copied().collect();
+        let meanings = gm
+            .decisions
+            .iter()
+            .map(|v| match where_.get(v) {
+                Some([a, b]) => {
+                    Meaning::at(Place::Cell(a.0, a.1), if a.0 == b.0 { "<>" } else { "^v" })
+                }
+                None => Meaning::at(Place::Cell(0, 0), "?"),
+            })
+            .collect();
+        let goal = Goal {
+            name: "holes",
+            maximise: true,
+            per_unit: gm.per_hole,
+            at_zero: gm.at_zero,
+            proved_bound: self.target(formulation),
+            step: 2,
+        };
+        let model = std::mem::take(&mut gm.model);
+        let size = *self;
+        let mut f = Formulated::new(
+            model,
+            gm.decisions.clone(),
+            meanings,
+            move |a| gm.decode(size, a),
+            crate::solve::sat_method(formulation),
+        );
+        f.goal = Some(goal);
+        f.scope = scope;
+        f
+    }
+}
+
+impl Puzzle for GunportProblem {
+    const NAME: &'static str = "gunport";
+    const TITLE: &'static str = "Gunport";
+    const ABOUT: &'static str =
+        "Gunport: pack dominoes leaving the most holes, no two holes adjacent";
+    const INPUT: &'static str = "Rows and columns of the board: M N";
+    const EXAMPLE: &'static [&'static str] = &["7", "7"];
+    const NOUN: &'static str = "packing";
+    const SOLVE: Query = Query::Optimum;
+    const HAS_GOAL: bool = true;
+    const GOAL_NAME: &'static str = "holes";
+
+    type Instance = Gunport;
+    type Options = Options;
+    type Solution = Packing;
+
+    fn read(words: &[String], o: &Options) -> Result<Gunport> {
+        let [m, n] = words else {
+            return Err(Error::input(format!(
+                "gunport takes two words, the rows M and columns N of the board (got {})",
+                words.len()
+            )));
+        };
+        let g = Gunport::parse(m, n)?;
+        if o.symmetry == Symmetry::QuarterTurn && g.m != g.n {
+            return Err(Error::input(format!(
+                "--symmetry quarter-turn needs a square board; {}×{} is not square",
+                g.m, g.n
+            )));
+        }
+        for c in &o.configs {
+            if !crate::solve::PORTFOLIO_CONFIGS.contains(&c.as_str()) {
+                return Err(Error::input(format!(
+                    "--configs: unknown CaDiCaL configuration '{c}' (known: {})",
+                    crate::solve::PORTFOLIO_CONFIGS.join(", ")
+                )));
+            }
+        }
+        Ok(g)
+    }
+
+    fn describe(g: &Gunport) -> String {
+        format!("Gunport {}×{}", g.m, g.n)
+    }
+
+    fn formulate<'a>(g: &'a Gunport, o: &Options, query: Query) -> Result<Formulated<'a, Packing>> {
+        let purpose = Purpose::of(query);
+        let formulation = o.formulation_for(query);
+        if purpose == Purpose::Enumerate && formulation == Formulation::Domino {
+            return Err(Error::input(
+                "the domino formulation numbers its dominoes, so it would count every packing once per numbering; count with --formulation cell or strong",
+            ));
+        }
+        let mut gm = match purpose {
+            Purpose::Find => g.formulate_for_proof(formulation),
+            Purpose::Enumerate => g.formulate(formulation),
+        };
+        let grid = Grid::new(g.m, g.n);
+        if let Some(sym) = o.symmetry.map() {
+            gm.restrict_to_symmetric(&|p| grid.map(sym, p));
+        }
+        let mut f = g.formulated(gm, formulation, o.symmetry.describe().map(String::from));
+        if !o.configs.is_empty() {
+            f.engines = o
+                .configs
+                .iter()
+                .filter_map(|c| {
+                    crate::solve::PORTFOLIO_CONFIGS
+                        .iter()
+                        .copied()
+                        .find(|k| k == c)
+                })
+                .collect();
+        }
+        if o.up_to_symmetry {
+            f.classes = Some(Box::new(|p: &Packing| {
+                p.canonical()
+                    .iter()
+                    .flat_map(|[a, b]| [a.0, a.1, b.0, b.1])
+                    .collect()
+            }));
+        }
+        Ok(f)
+    }
+
+    fn verify(_: &Gunport, p: &Packing) -> std::result::Result<String, String> {
+        verify(p).map(|h| format!("a maximal packing with {h} holes"))
+    }
+
+    fn text(_: &Gunport, p: &Packing) -> String {
+        to_text(p)
+    }
+
+    fn svg(_: &Gunport, _: &Options, p: &Packing) -> String {
+        to_svg(p)
+    }
+
+    fn exact(
+        g: &Gunport,
+        o: &Options,
+        query: Query,
+        deadline: Option<Instant>,
+    ) -> Option<Result<Exact<Packing>>> {
+        match query {
+            Query::Count if !o.no_dp && !o.up_to_symmetry && o.symmetry == Symmetry::None => {
+                let d = dp::optimum(g.m, g.n)?;
+                Some(Ok(Exact {
+                    status: Status::Optimal,
+                    solutions: Vec::new(),
+                    count: d.packings,
+                    objective: Some(d.holes as i64),
+                    method: "transfer-matrix dynamic program".into(),
+                    details: None,
+                }))
+            }
+            Query::AtLeast(h) if o.method == Method::Budget => {
+                Some(budget_reach(g, o, h, deadline))
+            }
+            _ if o.method == Method::Budget => {
+                Some(Err(Error::input("--method budget answers `reach` only")))
+            }
+            _ => None,
+        }
+    }
+
+    /// The optimum: packings with a mirror or half-turn symmetry that reach the proved bound
+    /// mn - 2⌈mn/3⌉ (small, fast searches, each a quarter of the time left, or 10 s). Reaching
+    /// the bound proves optimality whatever the symmetry; if none does, the full model decides.
+    fn phases<'a>(g: &'a Gunport, o: &Options, query: Query) -> Vec<Phase<'a, Packing>> {
+        let formulation = o.formulation_for(query);
+        if query != Query::Optimum
+            || o.symmetry != Symmetry::None
+            || g.target(formulation).is_none()
+        {
+            return Vec::new();
+        }
+        let grid = Grid::new(g.m, g.n);
+        [
+            BoardSymmetry::Mirror,
+            BoardSymmetry::HalfTurn,
+            BoardSymmetry::Flip,
+        ]
+        .into_iter()
+        .map(|sym| Phase {
+            scope: format!("{}-symmetric packings", sym.name()),
+            share: 0.25,
+            unlimited: Some(std::time::Duration::from_secs(10)),
+            build: Box::new(move || {
+                let mut gm = g.formulate(formulation);
+                gm.restrict_to_symmetric(&|p| grid.map(sym, p));
+                g.formulated(gm, formulation, None)
+            }),
+        })
+        .collect()
+    }
+
+    fn remarks(g: &Gunport, o: &Outcome<Packing>) -> Option<String> {
+        let sands = g
+            .sands()
+            .map_or("none (3 divides neither side)".to_string(), |s| {
+                s.to_string()
+            });
+        let mut out = format!("Published values: Sands {sands}; Pearce {}", g.pearce());
+        if let (Query::AtLeast(h), Status::Infeasible, None) = (o.query, o.status, &o.scope) {
+            out = format!(
+                "So the optimum is at most {} (holes have the parity of mn). {out}",
+                g.most_below(h)
+            );
+        }
+        Some(out)
+    }
+}
+
+/// `reach` by the budget dynamic program.
+fn budget_reach(
+    g: &Gunport,
+    o: &Options,
+    holes: i64,
+    deadline: Option<Instant>,
+) -> Result<Exact<Packing>> {
+    if o.symmetry != Symmetry::None {
+        return Err(Error::input("--symmetry applies to --method sat only"));
+    }
+    if holes < 0 || holes > g.cells() as i64 {
+        return Err(Error::input(format!(
+            "{holes} holes: a {}×{} board has between 0 and {} holes",
+            g.m,
+            g.n,
+            g.cells()
+        )));
+    }
+    let limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let r = budget::at_least(g.m, g.n, holes as usize, limit).ok_or_else(|| {
+        Error::input(format!(
+            "--method budget: the narrower side may be at most {} (and the board more than one cell)",
+            budget::MAX_WIDTH
+        ))
+    })?;
+    let status = match (r.holes, r.stopped) {
+        (_, true) => Status::Unknown,
+        (Some(_), false) => Status::Solved,
+        (None, false) => Status::Infeasible,
     };
-    let stats = search.finish();
-    let size = search.backend_size();
-    (status, assignment, stats, size)
+    Ok(Exact {
+        status,
+        solutions: Vec::new(),
+        count: 0,
+        objective: r.holes.map(|h| h as i64),
+        method: "dynamic program over rows within the charge budget".into(),
+        details: Some(serde_json::json!({
+            "peak_states": r.peak_states,
+            "total_states": r.total_states,
+        })),
+    })
 }

@@ -6,9 +6,11 @@
 //! r to the south-east; sides 0..5 = NE, E, SE, SW, W, NW, clockwise. Tile t turned k steps
 //! clockwise shows on side i the colour its edge list has at (i − k) mod 6.
 
-pub mod free;
 pub mod model;
+pub mod puzzle;
 pub mod verify;
+
+pub use puzzle::TantrixPuzzle;
 
 use crate::error::{Error, Result};
 use std::collections::HashMap;
@@ -97,42 +99,7 @@ pub fn all_tiles() -> Vec<Tile> {
     out
 }
 
-/// A hex cell in axial coordinates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-pub struct Hex {
-    pub q: i32,
-    pub r: i32,
-}
-
-/// Neighbour offsets by side: NE, E, SE, SW, W, NW.
-pub const DIRS: [(i32, i32); 6] = [(1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)];
-
-impl Hex {
-    pub fn new(q: i32, r: i32) -> Hex {
-        Hex { q, r }
-    }
-    pub fn neighbour(self, side: usize) -> Hex {
-        let (dq, dr) = DIRS[side];
-        Hex::new(self.q + dq, self.r + dr)
-    }
-    pub fn distance(self, o: Hex) -> i32 {
-        let (dq, dr) = (self.q - o.q, self.r - o.r);
-        (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
-    }
-    /// The cells within `radius` of the origin.
-    pub fn ball(radius: i32) -> Vec<Hex> {
-        let mut out = Vec::new();
-        for r in -radius..=radius {
-            for q in -radius..=radius {
-                let h = Hex::new(q, r);
-                if h.distance(Hex::new(0, 0)) <= radius {
-                    out.push(h);
-                }
-            }
-        }
-        out
-    }
-}
+pub use crate::geometry::hex::{Hex, DIRS};
 
 /// The largest challenge number accepted.
 pub const MAX_CHALLENGE: usize = 1000;

@@ -119,6 +119,24 @@ impl TantrixModel {
         )
     }
 
+    /// What each placement variable means ("tile t turned k times" at its cell), in the order
+    /// of [`placement_vars`](Self::placement_vars).
+    pub fn meanings(&self) -> Vec<crate::puzzles::Meaning> {
+        self.choices
+            .iter()
+            .enumerate()
+            .flat_map(|(c, ch)| {
+                let h = self.cells[c];
+                ch.iter().map(move |&(_, t, r)| {
+                    crate::puzzles::Meaning::at(
+                        crate::puzzles::Place::Hex(h.q, h.r),
+                        format!("{}@{r}", self.challenge.tiles[t].number),
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// The placement variables: two solutions differ in at least one of these that is true in
     /// each (every solution places exactly n tiles).
     pub fn placement_vars(&self) -> Vec<Var> {

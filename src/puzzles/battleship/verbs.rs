@@ -1,0 +1,291 @@
+//! Battleship as a [`Puzzle`], and the setter's verbs (redundant clues, minimal clue sets,
+//! new puzzles) answered as [`Report`]s like every other query.
+
+use super::model::{BattleshipModel, Formulation};
+use super::{formats, setter, to_svg, to_text, verify, Layout, Puzzle as Grid, Symbol};
+use crate::error::{Error, Result};
+use crate::puzzles::registry::Report;
+use crate::puzzles::{Formulation as Formulated, Puzzle};
+use crate::solve::run::Query;
+use crate::solve::search::Status;
+use std::time::Duration;
+
+/// The options of every Battleship query.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Options {
+    /// Which puzzle of a CSPLib file (its id; the first by default)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub instance: Option<String>,
+    /// The fleet as counts of ships of length 1, 2, 3, ... (e.g. "4 3 2 1"); overrides the
+    /// input's
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub fleet: Option<String>,
+    /// Which integer program to solve
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Formulation::Runs))]
+    pub formulation: Formulation,
+}
+
+/// Reads a fleet: counts of ships of length 1, 2, 3, ...
+pub fn parse_fleet(text: &str) -> Result<Vec<usize>> {
+    text.split([' ', ',', ':'])
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<usize>().map_err(|_| {
+                Error::input(format!(
+                    "--fleet: '{t}' is not a count (give counts of ships of length 1, 2, 3, ..., e.g. \"4 3 2 1\")"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Reads a puzzle from a file, a puzz.link URL, or standard input (`-`), in any format known.
+pub fn load(word: &str, o: &Options) -> Result<Grid> {
+    let text = if word == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|source| {
+            Error::Io {
+                path: "standard input".into(),
+                source,
+            }
+        })?;
+        s
+    } else if !std::path::Path::new(word).exists() && word.contains("battleship/") {
+        word.to_string()
+    } else {
+        std::fs::read_to_string(word).map_err(|source| Error::Io {
+            path: word.to_string(),
+            source,
+        })?
+    };
+    let with_fleet = match &o.fleet {
+        // A URL without a fleet is fine when --fleet gives one.
+        Some(_) if formats::detect(&text) == formats::Format::PuzzLink && !text.contains("//") => {
+            format!("{}//d", text.trim())
+        }
+        _ => text,
+    };
+    let (_, p) = formats::parse(&with_fleet, o.instance.as_deref())
+        .map_err(|e| Error::input(format!("{word}: {e}")))?;
+    match &o.fleet {
+        None => Ok(p),
+        Some(f) => Grid::new(
+            p.rows,
+            p.cols,
+            parse_fleet(f)?,
+            p.row_counts,
+            p.col_counts,
+            p.clues,
+        ),
+    }
+}
+
+impl serde::Serialize for Layout {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let symbols = self.symbols();
+        serde_json::json!({
+            "ships": self.ship_rows(),
+            "symbols": (0..self.rows).map(|i| (0..self.cols).map(|j| {
+                let s = symbols[i * self.cols + j];
+                if s == Symbol::Water { '.' } else { s.char() }
+            }).collect::<String>()).collect::<Vec<_>>(),
+            "fleet": self.ships.iter().map(|s| serde_json::json!({
+                "row": s.row + 1, "col": s.col + 1, "length": s.len,
+                "direction": if s.len == 1 { "none" } else if s.horizontal { "horizontal" } else { "vertical" },
+            })).collect::<Vec<_>>(),
+            "ship_count": self.ships.len(),
+        })
+        .serialize(s)
+    }
+}
+
+/// Battleship as a [`Puzzle`].
+pub struct BattleshipPuzzle;
+
+/// The puzz.link example of the seed, the built-in example.
+pub const EXAMPLE_URL: &str = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+
+impl Puzzle for BattleshipPuzzle {
+    const NAME: &'static str = "battleship";
+    const TITLE: &'static str = "Battleship";
+    const ABOUT: &'static str =
+        "Battleship: place a fleet from row and column counts and a few given cells";
+    const INPUT: &'static str = "A puzzle file (our format, janko.at, CSPLib prob014, MiniZinc .dzn), a puzz.link URL, or - for standard input";
+    const EXAMPLE: &'static [&'static str] = &[EXAMPLE_URL];
+
+    type Instance = Grid;
+    type Options = Options;
+    type Solution = Layout;
+
+    fn read(words: &[String], o: &Options) -> Result<Grid> {
+        let [word] = words else {
+            return Err(Error::input(format!(
+                "battleship takes one word, a puzzle file, a puzz.link URL or - (got {})",
+                words.len()
+            )));
+        };
+        load(word, o)
+    }
+
+    fn describe(p: &Grid) -> String {
+        let clues = p.given().len();
+        format!(
+            "Battleship {}×{}, fleet {} ({clues} {})",
+            p.rows,
+            p.cols,
+            p.fleet_text(),
+            if clues == 1 { "clue" } else { "clues" }
+        )
+    }
+
+    fn formulate<'a>(p: &'a Grid, o: &Options, _: Query) -> Result<Formulated<'a, Layout>> {
+        let mut bm = BattleshipModel::new(p, o.formulation, true);
+        let meanings = bm.meanings();
+        let decisions = bm.projection();
+        let model = std::mem::take(&mut bm.model);
+        let method = match o.formulation {
+            Formulation::CellPrinted => "SAT (CaDiCaL), cell formulation with eq. (6) as printed in the paper (unsound: it lets a ship start borrow middles of other ships; see docs/battleship.md and use --formulation cell)".to_string(),
+            f => crate::solve::sat_method(f),
+        };
+        Ok(Formulated::new(
+            model,
+            decisions,
+            meanings,
+            move |a| bm.decode(a),
+            method,
+        ))
+    }
+
+    fn verify(p: &Grid, l: &Layout) -> std::result::Result<String, String> {
+        verify::verify(p, &l.occupied()).map(|ships| format!("{ships} ships, every rule holds"))
+    }
+
+    fn text(p: &Grid, l: &Layout) -> String {
+        to_text(p, l)
+    }
+
+    fn svg(p: &Grid, _: &Options, l: &Layout) -> String {
+        to_svg(p, Some(l))
+    }
+}
+
+/// A report of a setter's verb, its puzzle's layout checked.
+fn setter_report(verb: &str, p: &Grid, layout: &Layout, seconds: f64) -> Result<Report> {
+    BattleshipPuzzle::verify(p, layout).map_err(|why| {
+        Error::Internal(format!("the setter's solution fails the verifier: {why}"))
+    })?;
+    let mut r = Report::new(
+        BattleshipPuzzle::NAME,
+        verb,
+        BattleshipPuzzle::describe(p),
+        Status::Solved,
+    );
+    r.solution = serde_json::to_value(layout).ok();
+    r.stats.seconds = seconds;
+    r.svg = Some(to_svg(p, Some(layout)));
+    Ok(r)
+}
+
+/// The clues that can each be removed alone with the solution staying unique (paper §5).
+pub fn redundant(p: &Grid, o: &Options, limit: Option<Duration>) -> Result<Report> {
+    let started = std::time::Instant::now();
+    let (layout, red) = setter::redundant(p, o.formulation, limit)?;
+    let mut r = setter_report("redundant", p, &layout, started.elapsed().as_secs_f64())?;
+    r.stats.method = crate::solve::sat_method(o.formulation);
+    r.count = Some(red.len() as u128);
+    if let Some(sol) = r.solution.as_mut() {
+        sol["redundant"] = serde_json::json!(red
+            .iter()
+            .map(|&(i, j, s)| serde_json::json!({"row": i + 1, "col": j + 1, "clue": s.name()}))
+            .collect::<Vec<_>>());
+    }
+    r.text = format!(
+        "{}: unique; {} of the clues can each be removed alone\n",
+        r.instance,
+        red.len()
+    );
+    for (i, j, s) in &red {
+        r.text += &format!("  row {}, column {}: {}\n", i + 1, j + 1, s.name());
+    }
+    if red.len() > 1 {
+        r.text += "(each alone; removing several at once may not keep the solution unique — see `minimize`)\n";
+    }
+    Ok(r)
+}
+
+/// A report of a new puzzle (its file text in `solution.puzzle`).
+fn puzzle_report(
+    verb: &str,
+    q: &Grid,
+    layout: &Layout,
+    file: String,
+    seconds: f64,
+) -> Result<Report> {
+    let mut r = setter_report(verb, q, layout, seconds)?;
+    r.stats.method = "SAT (CaDiCaL), one incremental instance with clue activation".into();
+    r.count = Some(q.given().len() as u128);
+    if let Some(sol) = r.solution.as_mut() {
+        sol["puzzle"] = serde_json::json!(file);
+    }
+    r.svg = Some(to_svg(q, None));
+    r.text = format!("{}\n{file}\nsolution:\n{}", r.instance, to_text(q, layout));
+    Ok(r)
+}
+
+/// A locally minimal clue set with the same unique solution; the puzzle file is in
+/// `solution.puzzle`.
+pub fn minimize(
+    p: &Grid,
+    o: &Options,
+    seed: Option<u64>,
+    limit: Option<Duration>,
+) -> Result<Report> {
+    let started = std::time::Instant::now();
+    let (q, layout) = setter::minimise(p, o.formulation, seed, limit)?;
+    let file = formats::to_quandary(
+        &q,
+        &format!(
+            "locally minimal clue set ({} of {} clues kept; every clue is necessary)",
+            q.given().len(),
+            p.given().len()
+        ),
+    );
+    puzzle_report(
+        "minimize",
+        &q,
+        &layout,
+        file,
+        started.elapsed().as_secs_f64(),
+    )
+}
+
+/// A new puzzle with exactly one solution and no redundant clue.
+pub fn generate(
+    rows: usize,
+    cols: usize,
+    fleet: &str,
+    seed: u64,
+    formulation: Formulation,
+    limit: Option<Duration>,
+) -> Result<Report> {
+    let started = std::time::Instant::now();
+    let fleet_counts = parse_fleet(fleet)?;
+    let g = setter::generate(rows, cols, &fleet_counts, seed, formulation, limit, true)?;
+    let file = formats::to_quandary(
+        &g.puzzle,
+        &format!(
+            "generated by quandary battleship generate --rows {rows} --cols {cols} --fleet \"{fleet}\" --seed {seed}\nunique solution; every clue is necessary ({} clues added, {} kept)",
+            g.clues_added,
+            g.puzzle.given().len()
+        ),
+    );
+    puzzle_report(
+        "generate",
+        &g.puzzle,
+        &g.layout,
+        file,
+        started.elapsed().as_secs_f64(),
+    )
+}

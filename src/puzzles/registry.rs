@@ -1,0 +1,391 @@
+//! The list of puzzles, and one report for every answer.
+//!
+//! Front ends (the command line, a web page, batch runs) talk to puzzles only through
+//! [`Entry`], which erases each puzzle's types: words and options in, a [`Report`] out.
+//! Adding a puzzle to [`PUZZLES`] gives it every generic verb.
+
+use super::Puzzle;
+use crate::error::{Error, Result};
+use crate::model::Model;
+use crate::solve::run::{self, ForcedSet, InScope, Limits, Outcome, Query, Stats};
+use crate::solve::search::Status;
+use serde::Serialize;
+use std::marker::PhantomData;
+
+/// Every puzzle quandary knows, in the order the tour shows them.
+pub static PUZZLES: &[&dyn Entry] = &[
+    &Registered::<super::tank::TankAttack>::NEW,
+    &Registered::<super::gunport::GunportProblem>::NEW,
+    &Registered::<super::chess::ChessAvoidance>::NEW,
+    &Registered::<super::battleship::BattleshipPuzzle>::NEW,
+    &Registered::<super::tantrix::TantrixPuzzle>::NEW,
+];
+
+/// The puzzle called `name`.
+pub fn find(name: &str) -> Option<&'static dyn Entry> {
+    PUZZLES.iter().copied().find(|e| e.name() == name)
+}
+
+/// Where a puzzle's options come from.
+pub enum OptionsIn<'a> {
+    /// The puzzle's defaults.
+    Default,
+    /// A JSON object of option names and values (absent ones take their defaults).
+    Json(&'a serde_json::Value),
+    /// Parsed command-line flags.
+    #[cfg(feature = "cli")]
+    Matches(&'a clap::ArgMatches),
+}
+
+/// A puzzle with its types erased: what front ends use.
+pub trait Entry: Sync {
+    fn name(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    fn about(&self) -> &'static str;
+    /// What the input words are.
+    fn input(&self) -> &'static str;
+    fn example(&self) -> &'static [&'static str];
+    /// The query the `solve` verb asks (the optimum for puzzles that are optimisation problems).
+    fn solve_query(&self) -> Query;
+    /// Whether the puzzle can have an objective (then `optimum` and `reach` apply).
+    fn has_goal(&self) -> bool;
+    /// Other names of generic verbs, as (alias, verb).
+    fn aliases(&self) -> &'static [(&'static str, &'static str)];
+    /// Answers a query.
+    fn run(
+        &self,
+        words: &[String],
+        options: OptionsIn,
+        query: Query,
+        limits: &Limits,
+    ) -> Result<Report>;
+    /// The 0-1 program of an instance, with a title naming the instance and formulation.
+    fn model(&self, words: &[String], options: OptionsIn, query: Query) -> Result<(String, Model)>;
+    /// Adds the puzzle's option flags to a command.
+    #[cfg(feature = "cli")]
+    fn options_args(&self, cmd: clap::Command) -> clap::Command;
+}
+
+/// The [`Entry`] of puzzle `P`.
+pub struct Registered<P>(PhantomData<fn() -> P>);
+
+impl<P> Registered<P> {
+    pub const NEW: Registered<P> = Registered(PhantomData);
+}
+
+/// Reads a puzzle's options from where they come.
+pub fn options<P: Puzzle>(from: OptionsIn) -> Result<P::Options> {
+    match from {
+        OptionsIn::Default => Ok(P::Options::default()),
+        OptionsIn::Json(v) => serde_json::from_value(v.clone())
+            .map_err(|e| Error::input(format!("{} options: {e}", P::NAME))),
+        #[cfg(feature = "cli")]
+        OptionsIn::Matches(m) => <P::Options as clap::FromArgMatches>::from_arg_matches(m)
+            .map_err(|e| Error::input(e.to_string())),
+    }
+}
+
+impl<P: Puzzle> Entry for Registered<P> {
+    fn name(&self) -> &'static str {
+        P::NAME
+    }
+    fn title(&self) -> &'static str {
+        P::TITLE
+    }
+    fn about(&self) -> &'static str {
+        P::ABOUT
+    }
+    fn input(&self) -> &'static str {
+        P::INPUT
+    }
+    fn example(&self) -> &'static [&'static str] {
+        P::EXAMPLE
+    }
+    fn solve_query(&self) -> Query {
+        P::SOLVE
+    }
+    fn has_goal(&self) -> bool {
+        P::HAS_GOAL
+    }
+    fn aliases(&self) -> &'static [(&'static str, &'static str)] {
+        P::ALIASES
+    }
+    fn run(
+        &self,
+        words: &[String],
+        from: OptionsIn,
+        query: Query,
+        limits: &Limits,
+    ) -> Result<Report> {
+        let options = options::<P>(from)?;
+        let instance = P::read(words, &options)?;
+        let outcome = run::run::<P>(&instance, &options, query, limits)?;
+        Ok(report::<P>(&instance, &options, outcome))
+    }
+    fn model(&self, words: &[String], from: OptionsIn, query: Query) -> Result<(String, Model)> {
+        let options = options::<P>(from)?;
+        let instance = P::read(words, &options)?;
+        let f = P::formulate(&instance, &options, query)?;
+        let title = format!("{}, {}", P::describe(&instance), f.method);
+        Ok((title, f.model))
+    }
+    #[cfg(feature = "cli")]
+    fn options_args(&self, cmd: clap::Command) -> clap::Command {
+        <P::Options as clap::Args>::augment_args(cmd)
+    }
+}
+
+/// One answer, the same fields for every puzzle and verb; `--json` prints it as one object.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub puzzle: &'static str,
+    pub verb: String,
+    /// The instance, in words ("Tank Attack 6×6").
+    pub instance: String,
+    /// `solved`, `optimal`, `infeasible`, or `unknown` (a limit stopped it); for the whole
+    /// space, never for a restricted part of it (see `scope`).
+    pub status: Status,
+    /// Set when the search was restricted to part of the space; `in_scope` then holds what
+    /// was established there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_scope: Option<InScope>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u128>,
+    /// Solutions seen when a limit stopped a count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count_at_least: Option<u128>,
+    /// With a count up to symmetry: the symmetry classes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<i64>,
+    /// A proved bound on the objective.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i64>,
+    /// The verifier's one-line summary of the solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution: Option<serde_json::Value>,
+    /// A second solution, when `unique` finds one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other_solution: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forced: Option<ForcedSet>,
+    /// Figures particular to a method or verb.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
+    pub stats: Stats,
+    /// The readable form: headline, then the board(s).
+    #[serde(skip)]
+    pub text: String,
+    /// A picture of the answer, if there is one to draw.
+    #[serde(skip)]
+    pub svg: Option<String>,
+    /// The solution in the puzzle's own file format, where it has one.
+    #[serde(skip)]
+    pub file: Option<String>,
+}
+
+impl Report {
+    /// A report with only its status; verbs fill in what they have.
+    pub fn new(puzzle: &'static str, verb: &str, instance: String, status: Status) -> Report {
+        Report {
+            puzzle,
+            verb: verb.to_string(),
+            instance,
+            status,
+            scope: None,
+            in_scope: None,
+            count: None,
+            count_at_least: None,
+            classes: None,
+            unique: None,
+            objective: None,
+            bound: None,
+            summary: None,
+            solution: None,
+            other_solution: None,
+            forced: None,
+            details: None,
+            stats: Stats::default(),
+            text: String::new(),
+            svg: None,
+            file: None,
+        }
+    }
+
+    /// Whether the question was answered: false when a limit stopped it.
+    pub fn answered(&self) -> bool {
+        match &self.in_scope {
+            Some(s) => s.status != Status::Unknown,
+            None => self.status != Status::Unknown,
+        }
+    }
+
+    /// The process exit status: 0 answered, 1 stopped by a limit.
+    pub fn exit_code(&self) -> i32 {
+        if self.answered() {
+            0
+        } else {
+            1
+        }
+    }
+}
+
+/// How a status reads in a headline.
+pub fn status_word(s: Status) -> &'static str {
+    match s {
+        Status::Solved => "solved",
+        Status::Optimal => "optimal",
+        Status::Infeasible => "infeasible",
+        Status::Unknown => "unknown (a limit stopped the search)",
+    }
+}
+
+/// "1 board", "2 boards".
+pub fn plural(n: u128, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else if noun.ends_with('s') {
+        format!("{n} {noun}es")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// The report of an outcome: headline, boards, JSON fields and picture, the same way for
+/// every puzzle.
+pub fn report<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    o: Outcome<P::Solution>,
+) -> Report {
+    let described = P::describe(instance);
+    let mut r = Report::new(P::NAME, o.query.verb(), described.clone(), o.status);
+    let noun = P::NOUN;
+    let (status, count, unique) = match &o.in_scope {
+        Some(s) => (s.status, s.count, s.unique),
+        None => (o.status, o.count, o.unique),
+    };
+    let value = |v: i64| match P::GOAL_NAME {
+        "" => v.to_string(),
+        name => format!("{v} {name}"),
+    };
+    let headline = match (o.query, status) {
+        (_, Status::Unknown) if o.solutions.is_empty() => match o.count_at_least {
+            Some(n) if o.query == Query::Count => format!(
+                "at least {}; {}",
+                plural(n, noun),
+                status_word(Status::Unknown)
+            ),
+            _ => status_word(Status::Unknown).to_string(),
+        },
+        (Query::Count, Status::Unknown) => format!(
+            "at least {}; {}",
+            plural(o.count_at_least.unwrap_or(0), noun),
+            status_word(Status::Unknown)
+        ),
+        (Query::Count, _) => {
+            let mut h = format!("exactly {}", plural(count.unwrap_or(0), noun));
+            if let (Some(v), true) = (o.objective, P::HAS_GOAL) {
+                h = format!("{h}, all optimal with {}", value(v));
+            }
+            if let Some(k) = o.classes {
+                h += &format!(", {} up to rotation and reflection", plural(k, "class"));
+            }
+            h
+        }
+        (Query::Unique, Status::Infeasible) => format!("no {noun} at all"),
+        (Query::Unique, Status::Unknown) => {
+            format!("one {noun} found; a limit stopped the search for a second")
+        }
+        (Query::Unique, _) if unique == Some(true) => format!("exactly one {noun} (unique)"),
+        (Query::Unique, _) => format!("not unique: two {noun}s shown"),
+        (Query::Forced, Status::Infeasible) => format!("no {noun} at all"),
+        (Query::Forced, s) => {
+            let fs = o
+                .forced
+                .as_ref()
+                .or(o.in_scope.as_ref().and_then(|i| i.forced.as_ref()));
+            let n = fs.map_or(0, |f| f.forced.iter().filter(|x| x.value).count());
+            let total = fs.map_or(0, |f| f.decisions);
+            let mut h = format!("{n} decisions forced in every {noun} (of {total})");
+            if s == Status::Unknown {
+                h += &format!(
+                    "; {} undecided when a limit stopped the search",
+                    fs.map_or(0, |f| f.undecided)
+                );
+            }
+            h
+        }
+        (_, Status::Infeasible) => match o.query {
+            Query::AtLeast(v) => format!("infeasible: no {noun} reaches {}", value(v)),
+            _ => format!("infeasible: no {noun} exists"),
+        },
+        (_, Status::Optimal) => format!(
+            "optimal, {} (proved)",
+            value(o.objective.unwrap_or_default())
+        ),
+        (_, Status::Unknown) => match o.objective {
+            Some(v) => format!("{}; best found {}", status_word(Status::Unknown), value(v)),
+            None => format!("{}; a {noun} was found", status_word(Status::Unknown)),
+        },
+        (Query::AtLeast(v), Status::Solved) => format!(
+            "at least {}: found one with {}",
+            value(v),
+            value(o.objective.unwrap_or_default())
+        ),
+        (_, Status::Solved) => match o.objective {
+            Some(v) => format!("solved, {}", value(v)),
+            None => "solved".to_string(),
+        },
+    };
+    let scope_note = match &o.scope {
+        Some(s) => format!(" [among {s} only; other {noun}s are not searched]"),
+        None => String::new(),
+    };
+    r.text = format!("{described}: {headline}{scope_note}\n");
+    if let Some(remark) = P::remarks(instance, &o) {
+        r.text += &format!("{remark}\n");
+    }
+    if let Some(fs) = o
+        .forced
+        .as_ref()
+        .or(o.in_scope.as_ref().and_then(|i| i.forced.as_ref()))
+    {
+        r.text += &format!("\n{}", crate::render::forced::text(fs));
+        r.svg = Some(crate::render::forced::svg(
+            fs,
+            &format!("{described}: forced decisions"),
+        ));
+    } else {
+        for s in o.solutions.iter().take(2) {
+            r.text += &format!("\n{}", P::text(instance, s));
+        }
+        if let Some(s) = o.solutions.first() {
+            r.svg = Some(P::svg(instance, options, s));
+            r.file = P::file(instance, s);
+        }
+    }
+    let json = |s: &P::Solution| serde_json::to_value(s).unwrap_or(serde_json::Value::Null);
+    r.solution = o.solutions.first().map(json);
+    r.other_solution = o.solutions.get(1).map(json);
+    r.scope = o.scope;
+    r.in_scope = o.in_scope;
+    r.count = o.count;
+    r.count_at_least = o.count_at_least;
+    r.classes = o.classes;
+    r.unique = o.unique;
+    r.objective = o.objective;
+    r.bound = o.bound;
+    r.summary = o.summary;
+    r.forced = o.forced;
+    r.details = o.details;
+    r.stats = o.stats;
+    r
+}

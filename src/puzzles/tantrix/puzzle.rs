@@ -1,0 +1,376 @@
+//! Tantrix as a [`Puzzle`]: a challenge on a fixed board, or with no board a board search
+//! (and, for counting, every layout up to translation and rotation).
+
+use super::model::{Options as ModelOptions, TantrixModel};
+use super::{
+    parse_board, to_board_file, to_svg, to_text, verify, Board, Challenge, Colour, Hex, Placement,
+};
+use crate::error::{Error, Result};
+use crate::puzzles::{Formulation as Formulated, Puzzle};
+use crate::solve::run::Query;
+use std::rc::Rc;
+
+/// The radius of the candidate region used by default for a board search: a hexagon of
+/// about twice n cells (a loop of n tiles rarely strays further), and never less than needed
+/// for the shape to fit.
+pub fn default_radius(n: usize) -> i32 {
+    let mut r = 1;
+    while 3 * r * (r + 1) + 1 < 2 * n as i32 {
+        r += 1;
+    }
+    r
+}
+
+/// The options of every Tantrix query.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Options {
+    /// The challenge number n ≥ 3 (default: the number of cells of the board; needed without
+    /// a board)
+    #[cfg_attr(feature = "cli", arg(long, short = 'n'))]
+    pub challenge: Option<usize>,
+    /// Override the designated colour (red, blue, yellow)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub colour: Option<String>,
+    /// One variable per copy of a tile (the paper's C2) instead of per kind of tile (C2′)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub copies: bool,
+    /// Leave out C6 (a place with two neighbours takes the loop through both)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_c6: bool,
+    /// Loops ruled out in advance, by number of tiles: "3,4,5" is C7–C9 (the default); "none"
+    #[cfg_attr(feature = "cli", arg(long, default_value = "3,4,5"))]
+    pub short_loops: String,
+    /// Leave out the degree rows (two designated lines per place, at most two of each other
+    /// colour), which the paper does not have
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_degree: bool,
+    /// State connectivity in advance (layered reachability from one cell) instead of adding
+    /// sub-loop cuts lazily
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub reach: bool,
+    /// CaDiCaL engines racing on each solve, one thread each, differently configured (1-4)
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 2))]
+    pub engines: usize,
+    /// No board: radius of the hexagon of candidate cells (default: about 2n cells)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub radius: Option<i32>,
+    /// No board: the board found may have no holes
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub hole_free: bool,
+    /// No board, `count`: count layouts with holes too (by default only hole-free ones, as
+    /// published)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub with_holes: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            challenge: None,
+            colour: None,
+            copies: false,
+            no_c6: false,
+            short_loops: "3,4,5".into(),
+            no_degree: false,
+            reach: false,
+            engines: 2,
+            radius: None,
+            hole_free: false,
+            with_holes: false,
+        }
+    }
+}
+
+impl Options {
+    /// The model's switches.
+    pub fn model(&self) -> Result<ModelOptions> {
+        let short_loops = if self.short_loops.trim() == "none" {
+            Vec::new()
+        } else {
+            self.short_loops
+                .split(',')
+                .filter(|t| !t.trim().is_empty())
+                .map(|t| match t.trim().parse::<usize>() {
+                    Ok(k) if (3..=8).contains(&k) => Ok(k),
+                    _ => Err(Error::input(format!(
+                        "--short-loops: '{t}' is not a loop length 3..8 (e.g. \"3,4,5\" or \"none\")"
+                    ))),
+                })
+                .collect::<Result<_>>()?
+        };
+        Ok(ModelOptions {
+            copies: self.copies,
+            c6: !self.no_c6,
+            short_loops,
+            reach: self.reach,
+            degree: !self.no_degree,
+        })
+    }
+
+    /// The challenge: `--challenge`, else the board's size (which must agree with it).
+    pub fn challenge(&self, cells: Option<usize>) -> Result<Challenge> {
+        let colour = match &self.colour {
+            None => None,
+            Some(c) => Some(Colour::from_letter(c).ok_or_else(|| {
+                Error::input(format!("--colour '{c}': give red, blue or yellow"))
+            })?),
+        };
+        let n = match (self.challenge, cells) {
+            (Some(n), _) => n,
+            (None, Some(c)) => c,
+            (None, None) => {
+                return Err(Error::input(
+                    "give a board file, or the challenge number with --challenge N",
+                ))
+            }
+        };
+        let ch = Challenge::new(n, colour)?;
+        if let Some(c) = cells {
+            if c != n {
+                return Err(Error::input(format!(
+                    "the board has {c} cells but challenge {n} has {n} tiles"
+                )));
+            }
+        }
+        Ok(ch)
+    }
+}
+
+/// Where the tiles go: a fixed board, or a board to find.
+pub enum Shape {
+    Fixed { board: Board, name: String },
+    Free { radius: i32, hole_free: bool },
+}
+
+/// A Tantrix instance.
+pub struct Instance {
+    pub challenge: Challenge,
+    pub shape: Shape,
+    /// Hole-free layouts only, when counting on no board.
+    pub count_hole_free: bool,
+}
+
+/// A solution: the board and the tile on each of its cells.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub challenge: usize,
+    pub colour: Colour,
+    pub board: Board,
+    pub placed: Vec<Placement>,
+}
+
+impl serde::Serialize for Solution {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let cells: Vec<serde_json::Value> = self
+            .board
+            .cells
+            .iter()
+            .zip(&self.placed)
+            .map(|(h, p)| serde_json::json!({"q": h.q, "r": h.r, "tile": p.tile, "turns": p.rot}))
+            .collect();
+        serde_json::json!({"challenge": self.challenge, "colour": self.colour.name(),
+            "cells": cells, "board_file": to_board_file(&self.board, Some(&self.placed), "")})
+        .serialize(s)
+    }
+}
+
+/// The built-in example: a board of 60 cells made by the board search.
+pub const EXAMPLE_BOARD: &str = include_str!("../../../data/tantrix/boards/free-60.txt");
+
+/// Tantrix on fixed boards as a [`Puzzle`].
+pub struct TantrixPuzzle;
+
+impl Puzzle for TantrixPuzzle {
+    const NAME: &'static str = "tantrix";
+    const TITLE: &'static str = "Tantrix";
+    const ABOUT: &'static str =
+        "Tantrix on fixed boards: tiles on hex cells, the designated colour one loop";
+    const INPUT: &'static str = "A board file (one cell `q,r` per line); none with --challenge N: find a board (`solve`) or count every layout (`count`, n ≤ 10)";
+    const EXAMPLE: &'static [&'static str] = &["data/tantrix/boards/free-60.txt"];
+    const NOUN: &'static str = "loop";
+    const ALIASES: &'static [(&'static str, &'static str)] = &[("free", "solve")];
+
+    type Instance = Instance;
+    type Options = Options;
+    type Solution = Solution;
+
+    fn read(words: &[String], o: &Options) -> Result<Instance> {
+        o.model()?;
+        if !(1..=4).contains(&o.engines) {
+            return Err(Error::input(format!(
+                "--engines {}: give 1 to 4",
+                o.engines
+            )));
+        }
+        match words {
+            [] => {
+                let challenge = o.challenge(None)?;
+                let radius = o.radius.unwrap_or_else(|| default_radius(challenge.n));
+                if !(1..=60).contains(&radius) {
+                    return Err(Error::input(format!("--radius {radius}: give 1 to 60")));
+                }
+                if 3 * radius * (radius + 1) + 1 < challenge.n as i32 {
+                    return Err(Error::input(format!(
+                        "--radius {radius}: the hexagon has fewer than {} cells",
+                        challenge.n
+                    )));
+                }
+                Ok(Instance {
+                    challenge,
+                    shape: Shape::Free {
+                        radius,
+                        hole_free: o.hole_free,
+                    },
+                    count_hole_free: !o.with_holes,
+                })
+            }
+            [path] => {
+                let text = match std::fs::read_to_string(path) {
+                    Ok(t) => t,
+                    Err(_) if path == Self::EXAMPLE[0] => EXAMPLE_BOARD.to_string(),
+                    Err(source) => {
+                        return Err(Error::Io {
+                            path: path.clone(),
+                            source,
+                        })
+                    }
+                };
+                let bf = parse_board(&text).map_err(|e| Error::input(format!("{path}: {e}")))?;
+                let challenge = o.challenge(Some(bf.board.len()))?;
+                Ok(Instance {
+                    challenge,
+                    shape: Shape::Fixed {
+                        board: bf.board,
+                        name: path.clone(),
+                    },
+                    count_hole_free: false,
+                })
+            }
+            _ => Err(Error::input(format!(
+                "tantrix takes at most one word, a board file (got {})",
+                words.len()
+            ))),
+        }
+    }
+
+    fn describe(i: &Instance) -> String {
+        let ch = &i.challenge;
+        let on = match &i.shape {
+            Shape::Fixed { name, .. } => format!("on {name}"),
+            Shape::Free { radius, hole_free } => format!(
+                "no board (search in a hexagon of radius {radius}{})",
+                if *hole_free { ", hole-free" } else { "" }
+            ),
+        };
+        format!(
+            "Tantrix challenge {} ({} loop) {on}",
+            ch.n,
+            ch.colour.name()
+        )
+    }
+
+    fn formulate<'a>(
+        i: &'a Instance,
+        o: &Options,
+        query: Query,
+    ) -> Result<Formulated<'a, Solution>> {
+        let opt = o.model()?;
+        let ch = &i.challenge;
+        let enumerating = matches!(query, Query::Count | Query::Unique | Query::Forced);
+        let mut tm = match &i.shape {
+            Shape::Fixed { board, .. } => TantrixModel::fixed(ch, board, &opt),
+            Shape::Free { radius, hole_free } => {
+                if enumerating {
+                    if ch.n > 10 {
+                        return Err(Error::input(format!(
+                            "counting layouts: challenge {} repeats tile 1; it needs n ≤ 10",
+                            ch.n
+                        )));
+                    }
+                    // Tile 1 sits unturned at the origin and the loop passes through it, so
+                    // no cell is further than n/2 away: this region holds every layout once.
+                    let region = Hex::ball((ch.n / 2) as i32);
+                    TantrixModel::free(ch, &region, i.count_hole_free, &opt)
+                } else {
+                    TantrixModel::free(ch, &Hex::ball(*radius), *hole_free, &opt)
+                }
+            }
+        };
+        let meanings = tm.meanings();
+        let decisions = tm.placement_vars();
+        let model = std::mem::take(&mut tm.model);
+        let tm = Rc::new(tm);
+        let for_cuts = Rc::clone(&tm);
+        let (n, colour) = (ch.n, ch.colour);
+        let mut f = Formulated::new(
+            model,
+            decisions,
+            meanings,
+            move |a| {
+                let (board, placed) = tm.solution(a);
+                Solution {
+                    challenge: n,
+                    colour,
+                    board,
+                    placed,
+                }
+            },
+            "SAT (CaDiCaL), Kino-Uno model with lazy sub-loop cuts".into(),
+        );
+        f.cuts = Some(Box::new(move |a| for_cuts.cuts(a)));
+        f.block_by_true_decisions = true;
+        // Enumeration makes many short calls: one engine; a single hard solve: a race.
+        let k = if enumerating { 1 } else { o.engines };
+        f.engines = crate::solve::PORTFOLIO_CONFIGS[..k.clamp(1, 4)].to_vec();
+        if let (Shape::Free { .. }, true) = (&i.shape, enumerating) {
+            f.method =
+                "SAT (CaDiCaL), board search with tile 1 at the origin, enumeration with lazy cuts"
+                    .into();
+        }
+        Ok(f)
+    }
+
+    fn verify(i: &Instance, s: &Solution) -> std::result::Result<String, String> {
+        verify::verify(&i.challenge, &s.board, &s.placed).map(|len| {
+            format!(
+                "one {} loop through all {len} tiles",
+                i.challenge.colour.name()
+            )
+        })
+    }
+
+    fn text(_: &Instance, s: &Solution) -> String {
+        to_text(&s.board, Some(&s.placed))
+    }
+
+    fn svg(i: &Instance, _: &Options, s: &Solution) -> String {
+        to_svg(&s.board, Some(&s.placed), i.challenge.colour)
+    }
+
+    fn file(i: &Instance, s: &Solution) -> Option<String> {
+        Some(to_board_file(
+            &s.board,
+            Some(&s.placed),
+            &format!("{}, solved by quandary", Self::describe(i)),
+        ))
+    }
+}
+
+/// Checks a solution file against the rules: `Ok` with the loop's length, or why not.
+pub fn check(path: &str, o: &Options) -> Result<(Challenge, std::result::Result<usize, String>)> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_string(),
+        source,
+    })?;
+    let bf = parse_board(&text).map_err(|e| Error::input(format!("{path}: {e}")))?;
+    let placed = bf.placements.ok_or_else(|| {
+        Error::input(format!(
+            "{path}: no tiles: a solution file gives 'q,r tile@turns' on every line"
+        ))
+    })?;
+    let ch = o.challenge(Some(bf.board.len()))?;
+    let result = verify::verify(&ch, &bf.board, &placed);
+    Ok((ch, result))
+}

@@ -1,0 +1,78 @@
+//! Partial boards: the decisions forced in every solution, drawn for any puzzle from what its
+//! decision variables mean ([`crate::puzzles::Meaning`]).
+//!
+//! A place shows what is forced true there, `·` where every decision there is forced false
+//! (nothing goes there), and `?` where the solutions differ.
+
+use crate::puzzles::Place;
+use crate::solve::run::ForcedSet;
+use std::collections::BTreeMap;
+
+/// What each place shows.
+fn marks(set: &ForcedSet) -> BTreeMap<Place, String> {
+    let mut out: BTreeMap<Place, String> = BTreeMap::new();
+    for p in &set.empty {
+        out.insert(*p, "·".into());
+    }
+    for f in set.forced.iter().filter(|f| !f.value) {
+        if let Some(o) = &f.meaning.otherwise {
+            out.insert(f.meaning.place, o.clone());
+        }
+    }
+    for f in set.forced.iter().filter(|f| f.value) {
+        let e = out.entry(f.meaning.place).or_default();
+        if e.is_empty() || e == "·" {
+            *e = f.meaning.says.clone();
+        } else {
+            *e = format!("{e}/{}", f.meaning.says);
+        }
+    }
+    out
+}
+
+/// The partial board as text: a grid for square cells, one line a cell for hex cells.
+pub fn text(set: &ForcedSet) -> String {
+    let marks = marks(set);
+    match set.extent {
+        Some((rows, cols)) => {
+            let grid: Vec<Vec<String>> = (0..rows)
+                .map(|r| {
+                    (0..cols)
+                        .map(|c| marks.get(&Place::Cell(r, c)).cloned().unwrap_or("?".into()))
+                        .collect()
+                })
+                .collect();
+            super::text::grid(&grid)
+        }
+        None => marks
+            .iter()
+            .map(|(p, m)| match p {
+                Place::Hex(q, r) => format!("{q},{r}: {m}\n"),
+                Place::Cell(r, c) => format!("{r},{c}: {m}\n"),
+            })
+            .collect(),
+    }
+}
+
+/// The partial board as SVG: forced places shaded and labelled.
+pub fn svg(set: &ForcedSet, title: &str) -> String {
+    let marks = marks(set);
+    match set.extent {
+        Some((rows, cols)) => {
+            let mut pic = super::svg::GridPicture::new(rows, cols, title);
+            for r in 0..rows {
+                for c in 0..cols {
+                    match marks.get(&Place::Cell(r, c)) {
+                        Some(m) => {
+                            pic.fill(r, c, "#cfe3c8");
+                            pic.label_sized(r, c, m, "#222", 0.4);
+                        }
+                        None => pic.fill(r, c, "#ffffff"),
+                    }
+                }
+            }
+            pic.finish()
+        }
+        None => super::svg::hex_labels(&set.places, &marks, title),
+    }
+}
