@@ -1,16 +1,48 @@
 //! Gunport: the seed's optima, Sands's theorem, published counts of optimal packings, and the
 //! integer programs cross-checked against the transfer-matrix dynamic program.
 
-use quandary::puzzles::gunport::{dp, verify, Formulation, Gunport, Packing, Symmetry};
+use quandary::puzzles::gunport::{
+    dp, verify, Formulation, Gunport, GunportProblem, Options, Packing,
+};
+use quandary::puzzles::Puzzle;
+use quandary::solve::run::{drive, run, Limits, Outcome, Query};
 use quandary::solve::search::Status;
 
+fn options(f: Formulation) -> Options {
+    Options {
+        formulation: Some(f),
+        ..Options::default()
+    }
+}
+
+/// One query through the runner (which verifies every packing it returns).
+fn ask(g: Gunport, o: &Options, query: Query) -> Outcome<Packing> {
+    run::<GunportProblem>(&g, o, query, &Limits::none()).unwrap()
+}
+
 fn optimum(m: usize, n: usize, f: Formulation) -> i64 {
-    let s = Gunport { m, n }.solve(f, None);
+    let s = ask(Gunport { m, n }, &options(f), Query::Optimum);
     assert_eq!(s.status, Status::Optimal, "{m}×{n} {f:?}");
-    let p = s.packing.unwrap();
-    let holes = verify(&p).unwrap_or_else(|e| panic!("{m}×{n} {f:?}: {e}"));
-    assert_eq!(holes as i64, s.holes.unwrap());
+    let p = &s.solutions[0];
+    let holes = verify(p).unwrap_or_else(|e| panic!("{m}×{n} {f:?}: {e}"));
+    assert_eq!(holes as i64, s.objective.unwrap());
     holes as i64
+}
+
+/// Counts optimal packings: (status, holes, packings, classes).
+fn count_optimal(
+    g: Gunport,
+    f: Formulation,
+    use_dp: bool,
+    up_to_symmetry: bool,
+) -> (Status, Option<i64>, u128, Option<u128>) {
+    let o = Options {
+        no_dp: !use_dp,
+        up_to_symmetry,
+        ..options(f)
+    };
+    let c = ask(g, &o, Query::Count);
+    (c.status, c.objective, c.count.unwrap_or(0), c.classes)
 }
 
 #[test]
@@ -65,13 +97,13 @@ fn published_counts_of_optimal_packings() {
     for (side, holes, count) in [(4, 4, 100u128), (5, 7, 312), (6, 12, 14)] {
         let g = Gunport { m: side, n: side };
         // By the dynamic program ...
-        let d = g.count_optimal(Formulation::Strong, true, false, None);
-        assert_eq!((d.holes, d.packings), (Some(holes), count));
+        let d = count_optimal(g, Formulation::Strong, true, false);
+        assert_eq!((d.1, d.2), (Some(holes), count));
         // ... and by SAT enumeration, with both cell formulations.
         for f in [Formulation::Cell, Formulation::Strong, Formulation::Charge] {
-            let c = g.count_optimal(f, false, false, None);
-            assert_eq!(c.status, Status::Optimal);
-            assert_eq!((c.holes, c.packings), (Some(holes), count), "{side} {f:?}");
+            let c = count_optimal(g, f, false, false);
+            assert_eq!(c.0, Status::Optimal);
+            assert_eq!((c.1, c.2), (Some(holes), count), "{side} {f:?}");
         }
     }
 }
@@ -81,14 +113,14 @@ fn counts_up_to_symmetry_are_consistent() {
     // Every class has at most 8 members on a square board, so classes >= count / 8.
     for side in 4..=6 {
         let g = Gunport { m: side, n: side };
-        let c = g.count_optimal(Formulation::Strong, false, true, None);
-        let classes = c.classes.unwrap() as u128;
-        assert!(classes * 8 >= c.packings && classes <= c.packings);
+        let c = count_optimal(g, Formulation::Strong, false, true);
+        let classes = c.3.unwrap();
+        assert!(classes * 8 >= c.2 && classes <= c.2);
     }
     // 6×6: the 14 optimal packings fall into 3 classes. This pins the value computed here (a
     // regression check, not a published figure).
-    let c = Gunport { m: 6, n: 6 }.count_optimal(Formulation::Strong, false, true, None);
-    assert_eq!((c.packings, c.classes), (14, Some(3)));
+    let c = count_optimal(Gunport { m: 6, n: 6 }, Formulation::Strong, false, true);
+    assert_eq!((c.2, c.3), (14, Some(3)));
 }
 
 #[test]
@@ -159,11 +191,14 @@ fn the_full_proof_with_symmetry_breaking_agrees_with_the_dynamic_program() {
     for m in 2..=7 {
         for n in m..=8 {
             for f in [Formulation::Strong, Formulation::Charge] {
-                let s = Gunport { m, n }.prove(f, None);
+                // The full model alone (no symmetric phases), symmetry-breaking rows included.
+                let g = Gunport { m, n };
+                let full = GunportProblem::formulate(&g, &options(f), Query::Optimum).unwrap();
+                let s = drive(full, Query::Optimum, &Limits::none(), false).unwrap();
                 assert_eq!(s.status, Status::Optimal);
-                verify(s.packing.as_ref().unwrap()).unwrap();
+                verify(&s.solutions[0]).unwrap();
                 assert_eq!(
-                    s.holes.unwrap(),
+                    s.objective.unwrap(),
                     dp::optimum(m, n).unwrap().holes as i64,
                     "{m}×{n} {f:?}"
                 );
@@ -183,10 +218,10 @@ fn reach_finds_a_packing_up_to_the_optimum_and_refutes_beyond_it() {
             let g = Gunport { m, n };
             for holes in 0..=best + 3 {
                 for f in [Formulation::Cell, Formulation::Charge] {
-                    let s = g.reach(f, holes, Symmetry::None, &[], None);
+                    let s = ask(g, &options(f), Query::AtLeast(holes));
                     if holes <= best {
                         assert_eq!(s.status, Status::Solved, "{m}×{n} {holes} {f:?}");
-                        let found = verify(s.packing.as_ref().unwrap()).unwrap() as i64;
+                        let found = verify(&s.solutions[0]).unwrap() as i64;
                         assert!(found >= holes && found <= best, "{m}×{n} {holes} {f:?}");
                     } else {
                         assert_eq!(s.status, Status::Infeasible, "{m}×{n} {holes} {f:?}");

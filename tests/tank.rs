@@ -2,16 +2,43 @@
 //! integer program on SAT and the exact line-trie search.
 
 use quandary::puzzles::tank::{
-    self, exact, verify, Board, Formulation, Method, Query, Symmetric, Tank, Want,
+    self, exact, verify, Board, Formulation, Method, Options, Symmetric, Tank, TankAttack,
 };
+use quandary::solve::run::{run, Limits, Query};
 use quandary::solve::search::Status;
 use std::collections::BTreeSet;
 
-fn query(want: Want, method: Method, formulation: Formulation) -> Query {
-    Query {
+/// What a query found: status and count (inside the scope, for a restricted search) and the
+/// boards returned (verified by the runner).
+struct Found {
+    status: Status,
+    count: u64,
+    boards: Vec<Board>,
+}
+
+fn find(t: &Tank, query: Query, o: Options) -> Found {
+    let out = run::<TankAttack>(t, &o, query, &Limits::none()).unwrap();
+    let (status, count) = match &out.in_scope {
+        Some(s) => (s.status, s.count),
+        None => (out.status, out.count),
+    };
+    let count = match (query, status) {
+        (Query::Count, _) => count.expect("a complete count") as u64,
+        (_, Status::Infeasible) => 0,
+        _ => out.solutions.len() as u64,
+    };
+    Found {
+        status,
+        count,
+        boards: out.solutions,
+    }
+}
+
+fn options(method: Method, formulation: Formulation) -> Options {
+    Options {
         method,
         formulation,
-        ..Query::new(want)
+        ..Options::default()
     }
 }
 
@@ -45,14 +72,18 @@ fn sides_one_to_three_are_infeasible_by_every_method() {
     for n in 1..=3 {
         let t = Tank::new(n).unwrap();
         for f in [Formulation::Seed, Formulation::Strong] {
-            for want in [Want::First, Want::All] {
-                let found = t.find(query(want, Method::Sat, f));
+            for query in [Query::First, Query::Count] {
+                let found = find(&t, query, options(Method::Sat, f));
                 assert_eq!(found.status, Status::Infeasible, "n = {n}, {f:?}");
                 assert_eq!(found.count, 0);
             }
         }
         if n >= 2 {
-            let found = t.find(query(Want::All, Method::Exact, Formulation::Strong));
+            let found = find(
+                &t,
+                Query::Count,
+                options(Method::Exact, Formulation::Strong),
+            );
             assert_eq!((found.status, found.count), (Status::Infeasible, 0));
         }
     }
@@ -66,7 +97,7 @@ fn four_by_four_has_exactly_one_board_all_twos() {
     }
     assert_eq!(all_boards_exact(4), BTreeSet::from([all_twos]));
     let t = Tank::new(4).unwrap();
-    let found = t.find(Query::new(Want::Two));
+    let found = find(&t, Query::Unique, Options::default());
     assert_eq!((found.status, found.count), (Status::Solved, 1));
 }
 
@@ -185,11 +216,15 @@ fn six_by_six_count_is_consistent_across_methods() {
             Box::new(|b: &Board| (0..6).all(|i| (0..6).all(|j| b[i][j] == b[j][i]))),
         ),
     ] {
-        let found = t.find(Query {
-            method: Method::Sat,
-            symmetric: Some(group),
-            ..Query::new(Want::All)
-        });
+        let found = find(
+            &t,
+            Query::Count,
+            Options {
+                method: Method::Sat,
+                symmetric: Some(group),
+                ..Options::default()
+            },
+        );
         let expected = boards.iter().filter(|b| pred(b)).count() as u64;
         assert_eq!(
             found.status,
@@ -206,7 +241,7 @@ fn six_by_six_count_is_consistent_across_methods() {
 #[test]
 fn eight_by_eight_board_is_found_and_verified() {
     let t = Tank::new(8).unwrap();
-    let found = t.find(Query::new(Want::First));
+    let found = find(&t, Query::First, Options::default());
     assert_eq!(found.status, Status::Solved);
     verify(&found.boards[0]).unwrap();
 }

@@ -141,6 +141,9 @@ pub struct Formulation<'a, S> {
     pub engines: Vec<&'static str>,
     /// How the answer is obtained, for reports ("SAT (CaDiCaL), strong formulation").
     pub method: String,
+    /// The puzzle's verifier, set by the runner: every solution an enumeration meets is
+    /// checked, not only those it returns.
+    pub check: Option<Box<dyn Fn(&S) -> std::result::Result<String, String> + 'a>>,
     /// Set when the user restricted the search to part of the space (e.g. "D4-symmetric
     /// boards"): answers then hold there only, and reports say so.
     pub scope: Option<String>,
@@ -166,6 +169,7 @@ impl<'a, S> Formulation<'a, S> {
             goal: None,
             engines: Vec::new(),
             method,
+            check: None,
             scope: None,
         }
     }

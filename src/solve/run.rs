@@ -233,13 +233,7 @@ pub fn run<P: Puzzle>(
         match P::verify(instance, s) {
             Ok(summary) if k == 0 => outcome.summary = Some(summary),
             Ok(_) => {}
-            Err(why) => {
-                return Err(Error::Internal(format!(
-                    "{} returned a {} solution that the verifier rejects: {why}",
-                    outcome.stats.method,
-                    P::TITLE
-                )))
-            }
+            Err(why) => return Err(rejected_error(&outcome.stats.method, &why)),
         }
     }
     Ok(outcome)
@@ -287,7 +281,8 @@ fn by_model<P: Puzzle>(
                 deadline: budget.map(|b| Instant::now() + b),
             };
             let scope = phase.scope.clone();
-            let f = (phase.build)();
+            let mut f = (phase.build)();
+            f.check = Some(Box::new(|s| P::verify(instance, s)));
             let method = f.method.clone();
             let mut o = drive(f, query, &phase_limits, true)?;
             let found = !o.solutions.is_empty();
@@ -306,7 +301,8 @@ fn by_model<P: Puzzle>(
             }
         }
     }
-    let f = P::formulate(instance, options, query)?;
+    let mut f = P::formulate(instance, options, query)?;
+    f.check = Some(Box::new(|s| P::verify(instance, s)));
     let mut o = drive(f, query, limits, false)?;
     o.stats.phases = tried;
     Ok(o)
@@ -320,6 +316,16 @@ pub fn drive<S>(
     as_phase: bool,
 ) -> Result<Outcome<S>> {
     let remaining = limits.remaining();
+    if limits.expired() {
+        // Out of time before the engine is built: encoding the model would only overrun.
+        let mut o = Outcome::new(query, Status::Unknown);
+        o.stats.method = f.method.clone();
+        o.stats.model = Some(f.model.size());
+        if let Some(scope) = f.scope.clone() {
+            restrict_to_scope(&mut o, scope);
+        }
+        return Ok(o);
+    }
     match f.engines.as_slice() {
         [] => {
             let b = super::sat::SatBackend::new(&f.model);
@@ -351,7 +357,7 @@ fn on_backend<S, B: Backend>(
     let goal_needed = matches!(query, Query::Optimum | Query::AtLeast(_));
     if goal_needed && f.goal.is_none() {
         return Err(Error::input(format!(
-            "'{}' needs an objective, and this formulation has none",
+            "'{}' needs an objective, and this instance has none (for chess: give --type T or --any)",
             query.verb()
         )));
     }
@@ -442,7 +448,7 @@ fn on_backend<S, B: Backend>(
         match query {
             Query::Forced => {
                 let a = first.clone().expect("a solution before forced cells");
-                let fs = forced(&mut search, &f, &assumptions, &a);
+                let fs = forced(&mut search, &f, &assumptions, &a)?;
                 o.status = if fs.undecided == 0 {
                     settled
                 } else {
@@ -454,13 +460,21 @@ fn on_backend<S, B: Backend>(
                 let limit = (query == Query::Unique).then_some(2);
                 let mut kept: Vec<Vec<bool>> = Vec::new();
                 let mut classes = std::collections::BTreeSet::new();
-                let (decode, class_of) = (&f.decode, &f.classes);
+                let mut rejected: Option<String> = None;
+                let (decode, class_of, check) = (&f.decode, &f.classes, &f.check);
                 let keep = |a: &[bool]| {
                     if kept.len() < 2 {
                         kept.push(a.to_vec());
                     }
-                    if let Some(class_of) = class_of {
-                        classes.insert(class_of(&decode(a)));
+                    if class_of.is_some() || check.is_some() {
+                        let s = decode(a);
+                        if let Some(Err(why)) = check.as_ref().map(|c| c(&s)) {
+                            rejected = Some(why);
+                            return false;
+                        }
+                        if let Some(class_of) = class_of {
+                            classes.insert(class_of(&s));
+                        }
                     }
                     true
                 };
@@ -469,6 +483,9 @@ fn on_backend<S, B: Backend>(
                 } else {
                     search.enumerate(&f.decisions, &assumptions, limit, keep)
                 };
+                if let Some(why) = rejected {
+                    return Err(rejected_error(&f.method, &why));
+                }
                 let n = n as u128;
                 let complete = status == Status::Solved || (query == Query::Unique && n >= 2);
                 o.status = match (complete, n) {
@@ -520,7 +537,7 @@ fn forced<S, B: Backend>(
     f: &Formulation<'_, S>,
     assumptions: &[Lit],
     first: &[bool],
-) -> ForcedSet {
+) -> Result<ForcedSet> {
     let value = |a: &[bool], k: usize| a[f.decisions[k].index()];
     let mut open: Vec<bool> = vec![true; f.decisions.len()];
     let mut out = Vec::new();
@@ -535,6 +552,9 @@ fn forced<S, B: Backend>(
         assume.push(if v { var.negated() } else { var.pos() });
         match search.step(&assume) {
             Step::Found(a) => {
+                if let Some(Err(why)) = f.check.as_ref().map(|c| c(&(f.decode)(&a))) {
+                    return Err(rejected_error(&f.method, &why));
+                }
                 for (j, o) in open.iter_mut().enumerate() {
                     if *o && value(&a, j) != value(first, j) {
                         *o = false;
@@ -575,14 +595,20 @@ fn forced<S, B: Backend>(
         Place::Cell(r, c) => Some((r0.max(r + 1), c0.max(c + 1))),
         Place::Hex(..) => None,
     });
-    ForcedSet {
+    Ok(ForcedSet {
         forced: out,
         empty,
         places,
         extent,
         undecided,
         decisions: f.decisions.len(),
-    }
+    })
+}
+
+fn rejected_error(method: &str, why: &str) -> Error {
+    Error::Internal(format!(
+        "{method} returned a solution that the verifier rejects: {why}"
+    ))
 }
 
 /// Moves what holds only inside a restricted part of the space out of the global fields.

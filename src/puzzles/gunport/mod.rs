@@ -848,11 +848,6 @@ impl Puzzle for GunportProblem {
     fn formulate<'a>(g: &'a Gunport, o: &Options, query: Query) -> Result<Formulated<'a, Packing>> {
         let purpose = Purpose::of(query);
         let formulation = o.formulation_for(query);
-        if purpose == Purpose::Enumerate && formulation == Formulation::Domino {
-            return Err(Error::input(
-                "the domino formulation numbers its dominoes, so it would count every packing once per numbering; count with --formulation cell or strong",
-            ));
-        }
         let mut gm = match purpose {
             Purpose::Find => g.formulate_for_proof(formulation),
             Purpose::Enumerate => g.formulate(formulation),
@@ -903,6 +898,22 @@ impl Puzzle for GunportProblem {
         query: Query,
         deadline: Option<Instant>,
     ) -> Option<Result<Exact<Packing>>> {
+        let enumerating = matches!(query, Query::Count | Query::Unique | Query::Forced);
+        if enumerating && o.formulation_for(query) == Formulation::Domino {
+            return Some(Err(Error::input(
+                "the domino formulation numbers its dominoes, so it would count every packing once per numbering; count with --formulation cell or strong",
+            )));
+        }
+        if let Query::AtLeast(h) = query {
+            if h < 0 || h > g.cells() as i64 {
+                return Some(Err(Error::input(format!(
+                    "{h} holes: a {}×{} board has between 0 and {} holes",
+                    g.m,
+                    g.n,
+                    g.cells()
+                ))));
+            }
+        }
         match query {
             Query::Count if !o.no_dp && !o.up_to_symmetry && o.symmetry == Symmetry::None => {
                 let d = dp::optimum(g.m, g.n)?;
@@ -982,14 +993,6 @@ fn budget_reach(
 ) -> Result<Exact<Packing>> {
     if o.symmetry != Symmetry::None {
         return Err(Error::input("--symmetry applies to --method sat only"));
-    }
-    if holes < 0 || holes > g.cells() as i64 {
-        return Err(Error::input(format!(
-            "{holes} holes: a {}×{} board has between 0 and {} holes",
-            g.m,
-            g.n,
-            g.cells()
-        )));
     }
     let limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
     let r = budget::at_least(g.m, g.n, holes as usize, limit).ok_or_else(|| {

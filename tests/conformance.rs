@@ -1,0 +1,357 @@
+//! The same checks for every puzzle, one macro line each: the example solves and verifies;
+//! on small instances, count, uniqueness and forced cells agree with a plain enumeration of
+//! every solution (each solution checked by the puzzle's verifier); the LP and OPB files are
+//! written and the OPB file reads back with a second reader (rustsat's); and, for the puzzles
+//! on the command line, the JSON and exit-status contract holds for every generic verb, with
+//! a time limit that must stop it.
+
+use quandary::model::{lp, opb};
+use quandary::puzzles::registry::{options, OptionsIn};
+use quandary::puzzles::{Place, Puzzle};
+use quandary::solve::run::{run, Limits, Query};
+use quandary::solve::sat::SatBackend;
+use quandary::solve::search::{Search, Status};
+use quandary::solve::Backend;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+fn words(w: &[&str]) -> Vec<String> {
+    w.iter().map(|s| s.to_string()).collect()
+}
+
+fn read<P: Puzzle>(w: &[&str], o: &Value) -> (P::Instance, P::Options) {
+    let o = options::<P>(OptionsIn::Json(o)).expect("options");
+    let i = P::read(&words(w), &o).expect("instance");
+    (i, o)
+}
+
+/// The built-in example answers `solve` with a solution the verifier accepts.
+fn example_solves<P: Puzzle>() {
+    let o = P::Options::default();
+    let i = P::read(&words(P::EXAMPLE), &o).expect("the example reads");
+    let out = run::<P>(&i, &o, P::SOLVE, &Limits::none()).expect("runs");
+    assert!(
+        matches!(out.status, Status::Solved | Status::Optimal),
+        "{}: {:?}",
+        P::NAME,
+        out.status
+    );
+    assert!(P::verify(&i, &out.solutions[0]).is_ok());
+    assert!(P::svg(&i, &o, &out.solutions[0]).starts_with("<svg"));
+    assert!(!P::text(&i, &out.solutions[0]).is_empty());
+}
+
+/// Every solution (every optimal one, where there is an objective), as the decisions' values,
+/// by blocking clauses on the formulation: no runner involved.
+fn enumerate_all<P: Puzzle>(i: &P::Instance, o: &P::Options) -> Vec<Vec<bool>> {
+    let optimum = match P::formulate(i, o, Query::Count).unwrap().goal {
+        Some(_) => {
+            run::<P>(i, o, Query::Optimum, &Limits::none())
+                .unwrap()
+                .objective
+        }
+        None => None,
+    };
+    let mut f = P::formulate(i, o, Query::Count).unwrap();
+    let mut backend = SatBackend::new(&f.model);
+    let assume = match (&f.goal, optimum) {
+        (Some(g), Some(v)) => backend.objective_at_most(g.at_most_for(v)).unwrap(),
+        _ => Vec::new(),
+    };
+    let mut search = Search::new(backend, None);
+    if let Some(cuts) = f.cuts.take() {
+        search = search.with_cuts(cuts);
+    }
+    let mut all = Vec::new();
+    let (status, _) = search.enumerate(&f.decisions, &assume, None, |a| {
+        let s = (f.decode)(a);
+        if let Err(why) = P::verify(i, &s) {
+            panic!("{}: the model admits a wrong solution: {why}", P::NAME);
+        }
+        all.push(f.decisions.iter().map(|v| a[v.index()]).collect());
+        true
+    });
+    assert_eq!(status, Status::Solved);
+    all
+}
+
+/// Count, unique and forced from the runner against the enumeration.
+fn agree_with_enumeration<P: Puzzle>(w: &[&str], o: &Value) {
+    let (i, o) = read::<P>(w, o);
+    let all = enumerate_all::<P>(&i, &o);
+    let n = all.len() as u128;
+    let limits = Limits::none();
+    let count = run::<P>(&i, &o, Query::Count, &limits).unwrap();
+    assert_eq!(count.count, Some(n), "{} {w:?}: count", P::NAME);
+
+    let unique = run::<P>(&i, &o, Query::Unique, &limits).unwrap();
+    if n == 0 {
+        assert_eq!(unique.status, Status::Infeasible);
+    } else {
+        assert_eq!(unique.unique, Some(n == 1), "{} {w:?}: unique", P::NAME);
+        assert_eq!(unique.solutions.len(), n.min(2) as usize);
+    }
+
+    let forced = run::<P>(&i, &o, Query::Forced, &limits).unwrap();
+    if n == 0 {
+        assert_eq!(forced.status, Status::Infeasible);
+        return;
+    }
+    let f = P::formulate(&i, &o, Query::Count).unwrap();
+    let expected: BTreeSet<String> = (0..f.decisions.len())
+        .filter(|&k| all.iter().all(|s| s[k] == all[0][k]))
+        .map(|k| json!([f.meanings[k], all[0][k]]).to_string())
+        .collect();
+    let set = forced.forced.expect("forced decisions");
+    assert_eq!(set.undecided, 0);
+    let got: BTreeSet<String> = set
+        .forced
+        .iter()
+        .map(|x| json!([x.meaning, x.value]).to_string())
+        .collect();
+    assert_eq!(got, expected, "{} {w:?}: forced", P::NAME);
+    if n == 1 {
+        // A unique solution is forced everywhere.
+        assert_eq!(set.forced.len(), f.decisions.len());
+    }
+}
+
+/// The LP and OPB files are written; the OPB file reads back with rustsat's reader.
+fn files_read_back<P: Puzzle>(w: &[&str], o: &Value) {
+    let (i, o) = read::<P>(w, o);
+    let f = P::formulate(&i, &o, Query::Count).unwrap();
+    let text = lp::to_lp(&f.model, "conformance");
+    assert!(text.contains("Subject To") && text.trim_end().ends_with("End"));
+    let text = opb::to_opb(&f.model, "conformance");
+    let read = rustsat::instances::SatInstance::<rustsat::instances::BasicVarManager>::from_opb(
+        &mut std::io::Cursor::new(text.as_bytes()),
+        Default::default(),
+    );
+    let inst = read.unwrap_or_else(|e| panic!("{}: the OPB file does not read back: {e}", P::NAME));
+    let rows = inst.n_clauses() + inst.n_cards() + inst.n_pbs();
+    assert!(
+        rows >= f.model.constraints.len(),
+        "{}: {rows} rows read back, {} written",
+        P::NAME,
+        f.model.constraints.len()
+    );
+}
+
+macro_rules! conformance {
+    ($module:ident, $p:ty, small: [$(($w:expr, $o:expr)),+ $(,)?]) => {
+        mod $module {
+            use super::*;
+            #[test]
+            fn the_example_solves_and_verifies() {
+                example_solves::<$p>();
+            }
+            #[test]
+            fn count_unique_and_forced_agree_with_enumeration() {
+                $(agree_with_enumeration::<$p>($w, &$o);)+
+            }
+            #[test]
+            fn model_files_are_written_and_read_back() {
+                $(files_read_back::<$p>($w, &$o);)+
+            }
+        }
+    };
+}
+
+use quandary::puzzles::battleship::BattleshipPuzzle;
+use quandary::puzzles::chess::ChessAvoidance;
+use quandary::puzzles::gunport::GunportProblem;
+use quandary::puzzles::tank::TankAttack;
+use quandary::puzzles::tantrix::TantrixPuzzle;
+use quandary::puzzles::template::LatinSquare;
+
+conformance!(tank, TankAttack, small: [(&["3"], json!({})), (&["4"], json!({})), (&["5"], json!({}))]);
+conformance!(gunport, GunportProblem, small: [
+    (&["3", "3"], json!({})),
+    (&["3", "4"], json!({"formulation": "cell"})),
+    (&["4", "4"], json!({"formulation": "charge"})),
+]);
+conformance!(chess, ChessAvoidance, small: [
+    (&["data/chess/friedman-b4n2.txt"], json!({})),
+    (&["4"], json!({"army": "Q4"})),
+    (&["3x4"], json!({"army": "B2N2", "formulation": "clique"})),
+]);
+conformance!(battleship, BattleshipPuzzle, small: [
+    (&[quandary::puzzles::battleship::verbs::EXAMPLE_URL], json!({})),
+    (&["data/battleship/sb_12_12_6_0.dzn"], json!({"formulation": "cell"})),
+    (&["data/battleship/sb_12_12_6_0.dzn"], json!({})),
+]);
+conformance!(tantrix, TantrixPuzzle, small: [
+    (&["data/tantrix/boards/discovery-05.txt"], json!({})),
+    (&[], json!({"challenge": 5, "colour": "red"})),
+    (&[], json!({"challenge": 4, "colour": "yellow"})),
+]);
+conformance!(template, LatinSquare, small: [
+    (&["3"], json!({})),
+    (&["4", "1000", "0200", "0030", "0004"], json!({})),
+    (&["2", "11", "00"], json!({})),
+]);
+
+#[test]
+fn latin_square_counts_are_the_published_ones() {
+    // OEIS A002860: 1, 2, 12, 576 Latin squares of orders 1 to 4.
+    for (n, want) in [(1, 1u128), (2, 2), (3, 12), (4, 576)] {
+        let (i, o) = read::<LatinSquare>(&[&n.to_string()], &json!({}));
+        let out = run::<LatinSquare>(&i, &o, Query::Count, &Limits::none()).unwrap();
+        assert_eq!(out.count, Some(want), "order {n}");
+    }
+}
+
+#[test]
+fn forced_cells_of_a_unique_puzzle_are_its_solution() {
+    // The seed's chess puzzle has one placement: forced shows every piece of it.
+    let (i, o) = read::<ChessAvoidance>(&["data/chess/friedman-b4n2.txt"], &json!({}));
+    let out = run::<ChessAvoidance>(&i, &o, Query::Forced, &Limits::none()).unwrap();
+    let set = out.forced.unwrap();
+    let mut pieces: Vec<(usize, usize, String)> = set
+        .forced
+        .iter()
+        .filter(|f| f.value)
+        .map(|f| match f.meaning.place {
+            Place::Cell(r, c) => (r, c, f.meaning.says.clone()),
+            Place::Hex(..) => unreachable!(),
+        })
+        .collect();
+    pieces.sort();
+    let rows = ["#B.##", "....B", "BNB.N"];
+    let mut want = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch.is_ascii_uppercase() {
+                want.push((r, c, ch.to_string()));
+            }
+        }
+    }
+    assert_eq!(pieces, want);
+}
+
+// --- The command-line contract, for every registered puzzle -------------------------------
+
+fn quandary(args: &[&str]) -> (i32, String, String, f64) {
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quandary"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().expect("exited normally"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        started.elapsed().as_secs_f64(),
+    )
+}
+
+fn one_json(stdout: &str) -> Value {
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "exactly one JSON line: {stdout}");
+    serde_json::from_str(lines[0]).expect("valid JSON")
+}
+
+/// `solve` on the example: exit 0, one JSON object with the common fields.
+fn cli_example(name: &str) {
+    let e = quandary::puzzles::registry::find(name).unwrap();
+    let mut args = vec![name, "solve"];
+    args.extend(e.example());
+    args.push("--json");
+    let (code, stdout, stderr, _) = quandary(&args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    let v = one_json(&stdout);
+    assert_eq!(v["puzzle"], name);
+    assert!(v["status"] == "solved" || v["status"] == "optimal", "{v}");
+    assert!(v["solution"].is_object() || v["solution"].is_array(), "{v}");
+    assert!(v["stats"]["seconds"].is_f64() && v["stats"]["method"].is_string());
+    assert!(v["instance"].is_string() && v["summary"].is_string());
+}
+
+/// Every generic verb on an instance under a time limit that must stop it: exit 1,
+/// status "unknown", one JSON object, and the run ends within the limit (+10%, +0.5 s).
+fn cli_limit(name: &str, hard: &[&str]) {
+    let e = quandary::puzzles::registry::find(name).unwrap();
+    let mut verbs = vec!["solve", "count", "unique", "forced"];
+    if e.has_goal() {
+        verbs.extend(["optimum", "reach"]);
+    }
+    // No time at all: every search must stop at once, whatever the instance; the instances
+    // are ones whose model is built well within the half second allowed.
+    let limit = 0.0;
+    for verb in verbs {
+        let mut args = vec![name, verb];
+        args.extend(hard);
+        let limit_text = limit.to_string();
+        args.extend(["--json", "--time-limit", &limit_text]);
+        if verb == "reach" {
+            args.extend(["--at-least", "1"]);
+        }
+        let (code, stdout, stderr, seconds) = quandary(&args);
+        assert_eq!(code, 1, "{args:?}: {stdout} {stderr}");
+        let v = one_json(&stdout);
+        assert_eq!(v["status"], "unknown", "{args:?}");
+        assert!(
+            seconds <= limit * 1.1 + 0.5,
+            "{args:?} took {seconds:.2} s under a {limit} s limit"
+        );
+    }
+}
+
+macro_rules! cli_contract {
+    ($module:ident, $name:expr, hard: [$($w:expr),+]) => {
+        mod $module {
+            #[test]
+            fn the_example_answers_in_one_json_object() {
+                crate::cli_example($name);
+            }
+            #[test]
+            fn every_generic_verb_stops_at_the_limit_with_exit_1() {
+                crate::cli_limit($name, &[$($w),+]);
+            }
+        }
+    };
+}
+
+mod cli {
+    cli_contract!(tank, "tank", hard: ["10"]);
+    // The transfer-matrix count has no deadline (boards up to 14 wide): a wider board.
+    cli_contract!(gunport, "gunport", hard: ["16", "16"]);
+    // The exact counter has no deadline: the SAT count is the one a limit must stop.
+    cli_contract!(chess, "chess", hard: ["12", "--army", "Q10", "--type", "Q", "--sat"]);
+    cli_contract!(battleship, "battleship", hard: ["data/battleship/generated-30x20-seed3.txt"]);
+    cli_contract!(tantrix, "tantrix", hard: ["data/tantrix/boards/free-50.txt"]);
+}
+
+#[test]
+fn generate_under_a_limit_exits_1_and_a_verifier_rejection_exits_3() {
+    let (code, stdout, stderr, _) = quandary(&[
+        "battleship",
+        "generate",
+        "--rows",
+        "30",
+        "--cols",
+        "20",
+        "--fleet",
+        "23 29 12 9 7",
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{stdout} {stderr}");
+    assert_eq!(one_json(&stdout)["status"], "unknown");
+    // Eq. (6) as printed admits layouts that break the rules: counting with it makes the
+    // verifier reject a solver answer, an internal error (exit 3), never "bad input".
+    let (code, _, stderr, _) = quandary(&[
+        "battleship",
+        "count",
+        "data/battleship/sb_12_12_6_0.dzn",
+        "--formulation",
+        "cell-printed",
+    ]);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains("verifier rejects") && stderr.contains("as printed"),
+        "{stderr}"
+    );
+}
