@@ -118,6 +118,12 @@ impl Goal {
 
 /// Lazy constraints: the rows a candidate assignment violates (none accepts it).
 pub type LazyCuts<'a> = Box<dyn FnMut(&[bool]) -> Vec<Constraint> + 'a>;
+/// Reads a solution off an assignment.
+pub type Decoder<'a, S> = Box<dyn Fn(&[bool]) -> S + 'a>;
+/// Names a solution's symmetry class.
+pub type ClassOf<'a, S> = Box<dyn Fn(&S) -> Vec<usize> + 'a>;
+/// Checks a solution: a summary, or the rule it breaks.
+pub type Check<'a, S> = Box<dyn Fn(&S) -> std::result::Result<String, String> + 'a>;
 
 /// A puzzle instance stated as a 0-1 program, with everything the runner needs around it.
 pub struct Formulation<'a, S> {
@@ -130,11 +136,11 @@ pub struct Formulation<'a, S> {
     /// number of decisions true (one placement per cell, say); a shorter clause.
     pub block_by_true_decisions: bool,
     /// Reads a solution off an assignment.
-    pub decode: Box<dyn Fn(&[bool]) -> S + 'a>,
+    pub decode: Decoder<'a, S>,
     pub cuts: Option<LazyCuts<'a>>,
     /// Names a solution's symmetry class (its least image, say): counts then also report
     /// the number of classes.
-    pub classes: Option<Box<dyn Fn(&S) -> Vec<usize> + 'a>>,
+    pub classes: Option<ClassOf<'a, S>>,
     /// The objective in the puzzle's terms, when the model has one.
     pub goal: Option<Goal>,
     /// CaDiCaL configurations to race (one thread each); empty for the default engine.
@@ -143,7 +149,7 @@ pub struct Formulation<'a, S> {
     pub method: String,
     /// The puzzle's verifier, set by the runner: every solution an enumeration meets is
     /// checked, not only those it returns.
-    pub check: Option<Box<dyn Fn(&S) -> std::result::Result<String, String> + 'a>>,
+    pub check: Option<Check<'a, S>>,
     /// Set when the user restricted the search to part of the space (e.g. "D4-symmetric
     /// boards"): answers then hold there only, and reports say so.
     pub scope: Option<String>,

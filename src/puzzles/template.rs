@@ -176,13 +176,14 @@ impl Puzzle for LatinSquare {
         if rows.len() != n || rows.iter().any(|r| r.len() != n) {
             return Err(format!("the square is not {n}×{n}"));
         }
+        let at = |r: usize, c: usize| rows[r][c];
         for i in 0..n {
             let mut in_row = vec![false; n + 1];
             let mut in_col = vec![false; n + 1];
             for j in 0..n {
                 for (v, seen, what) in [
-                    (rows[i][j], &mut in_row, "row"),
-                    (rows[j][i], &mut in_col, "column"),
+                    (at(i, j), &mut in_row, "row"),
+                    (at(j, i), &mut in_col, "column"),
                 ] {
                     if v == 0 || v > n || seen[v] {
                         return Err(format!("{what} {} repeats or lacks symbol {v}", i + 1));
@@ -190,7 +191,7 @@ impl Puzzle for LatinSquare {
                     seen[v] = true;
                 }
                 let g = s.given[i * n + j];
-                if g != 0 && rows[i][j] != g {
+                if g != 0 && at(i, j) != g {
                     return Err(format!(
                         "cell ({}, {}) must hold the given {g}",
                         i + 1,
