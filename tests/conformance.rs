@@ -102,7 +102,7 @@ fn agree_with_enumeration<P: Puzzle>(w: &[&str], o: &Value) {
         .filter(|&k| all.iter().all(|s| s[k] == all[0][k]))
         .map(|k| json!([f.meanings[k], all[0][k]]).to_string())
         .collect();
-    let set = forced.forced.expect("forced decisions");
+    let set = forced.facts.forced.expect("forced decisions");
     assert_eq!(set.undecided, 0);
     let got: BTreeSet<String> = set
         .forced
@@ -206,7 +206,7 @@ fn forced_cells_of_a_unique_puzzle_are_its_solution() {
     // The seed's chess puzzle has one placement: forced shows every piece of it.
     let (i, o) = read::<ChessAvoidance>(&["data/chess/friedman-b4n2.txt"], &json!({}));
     let out = run::<ChessAvoidance>(&i, &o, Query::Forced, &Limits::none()).unwrap();
-    let set = out.forced.unwrap();
+    let set = out.facts.forced.unwrap();
     let mut pieces: Vec<(usize, usize, String)> = set
         .forced
         .iter()

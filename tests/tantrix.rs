@@ -34,13 +34,13 @@ fn ask(
     query: Query,
 ) -> (Status, Option<(Board, Vec<Placement>)>, u128) {
     let out = run::<TantrixPuzzle>(&instance, &puzzle_options(o), query, &Limits::none()).unwrap();
-    let count = out.count.unwrap_or(0);
+    let (status, count) = (out.status, out.count.unwrap_or(0));
     let sol = out
         .solutions
         .into_iter()
         .next()
         .map(|s| (s.board, s.placed));
-    (out.status, sol, count)
+    (status, sol, count)
 }
 
 fn solve_fixed(ch: &Challenge, board: &Board, o: &Options) -> Found {

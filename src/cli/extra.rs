@@ -314,9 +314,7 @@ fn peaceable(
     } else {
         r.text = format!("{instance}: {}\n", word_of(o.status));
     }
-    r.objective = o.objective;
-    r.bound = o.bound;
-    r.stats = o.stats;
+    r.facts = o.facts;
     r.stats.seconds = limits.seconds();
     Ok(r)
 }

@@ -7,7 +7,7 @@
 use super::Puzzle;
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::solve::run::{self, ForcedSet, InScope, Limits, Outcome, Query, Stats};
+use crate::solve::run::{self, Facts, Limits, Outcome, Query};
 use crate::solve::search::Status;
 use serde::Serialize;
 use std::marker::PhantomData;
@@ -142,44 +142,13 @@ pub struct Report {
     pub verb: String,
     /// The instance, in words ("Tank Attack 6×6").
     pub instance: String,
-    /// `solved`, `optimal`, `infeasible`, or `unknown` (a limit stopped it); for the whole
-    /// space, never for a restricted part of it (see `scope`).
-    pub status: Status,
-    /// Set when the search was restricted to part of the space; `in_scope` then holds what
-    /// was established there.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub in_scope: Option<InScope>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub count: Option<u128>,
-    /// Solutions seen when a limit stopped a count.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub count_at_least: Option<u128>,
-    /// With a count up to symmetry: the symmetry classes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub classes: Option<u128>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unique: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub objective: Option<i64>,
-    /// A proved bound on the objective.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bound: Option<i64>,
-    /// The verifier's one-line summary of the solution.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub summary: Option<String>,
+    #[serde(flatten)]
+    pub facts: Facts,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<serde_json::Value>,
     /// A second solution, when `unique` finds one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other_solution: Option<serde_json::Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forced: Option<ForcedSet>,
-    /// Figures particular to a method or verb.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub details: Option<serde_json::Value>,
-    pub stats: Stats,
     /// The readable form: headline, then the board(s).
     #[serde(skip)]
     pub text: String,
@@ -191,39 +160,37 @@ pub struct Report {
     pub file: Option<String>,
 }
 
+impl std::ops::Deref for Report {
+    type Target = Facts;
+    fn deref(&self) -> &Facts {
+        &self.facts
+    }
+}
+
+impl std::ops::DerefMut for Report {
+    fn deref_mut(&mut self) -> &mut Facts {
+        &mut self.facts
+    }
+}
+
 impl Report {
     /// A report with only its status; verbs fill in what they have.
     pub fn new(puzzle: &'static str, verb: &str, instance: String, status: Status) -> Report {
+        let query = match verb {
+            "count" => Query::Count,
+            "unique" => Query::Unique,
+            _ => Query::First,
+        };
         Report {
             puzzle,
             verb: verb.to_string(),
             instance,
-            status,
-            scope: None,
-            in_scope: None,
-            count: None,
-            count_at_least: None,
-            classes: None,
-            unique: None,
-            objective: None,
-            bound: None,
-            summary: None,
+            facts: Facts::new(query, status),
             solution: None,
             other_solution: None,
-            forced: None,
-            details: None,
-            stats: Stats::default(),
             text: String::new(),
             svg: None,
             file: None,
-        }
-    }
-
-    /// Whether the question was answered: false when a limit stopped it.
-    pub fn answered(&self) -> bool {
-        match &self.in_scope {
-            Some(s) => s.status != Status::Unknown,
-            None => self.status != Status::Unknown,
         }
     }
 
@@ -312,12 +279,13 @@ pub fn report<P: Puzzle>(
                 .forced
                 .as_ref()
                 .or(o.in_scope.as_ref().and_then(|i| i.forced.as_ref()));
-            let n = fs.map_or(0, |f| f.forced.iter().filter(|x| x.value).count());
-            let total = fs.map_or(0, |f| f.decisions);
-            let mut h = format!("{n} decisions forced in every {noun} (of {total})");
+            let (settled, places) = fs.map_or((0, 0), crate::render::forced::settled);
+            let mut h = format!(
+                "{settled} of {places} places are the same in every {noun} (? where they differ)"
+            );
             if s == Status::Unknown {
                 h += &format!(
-                    "; {} undecided when a limit stopped the search",
+                    "; {} decisions undecided when a limit stopped the search",
                     fs.map_or(0, |f| f.undecided)
                 );
             }
@@ -375,17 +343,6 @@ pub fn report<P: Puzzle>(
     let json = |s: &P::Solution| serde_json::to_value(s).unwrap_or(serde_json::Value::Null);
     r.solution = o.solutions.first().map(json);
     r.other_solution = o.solutions.get(1).map(json);
-    r.scope = o.scope;
-    r.in_scope = o.in_scope;
-    r.count = o.count;
-    r.count_at_least = o.count_at_least;
-    r.classes = o.classes;
-    r.unique = o.unique;
-    r.objective = o.objective;
-    r.bound = o.bound;
-    r.summary = o.summary;
-    r.forced = o.forced;
-    r.details = o.details;
-    r.stats = o.stats;
+    r.facts = o.facts;
     r
 }

@@ -30,6 +30,11 @@ fn marks(set: &ForcedSet) -> BTreeMap<Place, String> {
     out
 }
 
+/// How many places are settled (the same in every solution), of how many.
+pub fn settled(set: &ForcedSet) -> (usize, usize) {
+    (marks(set).len(), set.places.len())
+}
+
 /// The partial board as text: a grid for square cells, one line a cell for hex cells.
 pub fn text(set: &ForcedSet) -> String {
     let marks = marks(set);
@@ -44,11 +49,15 @@ pub fn text(set: &ForcedSet) -> String {
                 .collect();
             super::text::grid(&grid)
         }
-        None => marks
+        None => set
+            .places
             .iter()
-            .map(|(p, m)| match p {
-                Place::Hex(q, r) => format!("{q},{r}: {m}\n"),
-                Place::Cell(r, c) => format!("{r},{c}: {m}\n"),
+            .map(|p| {
+                let m = marks.get(p).map_or("?", String::as_str);
+                match p {
+                    Place::Hex(q, r) => format!("{q},{r}: {m}\n"),
+                    Place::Cell(r, c) => format!("{r},{c}: {m}\n"),
+                }
             })
             .collect(),
     }

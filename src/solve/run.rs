@@ -154,52 +154,64 @@ pub struct InScope {
     pub forced: Option<ForcedSet>,
 }
 
-/// The answer to a query. Fields without a scope hold for the whole space: a result obtained
-/// in a restricted part of it is in `in_scope`, never in `status`, `count` or `unique`.
-#[derive(Clone, Debug)]
-pub struct Outcome<S> {
+/// What an answer established, the same fields for every puzzle (reports print them as JSON).
+/// Fields without a scope hold for the whole space: a result obtained in a restricted part of
+/// it is in `in_scope`, never in `status`, `count` or `unique`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Facts {
+    #[serde(skip)]
     pub query: Query,
+    /// `solved`, `optimal`, `infeasible`, or `unknown` (a limit stopped it).
     pub status: Status,
-    /// Verified solutions: the first, and for `Unique` a second one when there is one.
-    pub solutions: Vec<S>,
-    /// The verifier's summary of the first solution.
-    pub summary: Option<String>,
+    /// The part of the space the user restricted the search to, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_scope: Option<InScope>,
     /// The number of solutions, when counted to the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<u128>,
     /// Solutions seen when a limit stopped a count (a lower bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub count_at_least: Option<u128>,
-    /// With a count: the symmetry classes among the solutions counted.
+    /// With a count up to symmetry: the symmetry classes among the solutions counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub classes: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unique: Option<bool>,
     /// The objective (puzzle's terms) of the first solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub objective: Option<i64>,
     /// A proved bound on the objective (equal to it when optimal).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bound: Option<i64>,
+    /// The verifier's summary of the first solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub forced: Option<ForcedSet>,
-    /// The part of the space the user restricted the search to, if any.
-    pub scope: Option<String>,
-    pub in_scope: Option<InScope>,
-    /// Figures particular to a method.
+    /// Figures particular to a method or verb.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<serde_json::Value>,
     pub stats: Stats,
 }
 
-impl<S> Outcome<S> {
-    fn new(query: Query, status: Status) -> Self {
-        Outcome {
+impl Facts {
+    /// Nothing established yet but the status.
+    pub fn new(query: Query, status: Status) -> Facts {
+        Facts {
             query,
             status,
-            solutions: Vec::new(),
-            summary: None,
+            scope: None,
+            in_scope: None,
             count: None,
             count_at_least: None,
             classes: None,
             unique: None,
             objective: None,
             bound: None,
+            summary: None,
             forced: None,
-            scope: None,
-            in_scope: None,
             details: None,
             stats: Stats::default(),
         }
@@ -211,6 +223,36 @@ impl<S> Outcome<S> {
             Some(s) => s.status != Status::Unknown,
             None => self.status != Status::Unknown,
         }
+    }
+}
+
+/// The answer to a query: its facts, and the verified solutions (the first, and for
+/// `Unique` a second one when there is one).
+#[derive(Clone, Debug)]
+pub struct Outcome<S> {
+    pub facts: Facts,
+    pub solutions: Vec<S>,
+}
+
+impl<S> Outcome<S> {
+    fn new(query: Query, status: Status) -> Self {
+        Outcome {
+            facts: Facts::new(query, status),
+            solutions: Vec::new(),
+        }
+    }
+}
+
+impl<S> std::ops::Deref for Outcome<S> {
+    type Target = Facts;
+    fn deref(&self) -> &Facts {
+        &self.facts
+    }
+}
+
+impl<S> std::ops::DerefMut for Outcome<S> {
+    fn deref_mut(&mut self) -> &mut Facts {
+        &mut self.facts
     }
 }
 
@@ -231,9 +273,9 @@ pub fn run<P: Puzzle>(
     super::progress::finish();
     for (k, s) in outcome.solutions.iter().enumerate() {
         match P::verify(instance, s) {
-            Ok(summary) if k == 0 => outcome.summary = Some(summary),
+            Ok(summary) if k == 0 => outcome.facts.summary = Some(summary),
             Ok(_) => {}
-            Err(why) => return Err(rejected_error(&outcome.stats.method, &why)),
+            Err(why) => return Err(rejected_error(&outcome.facts.stats.method, &why)),
         }
     }
     Ok(outcome)
