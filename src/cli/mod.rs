@@ -94,14 +94,18 @@ fn common_args(cmd: Command) -> Command {
 }
 
 fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
-    let mut cmd = Command::new(name).about(about).arg(
-        Arg::new("input")
-            .num_args(0..)
-            .allow_negative_numbers(true)
-            .value_name("INPUT")
-            .help(e.input()),
-    );
-    cmd = e.options_args(cmd);
+    // The options' own doc comment would become the verb's help: set the verb's after them.
+    let mut cmd = e
+        .options_args(Command::new(name))
+        .about(about)
+        .long_about(None)
+        .arg(
+            Arg::new("input")
+                .num_args(0..)
+                .allow_negative_numbers(true)
+                .value_name("INPUT")
+                .help(e.input()),
+        );
     for (alias, verb) in e.aliases() {
         if *verb == name {
             cmd = cmd.visible_alias(*alias);

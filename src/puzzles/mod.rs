@@ -18,7 +18,7 @@ pub mod template;
 
 use crate::error::Result;
 use crate::model::{Constraint, Model, Var};
-use crate::solve::run::{Outcome, Query};
+use crate::solve::answer::{Outcome, Query};
 use std::time::Instant;
 
 /// Why a formulation is built: to find (symmetry-breaking rows allowed: they keep an image of
@@ -39,35 +39,7 @@ impl Purpose {
     }
 }
 
-/// Where a decision variable sits on the board, for drawing partial boards (forced cells).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-pub enum Place {
-    /// Row and column of a rectangular grid, from 0.
-    Cell(usize, usize),
-    /// Axial coordinates of a hex cell.
-    Hex(i32, i32),
-}
-
-/// What a decision variable means, in the puzzle's words: "at `place`, `says`" when true.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Meaning {
-    pub place: Place,
-    pub says: String,
-    /// What it says when false, if that is worth showing (e.g. "water").
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub otherwise: Option<String>,
-}
-
-impl Meaning {
-    /// "At `place`, `says`" when true; nothing worth showing when false.
-    pub fn at(place: Place, says: impl Into<String>) -> Meaning {
-        Meaning {
-            place,
-            says: says.into(),
-            otherwise: None,
-        }
-    }
-}
+pub use crate::solve::answer::{Meaning, Place};
 
 /// The objective in the puzzle's own terms (e.g. holes), whatever the model optimises.
 ///

@@ -7,7 +7,8 @@
 use super::Puzzle;
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::solve::run::{self, Facts, Limits, Outcome, Query};
+use crate::solve::answer::{Facts, Limits, Outcome, Query};
+use crate::solve::run;
 use crate::solve::search::Status;
 use serde::Serialize;
 use std::marker::PhantomData;

@@ -26,7 +26,7 @@
 use super::{Formulation, Meaning, Place, Puzzle};
 use crate::error::{Error, Result};
 use crate::model::{Lit, Model, Var};
-use crate::solve::run::Query;
+use crate::solve::answer::Query;
 
 /// The largest order accepted.
 pub const MAX_ORDER: usize = 30;

@@ -5,7 +5,7 @@
 //! (nothing goes there), and `?` where the solutions differ.
 
 use crate::puzzles::Place;
-use crate::solve::run::ForcedSet;
+use crate::solve::answer::ForcedSet;
 use std::collections::BTreeMap;
 
 /// What each place shows.

@@ -2,6 +2,7 @@
 //! operation (first solution, optimum with proof, enumeration, uniqueness, lazy constraints)
 //! once on top of the [`Backend`] interface.
 
+pub mod answer;
 pub mod portfolio;
 pub mod progress;
 pub mod run;

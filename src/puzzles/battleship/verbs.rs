@@ -6,7 +6,7 @@ use super::{formats, setter, to_svg, to_text, verify, Layout, Puzzle as Grid, Sy
 use crate::error::{Error, Result};
 use crate::puzzles::registry::Report;
 use crate::puzzles::{Formulation as Formulated, Puzzle};
-use crate::solve::run::Query;
+use crate::solve::answer::Query;
 use crate::solve::search::Status;
 use std::time::Duration;
 

@@ -7,7 +7,7 @@ pub mod count;
 use crate::error::{Error, Result};
 use crate::model::{Lit, Model, Sense, Var};
 use crate::puzzles::{Exact, Formulation as Formulated, Goal as Objective, Meaning, Place, Puzzle};
-use crate::solve::run::Query;
+use crate::solve::answer::Query;
 use crate::solve::search::Status;
 use std::time::Instant;
 

@@ -11,7 +11,7 @@ use crate::model::{Lit, Model, Sense, Var};
 use crate::puzzles::{
     Exact, Formulation as Formulated, Goal, Meaning, Phase, Place, Purpose, Puzzle,
 };
-use crate::solve::run::{Outcome, Query};
+use crate::solve::answer::{Outcome, Query};
 use crate::solve::search::Status;
 use std::time::Instant;
 

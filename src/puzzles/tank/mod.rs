@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::geometry::{Grid, Symmetry};
 use crate::model::{Lit, Model, Sense, Var};
 use crate::puzzles::{Exact, Formulation as Formulated, Meaning, Phase, Place, Purpose, Puzzle};
-use crate::solve::run::Query;
+use crate::solve::answer::Query;
 use crate::solve::search::Status;
 use std::time::Instant;
 

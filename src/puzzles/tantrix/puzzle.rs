@@ -7,7 +7,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::puzzles::{Formulation as Formulated, Puzzle};
-use crate::solve::run::Query;
+use crate::solve::answer::Query;
 use std::rc::Rc;
 
 /// The radius of the candidate region used by default for a board search: a hexagon of
