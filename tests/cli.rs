@@ -466,3 +466,93 @@ fn tantrix_solve_check_and_bad_input() {
         );
     }
 }
+
+#[test]
+fn a_restricted_search_never_answers_for_the_whole_space() {
+    // 6×6 has 13 boards; one of them has all eight symmetries.
+    let (code, stdout, _) = quandary(&["tank", "count", "6", "--symmetric", "d4", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(v["scope"], "D4-symmetric boards");
+    assert_eq!(v["in_scope"]["count"], 1);
+    assert!(v.get("count").is_none(), "{v}");
+    let (code, stdout, _) = quandary(&["tank", "unique", "6", "--symmetric", "d4"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("among D4-symmetric boards only"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = quandary(&["tank", "unique", "6", "--symmetric", "d4", "--json"]);
+    let v = json(&stdout);
+    assert!(
+        v.get("unique").is_none() && v["in_scope"]["unique"] == true,
+        "{v}"
+    );
+
+    // 7×7 has a 15-hole packing, none of them half-turn symmetric: no claim about the optimum.
+    let (code, stdout, _) = quandary(&[
+        "gunport",
+        "reach",
+        "7",
+        "7",
+        "--holes",
+        "15",
+        "--symmetry",
+        "half-turn",
+    ]);
+    assert_eq!(code, 0);
+    assert!(!stdout.contains("at most"), "{stdout}");
+    assert!(
+        stdout.contains("half-turn-symmetric packings only"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = quandary(&[
+        "gunport",
+        "reach",
+        "7",
+        "7",
+        "--holes",
+        "15",
+        "--symmetry",
+        "half-turn",
+        "--json",
+    ]);
+    let v = json(&stdout);
+    assert_eq!(
+        (v["status"].as_str(), v["in_scope"]["status"].as_str()),
+        (Some("unknown"), Some("infeasible"))
+    );
+
+    // Quarter turns need a square board; the exact method sides 2 to 8.
+    for bad in [
+        &[
+            "gunport",
+            "reach",
+            "3",
+            "5",
+            "--holes",
+            "3",
+            "--symmetry",
+            "quarter-turn",
+        ][..],
+        &["tank", "solve", "9", "--method", "exact"],
+    ] {
+        let (code, _, stderr) = quandary(bad);
+        assert_eq!(code, 2, "{bad:?}: {stderr}");
+    }
+}
+
+#[test]
+fn forced_shows_what_every_solution_shares() {
+    // The two 5×5 boards agree on 17 cells (the corners, the centre cross, ...).
+    let (code, stdout, _) = quandary(&["tank", "forced", "5", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    let forced = v["forced"]["forced"].as_array().unwrap();
+    let cells = forced.iter().filter(|f| f["value"] == true).count();
+    assert_eq!(cells, 17);
+    // Both boards hold 4 in the centre.
+    assert!(forced.iter().any(|f| f["value"] == true
+        && f["place"] == serde_json::json!({"cell": [2, 2]})
+        && f["says"] == "4"));
+}

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 /// Where a decision variable sits on the board, for drawing partial boards (forced cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Place {
     /// Row and column of a rectangular grid, from 0.
     Cell(usize, usize),

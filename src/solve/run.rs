@@ -1,9 +1,10 @@
 //! The runner: any [`Query`] for any [`Puzzle`], under one deadline, with every solution
 //! verified, answered as one [`Outcome`].
 //!
-//! Order of work: the puzzle's exact method if it answers the query; else its restricted
-//! phases (symmetric subspaces, each with a share of the time), which may contribute a
-//! solution but never a refutation or a count; else the full model on the SAT backend.
+//! Order of work: for the finding queries, the puzzle's restricted phases first (symmetric
+//! subspaces, each with a share of the time: cheap, and a solution found there is a
+//! solution), which may contribute a solution but never a refutation or a count; then its
+//! exact method if it answers the query; else the full model on the SAT backend.
 //!
 //! ```
 //! use quandary::puzzles::tank::TankAttack;
@@ -28,8 +29,8 @@ pub use super::answer::{
     Facts, Forced, ForcedSet, InScope, Limits, Meaning, Outcome, Place, Query, Stats,
 };
 
-/// Answers `query` for one instance: exact method, restricted phases, full model, in that
-/// order; verifies every solution (an answer the verifier rejects is an
+/// Answers `query` for one instance: restricted phases (finding only), exact method, full
+/// model, in that order; verifies every solution (an answer the verifier rejects is an
 /// [`Error::Internal`]).
 pub fn run<P: Puzzle>(
     instance: &P::Instance,
@@ -37,9 +38,12 @@ pub fn run<P: Puzzle>(
     query: Query,
     limits: &Limits,
 ) -> Result<Outcome<P::Solution>> {
-    let mut outcome = match P::exact(instance, options, query, limits.deadline) {
-        Some(exact) => from_exact(query, exact?),
-        None => by_model::<P>(instance, options, query, limits)?,
+    let mut outcome = match by_phases::<P>(instance, options, query, limits)? {
+        Some(found) => found,
+        None => match P::exact(instance, options, query, limits.deadline) {
+            Some(exact) => from_exact(query, exact?),
+            None => by_model::<P>(instance, options, query, limits)?,
+        },
     };
     outcome.stats.seconds = limits.seconds();
     super::progress::finish();
@@ -74,52 +78,60 @@ fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
     o
 }
 
+/// The restricted phases, for the finding queries: the outcome of the first that answers.
+fn by_phases<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    query: Query,
+    limits: &Limits,
+) -> Result<Option<Outcome<P::Solution>>> {
+    if Purpose::of(query) != Purpose::Find {
+        return Ok(None);
+    }
+    let mut tried = Vec::new();
+    for phase in P::phases(instance, options, query) {
+        if limits.expired() {
+            break;
+        }
+        let budget = match limits.remaining() {
+            Some(r) => Some(r.mul_f64(phase.share.clamp(0.0, 1.0))),
+            None => phase.unlimited,
+        };
+        let phase_limits = Limits {
+            started: Instant::now(),
+            deadline: budget.map(|b| Instant::now() + b),
+        };
+        let scope = phase.scope.clone();
+        let mut f = (phase.build)();
+        f.check = Some(Box::new(|s| P::verify(instance, s)));
+        let method = f.method.clone();
+        let mut o = drive(f, query, &phase_limits, true)?;
+        let hit = match query {
+            Query::Optimum => o.status == Status::Optimal,
+            _ => !o.solutions.is_empty(),
+        };
+        tried.push(format!(
+            "{scope}: {}",
+            if hit { "answered" } else { "no answer" }
+        ));
+        if hit {
+            o.stats.method = format!("{method}, {scope} tried first");
+            o.stats.phases = tried;
+            return Ok(Some(o));
+        }
+    }
+    Ok(None)
+}
+
 fn by_model<P: Puzzle>(
     instance: &P::Instance,
     options: &P::Options,
     query: Query,
     limits: &Limits,
 ) -> Result<Outcome<P::Solution>> {
-    let mut tried = Vec::new();
-    if Purpose::of(query) == Purpose::Find {
-        for phase in P::phases(instance, options, query) {
-            if limits.expired() {
-                break;
-            }
-            let budget = match limits.remaining() {
-                Some(r) => Some(r.mul_f64(phase.share.clamp(0.0, 1.0))),
-                None => phase.unlimited,
-            };
-            let phase_limits = Limits {
-                started: Instant::now(),
-                deadline: budget.map(|b| Instant::now() + b),
-            };
-            let scope = phase.scope.clone();
-            let mut f = (phase.build)();
-            f.check = Some(Box::new(|s| P::verify(instance, s)));
-            let method = f.method.clone();
-            let mut o = drive(f, query, &phase_limits, true)?;
-            let found = !o.solutions.is_empty();
-            let hit = match query {
-                Query::Optimum => o.status == Status::Optimal,
-                _ => found,
-            };
-            tried.push(format!(
-                "{scope}: {}",
-                if hit { "answered" } else { "no answer" }
-            ));
-            if hit {
-                o.stats.method = format!("{method}, {scope} tried first");
-                o.stats.phases = tried;
-                return Ok(o);
-            }
-        }
-    }
     let mut f = P::formulate(instance, options, query)?;
     f.check = Some(Box::new(|s| P::verify(instance, s)));
-    let mut o = drive(f, query, limits, false)?;
-    o.stats.phases = tried;
-    Ok(o)
+    drive(f, query, limits, false)
 }
 
 /// Runs a query on one formulation with the engines it names.

@@ -955,7 +955,7 @@ impl Puzzle for GunportProblem {
         ]
         .into_iter()
         .map(|sym| Phase {
-            scope: format!("{}-symmetric packings", sym.name()),
+            scope: format!("{}-symmetric packings", sym.name().replace(' ', "-")),
             share: 0.25,
             unlimited: Some(std::time::Duration::from_secs(10)),
             build: Box::new(move || {

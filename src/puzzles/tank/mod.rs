@@ -517,12 +517,7 @@ impl Puzzle for TankAttack {
         deadline: Option<Instant>,
     ) -> Option<Result<Exact<Board>>> {
         let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetric.is_none();
-        let wanted = match o.method {
-            Method::Exact => true,
-            Method::Sat => false,
-            // Finding one board: the symmetric phases and SAT are faster from side 4 on.
-            Method::Auto => query != Query::First || t.n < 4,
-        };
+        let wanted = o.method != Method::Sat;
         let limit = match query {
             Query::First => Some(1),
             Query::Unique => Some(2),
