@@ -347,14 +347,14 @@ fn model(
     Ok(0)
 }
 
-/// One built-in instance of every puzzle, asked what `solve` asks.
+/// One built-in instance of every puzzle, asked what its tour asks (`solve`, or `unique`).
 fn tour() -> Result<i32, Error> {
     outln!("quandary tour: one built-in instance of every puzzle\n");
     let mut code = 0;
     for e in registry::PUZZLES {
         let words: Vec<String> = e.example().iter().map(|w| w.to_string()).collect();
         outln!("== {} ({} {}) ==", e.title(), e.name(), words.join(" "));
-        let report = e.run(&words, OptionsIn::Default, e.solve_query(), &Limits::none())?;
+        let report = e.run(&words, OptionsIn::Default, e.tour_query(), &Limits::none())?;
         code = code.max(emit(&report, &Output::default())?);
         outln!("");
     }

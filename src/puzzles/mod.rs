@@ -206,6 +206,8 @@ pub trait Puzzle: 'static {
     const NOUN: &'static str = "solution";
     /// What the `solve` verb asks: one solution, or the optimum for optimisation puzzles.
     const SOLVE: Query = Query::First;
+    /// What the tour asks of the example (a puzzle with a unique answer shows it is unique).
+    const TOUR: Query = Self::SOLVE;
     /// Whether some instances or options give the model an objective.
     const HAS_GOAL: bool = false;
     /// Other names of generic verbs, as (alias, verb): e.g. ("max", "optimum").

@@ -48,6 +48,8 @@ pub trait Entry: Sync {
     fn example(&self) -> &'static [&'static str];
     /// The query the `solve` verb asks (the optimum for puzzles that are optimisation problems).
     fn solve_query(&self) -> Query;
+    /// What the tour asks of the example.
+    fn tour_query(&self) -> Query;
     /// Whether the puzzle can have an objective (then `optimum` and `reach` apply).
     fn has_goal(&self) -> bool;
     /// Other names of generic verbs, as (alias, verb).
@@ -107,6 +109,9 @@ impl<P: Puzzle> Entry for Registered<P> {
     }
     fn has_goal(&self) -> bool {
         P::HAS_GOAL
+    }
+    fn tour_query(&self) -> Query {
+        P::TOUR
     }
     fn aliases(&self) -> &'static [(&'static str, &'static str)] {
         P::ALIASES

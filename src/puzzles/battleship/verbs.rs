@@ -114,6 +114,7 @@ impl Puzzle for BattleshipPuzzle {
         "Battleship: place a fleet from row and column counts and a few given cells";
     const INPUT: &'static str = "A puzzle file (our format, janko.at, CSPLib prob014, MiniZinc .dzn), a puzz.link URL, or - for standard input";
     const EXAMPLE: &'static [&'static str] = &[EXAMPLE_URL];
+    const TOUR: Query = Query::Unique;
 
     type Instance = Grid;
     type Options = Options;

@@ -830,6 +830,7 @@ impl Puzzle for ChessAvoidance {
         "A board file (rows of '.', '#' and fixed piece letters), or ROWSxCOLS / N for an open board";
     const EXAMPLE: &'static [&'static str] = &["data/chess/friedman-b4n2.txt"];
     const NOUN: &'static str = "placement";
+    const TOUR: Query = Query::Unique;
     const ALIASES: &'static [(&'static str, &'static str)] = &[("max", "optimum")];
     const HAS_GOAL: bool = true;
     const GOAL_NAME: &'static str = "pieces";
