@@ -556,3 +556,33 @@ fn forced_shows_what_every_solution_shares() {
         && f["place"] == serde_json::json!({"cell": [2, 2]})
         && f["says"] == "4"));
 }
+
+#[test]
+fn every_data_file_reads_with_the_verb_its_docs_name() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let files = |dir: &str| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(format!("{root}/{dir}"))
+            .unwrap()
+            .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+            .filter(|p| !p.ends_with(".md"))
+            .collect();
+        v.sort();
+        v
+    };
+    let mut checked = 0;
+    for (dir, verb) in [
+        ("data/battleship", ["battleship", "solve"]),
+        ("data/chess", ["chess", "solve"]),
+        ("data/tantrix/boards", ["tantrix", "check"]),
+        ("data/tantrix/large", ["tantrix", "check"]),
+    ] {
+        for f in files(dir) {
+            let (code, stdout, stderr) = quandary(&[verb[0], verb[1], &f, "--json"]);
+            assert_eq!(code, 0, "{verb:?} {f}: {stderr}");
+            let v = json(&stdout);
+            assert!(v["status"] == "solved", "{f}: {v}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "{checked} files");
+}

@@ -62,6 +62,20 @@ pub fn detect(text: &str) -> Format {
 /// Reads a puzzle in any known format. A CSPLib file may hold many puzzles: `instance` picks
 /// one by its id (the first by default).
 pub fn parse(text: &str, instance: Option<&str>) -> Result<(Format, Puzzle)> {
+    // A file of comments only that names a puzz.link URL (`; url https://puzz.link/...`), as
+    // data/battleship/puzzlink-example.txt does, stands for that URL.
+    let stated = text.trim_start_matches('\u{feff}');
+    let all_comments = stated
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with(';'));
+    let url = stated.lines().find_map(|l| {
+        let rest = l.trim_start().strip_prefix(';')?.trim_start();
+        rest.strip_prefix("url ").map(str::trim)
+    });
+    if let (true, Some(url)) = (all_comments, url) {
+        return parse(url, instance);
+    }
+    let text = stated;
     let format = detect(text);
     if instance.is_some() && format != Format::Csplib {
         return Err(Error::input(
