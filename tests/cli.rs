@@ -586,3 +586,29 @@ fn every_data_file_reads_with_the_verb_its_docs_name() {
     }
     assert!(checked >= 40, "{checked} files");
 }
+
+#[test]
+fn svg_goes_to_stdout_with_a_dash_and_bad_paths_fail_before_the_search() {
+    let (code, stdout, _) = quandary(&["tank", "solve", "4", "--svg", "-"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("<svg"), "{stdout}");
+    let (code, _, _) = quandary(&["tank", "solve", "4", "--svg", "-", "--json"]);
+    assert_eq!(code, 2);
+    // An unwritable path is refused at once, before a search that would take long.
+    let started = std::time::Instant::now();
+    let (code, _, stderr) = quandary(&["tank", "count", "7", "--svg", "/nonexistent-dir/x.svg"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("/nonexistent-dir/x.svg"), "{stderr}");
+    assert!(started.elapsed().as_secs_f64() < 5.0);
+    // A count by the transfer-matrix program keeps no packing: the flag is not silently
+    // ignored.
+    let dir = std::env::temp_dir().join(format!("quandary-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("count.svg");
+    let (code, _, stderr) =
+        quandary(&["gunport", "count", "4", "4", "--svg", svg.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(stderr.contains("no picture"), "{stderr}");
+    assert!(!svg.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

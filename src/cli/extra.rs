@@ -194,6 +194,7 @@ pub fn run(puzzle: &str, m: &ArgMatches) -> Result<i32, Error> {
         },
         "chess" => match parsed::<ChessVerb>(m)? {
             ChessVerb::Peaceable { n, piece, common } => {
+                super::check_outputs(&common.output(), None)?;
                 emit(&peaceable(&n, piece, common.limit()?)?, &common.output())
             }
         },
@@ -218,6 +219,7 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             options,
             common,
         } => {
+            super::check_outputs(&common.output(), None)?;
             let p = read(&puzzle, &options)?;
             emit(
                 &setter::redundant(&p, &options, common.limit()?)?,
@@ -231,6 +233,7 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             out,
             common,
         } => {
+            super::check_outputs(&common.output(), out.as_ref())?;
             let p = read(&puzzle, &options)?;
             let r = setter::minimize(&p, &options, seed, common.limit()?)?;
             puzzle_out(r, out, &common)
@@ -244,6 +247,7 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             out,
             common,
         } => {
+            super::check_outputs(&common.output(), out.as_ref())?;
             let r = setter::generate(rows, cols, &fleet, seed, formulation, common.limit()?)?;
             puzzle_out(r, out, &common)
         }

@@ -210,8 +210,18 @@ pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {
 
 /// Prints a report (text, or one JSON object), writes its files, and returns the exit status.
 pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
-    if let (Some(path), Some(svg)) = (&output.svg, &report.svg) {
-        write_file(path, svg)?;
+    match (&output.svg, &report.svg) {
+        (Some(path), Some(svg)) if path == "-" => {
+            outln!("{}", svg);
+            return Ok(report.exit_code());
+        }
+        (Some(path), Some(svg)) => write_file(path, svg)?,
+        // Nothing to draw (no solution found, or a count by a method that keeps none): say so
+        // rather than ignore the flag.
+        (Some(path), None) => eprintln!(
+            "quandary: note: --svg {path}: this answer has no picture (no solution to draw); nothing written"
+        ),
+        _ => {}
     }
     if let Some((path, Some(file))) = &output.out {
         write_file(path, file)?;
@@ -228,6 +238,32 @@ pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
         }
     }
     Ok(report.exit_code())
+}
+
+/// Checks before any work that the files a command will write can be written: an unwritable
+/// path is bad input, found at once rather than after a long search. `--svg -` is standard
+/// output, which cannot go with `--json`.
+pub fn check_outputs(output: &Output, out: Option<&String>) -> Result<(), Error> {
+    if output.json && output.svg.as_deref() == Some("-") {
+        return Err(Error::input(
+            "--svg - writes the picture to standard output, which --json needs for its object; give --svg FILE",
+        ));
+    }
+    for path in output.svg.iter().chain(out).filter(|p| *p != "-") {
+        let existed = std::path::Path::new(path).exists();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+        if !existed {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    Ok(())
 }
 
 /// Runs the command line; the result is the process's exit status.
@@ -285,6 +321,8 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         return model(entry, &words, options, vm);
     }
     let limits = Limits::new(time_limit(vm)?);
+    let mut output = Output::from(vm);
+    check_outputs(&output, vm.try_get_one::<String>("out").ok().flatten())?;
     let query = match verb {
         "solve" => entry.solve_query(),
         "count" => Query::Count,
@@ -295,7 +333,6 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         _ => unreachable!("verbs() lists every generic verb"),
     };
     let report = entry.run(&words, options, query, &limits)?;
-    let mut output = Output::from(vm);
     if let Some(path) = vm.try_get_one::<String>("out").ok().flatten() {
         output.out = Some((path.clone(), report.file.clone()));
         if report.file.is_none() && report.solution.is_some() {
