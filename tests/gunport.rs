@@ -272,3 +272,16 @@ fn the_budget_program_settles_14_by_14_both_ways() {
     assert_eq!(budget::at_least(11, 13, 47, None).unwrap().holes, Some(47));
     assert_eq!(budget::at_least(11, 13, 49, None).unwrap().holes, None);
 }
+
+#[test]
+fn the_budget_program_runs_along_the_longer_side() {
+    // 2×21 once took 70 s with rows of 21 cells; along the long side its rows have 2.
+    use quandary::puzzles::gunport::budget;
+    for (m, n) in [(2, 21), (21, 2), (3, 17), (4, 13)] {
+        let best = dp::optimum(m.min(n), m.max(n)).unwrap().holes;
+        let found = budget::at_least(m, n, best, None).unwrap();
+        assert_eq!(found.holes, Some(best), "{m}×{n}");
+        let none = budget::at_least(m, n, best + 1, None).unwrap();
+        assert_eq!(none.holes, None, "{m}×{n}");
+    }
+}

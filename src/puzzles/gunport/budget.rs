@@ -245,15 +245,17 @@ impl std::hash::Hasher for StateHasher {
 type States = HashMap<u64, i64, std::hash::BuildHasherDefault<StateHasher>>;
 
 /// Decides whether an m×n packing with at least `holes` holes exists, and if so the most holes
-/// among packings within that budget. `None` when the board is wider than [`MAX_WIDTH`] in
-/// both orientations, or has a single cell.
+/// among packings within that budget. `None` when both sides are longer than [`MAX_WIDTH`],
+/// or the board has a single cell.
 pub fn at_least(
     m: usize,
     n: usize,
     holes: usize,
     time_limit: Option<std::time::Duration>,
 ) -> Option<Outcome> {
-    let (m, n) = if n <= MAX_WIDTH { (m, n) } else { (n, m) };
+    // The states are the last row, so the program runs along the longer side with rows of
+    // the shorter (the problem is the same under transposition): 2×21 has rows of 2 cells.
+    let (m, n) = (m.max(n), m.min(n));
     // On a 1×1 board the hole has no neighbour to hand its charge to.
     if n > MAX_WIDTH || m * n < 2 {
         return None;
