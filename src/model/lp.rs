@@ -1,17 +1,50 @@
 //! CPLEX-LP output, readable by CPLEX, Gurobi, HiGHS, CBC, SCIP and GLPK.
+//!
+//! Portable by construction: variable names keep to letters, digits and `_` (a `-` in a
+//! model's name becomes `m`, as in `x_m1_0`, and a clash gets a numeric suffix), and a constant
+//! in the objective is carried by a variable fixed to 1 (`obj_constant`), since some readers
+//! (GLPK) take no bare numbers there.
 
 use super::{Direction, Model, Sense};
+use std::collections::HashSet;
 use std::fmt::Write;
 
-fn term_list(out: &mut String, model: &Model, terms: &[(i64, super::Var)]) {
+/// The name of the variable that carries the objective's constant.
+const CONSTANT: &str = "obj_constant";
+
+/// A portable, unique name for every variable of the model.
+fn lp_names(model: &Model) -> Vec<String> {
+    let mut taken: HashSet<String> = HashSet::from([CONSTANT.to_string(), "dummy".to_string()]);
+    (0..model.num_vars())
+        .map(|v| {
+            let raw = model.name(super::Var(v as u32));
+            let mut name: String = raw
+                .chars()
+                .map(|c| match c {
+                    '-' => 'm',
+                    c if c.is_ascii_alphanumeric() || c == '_' => c,
+                    _ => '_',
+                })
+                .collect();
+            if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                name.insert(0, 'v');
+            }
+            let mut unique = name.clone();
+            let mut k = 1;
+            while !taken.insert(unique.clone()) {
+                unique = format!("{name}_{k}");
+                k += 1;
+            }
+            unique
+        })
+        .collect()
+}
+
+fn term_list(out: &mut String, names: &[String], terms: &[(i64, super::Var)]) {
     if terms.is_empty() {
         // An empty row still needs a term; 0 times the first variable keeps readers happy.
         out.push_str(" 0 ");
-        out.push_str(if model.num_vars() > 0 {
-            model.name(super::Var(0))
-        } else {
-            "dummy"
-        });
+        out.push_str(names.first().map_or("dummy", String::as_str));
         return;
     }
     for (k, &(c, v)) in terms.iter().enumerate() {
@@ -26,12 +59,14 @@ fn term_list(out: &mut String, model: &Model, terms: &[(i64, super::Var)]) {
         if c.abs() != 1 {
             let _ = write!(out, " {}", c.abs());
         }
-        let _ = write!(out, " {}", model.name(v));
+        let _ = write!(out, " {}", names[v.index()]);
     }
 }
 
 /// The model as a CPLEX-LP file. `title` becomes a comment line.
 pub fn to_lp(model: &Model, title: &str) -> String {
+    let names = lp_names(model);
+    let mut constant = 0;
     let mut out = String::new();
     let _ = writeln!(out, "\\ {title}");
     let _ = writeln!(out, "\\ {}", model.size());
@@ -48,14 +83,14 @@ pub fn to_lp(model: &Model, title: &str) -> String {
                 family: "objective",
             };
             let (terms, negated_constant) = row.over_vars();
-            term_list(&mut out, model, &terms);
-            // Constants (the objective's own and those from negated literals): LP files accept
-            // them as a bare number.
-            let constant = obj.constant - negated_constant;
+            term_list(&mut out, &names, &terms);
+            // Constants (the objective's own and those from negated literals), carried by a
+            // variable fixed to 1.
+            constant = obj.constant - negated_constant;
             if constant != 0 {
                 let _ = write!(
                     out,
-                    " {} {}",
+                    " {} {} {CONSTANT}",
                     if constant < 0 { "-" } else { "+" },
                     constant.abs()
                 );
@@ -64,7 +99,7 @@ pub fn to_lp(model: &Model, title: &str) -> String {
         }
         None => {
             out.push_str("Minimize\n obj:");
-            term_list(&mut out, model, &[]);
+            term_list(&mut out, &names, &[]);
             out.push('\n');
         }
     }
@@ -77,7 +112,7 @@ pub fn to_lp(model: &Model, title: &str) -> String {
             .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
             .collect();
         let _ = write!(out, " {label}_{i}:");
-        term_list(&mut out, model, &terms);
+        term_list(&mut out, &names, &terms);
         let sense = match c.sense {
             Sense::Le => "<=",
             Sense::Ge => ">=",
@@ -85,9 +120,12 @@ pub fn to_lp(model: &Model, title: &str) -> String {
         };
         let _ = writeln!(out, " {sense} {rhs}");
     }
+    if constant != 0 {
+        let _ = writeln!(out, "Bounds\n {CONSTANT} = 1");
+    }
     out.push_str("Binaries\n");
-    for v in 0..model.num_vars() {
-        let _ = writeln!(out, " {}", model.name(super::Var(v as u32)));
+    for name in &names {
+        let _ = writeln!(out, " {name}");
     }
     out.push_str("End\n");
     out
@@ -108,5 +146,34 @@ mod tests {
         let expected =
             "Maximize\n obj: a + b\nSubject To\n pair_0: a - 2 b >= -1\nBinaries\n a\n b\nEnd\n";
         assert!(lp.ends_with(expected), "{lp}");
+    }
+
+    #[test]
+    fn names_are_portable_and_constants_ride_on_a_fixed_variable() {
+        let mut m = Model::new();
+        let a = m.var("x_-1_0");
+        let b = m.var("x_m1_0");
+        let c = m.var("2nd");
+        m.add(
+            "row",
+            vec![(1, a.pos()), (1, b.pos()), (1, c.pos())],
+            Sense::Le,
+            2,
+        );
+        m.maximise(vec![(1, a.pos())]);
+        m.objective_constant(16);
+        let lp = to_lp(&m, "test");
+        assert!(lp.contains(" obj: x_m1_0 + 16 obj_constant\n"), "{lp}");
+        assert!(
+            lp.contains(" row_0: x_m1_0 + x_m1_0_1 + v2nd <= 2\n"),
+            "{lp}"
+        );
+        assert!(lp.contains("Bounds\n obj_constant = 1\n"), "{lp}");
+        assert!(
+            !lp.lines()
+                .skip(2)
+                .any(|l| l.contains('-') && !l.contains(" - ")),
+            "{lp}"
+        );
     }
 }
