@@ -612,3 +612,15 @@ fn svg_goes_to_stdout_with_a_dash_and_bad_paths_fail_before_the_search() {
     assert!(!svg.exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_stopped_count_reports_what_it_saw_in_json() {
+    // 6×6 has 13 boards; the trie search needs seconds, and 0.3 s stops it.
+    let (code, stdout, _) = quandary(&["tank", "count", "6", "--time-limit", "0.3", "--json"]);
+    assert_eq!(code, 1);
+    let v = json(&stdout);
+    assert_eq!(v["status"], "unknown");
+    assert!(v["count_at_least"].is_u64(), "{v}");
+    assert!(v.get("count").is_none(), "{v}");
+    assert!(v["stats"]["seconds"].as_f64().unwrap() >= 0.3, "{v}");
+}
