@@ -3,6 +3,22 @@
 use svg::node::element::{Circle, Rectangle, Text, Title};
 use svg::{Document, Node};
 
+/// A blank w × h picture with a title and a white background.
+pub fn document(w: f64, h: f64, title: &str) -> Document {
+    Document::new()
+        .set("viewBox", (0, 0, w, h))
+        .set("width", w)
+        .set("height", h)
+        .set("font-family", "Helvetica, Arial, sans-serif")
+        .add(Title::new(title))
+        .add(
+            Rectangle::new()
+                .set("width", w)
+                .set("height", h)
+                .set("fill", "white"),
+        )
+}
+
 /// A picture of a rows × cols board of square cells.
 pub struct GridPicture {
     rows: usize,
@@ -18,18 +34,7 @@ impl GridPicture {
         let margin = 10.0;
         let w = cols as f64 * cell + 2.0 * margin;
         let h = rows as f64 * cell + 2.0 * margin;
-        let doc = Document::new()
-            .set("viewBox", (0, 0, w, h))
-            .set("width", w)
-            .set("height", h)
-            .set("font-family", "Helvetica, Arial, sans-serif")
-            .add(Title::new(title))
-            .add(
-                Rectangle::new()
-                    .set("width", w)
-                    .set("height", h)
-                    .set("fill", "white"),
-            );
+        let doc = document(w, h, title);
         GridPicture {
             rows,
             cols,
@@ -172,18 +177,7 @@ pub fn hex_labels(
     }
     let pad = size * 1.2;
     let (w, h) = (x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad);
-    let mut doc = Document::new()
-        .set("viewBox", (0, 0, w, h))
-        .set("width", w)
-        .set("height", h)
-        .set("font-family", "Helvetica, Arial, sans-serif")
-        .add(Title::new(title))
-        .add(
-            Rectangle::new()
-                .set("width", w)
-                .set("height", h)
-                .set("fill", "white"),
-        );
+    let mut doc = document(w, h, title);
     for (x, y, p) in pts {
         let (cx, cy) = (x - x0 + pad, y - y0 + pad);
         let corners: Vec<String> = (0..6)

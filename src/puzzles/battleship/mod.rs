@@ -451,29 +451,17 @@ fn count_text(c: Option<usize>) -> String {
 /// A picture like the paper's figures: ships drawn with rounded ends, round submarines and
 /// square middles; given cells shaded; counts on the right and below.
 pub fn to_svg(p: &Puzzle, layout: Option<&Layout>) -> String {
-    use svg::node::element::{Circle, Path, Rectangle, Text, Title};
-    use svg::{Document, Node};
+    use svg::node::element::{Circle, Path, Rectangle, Text};
+    use svg::Node;
     let cell = 32.0;
     let m = 8.0;
     let w = p.cols as f64 * cell + 2.0 * m + cell;
     let h = p.rows as f64 * cell + 2.0 * m + cell;
-    let mut doc = Document::new()
-        .set("viewBox", (0, 0, w, h))
-        .set("width", w)
-        .set("height", h)
-        .set("font-family", "Helvetica, Arial, sans-serif")
-        .add(Title::new(format!(
-            "Battleship {}×{}, fleet {}",
-            p.rows,
-            p.cols,
-            p.fleet_text()
-        )))
-        .add(
-            Rectangle::new()
-                .set("width", w)
-                .set("height", h)
-                .set("fill", "white"),
-        );
+    let mut doc = crate::render::svg::document(
+        w,
+        h,
+        &format!("Battleship {}×{}, fleet {}", p.rows, p.cols, p.fleet_text()),
+    );
     let origin = |i: usize, j: usize| (m + j as f64 * cell, m + i as f64 * cell);
     for i in 0..p.rows {
         for j in 0..p.cols {
