@@ -490,7 +490,7 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
     );
 
     // 7×7 has a 15-hole packing, none of them half-turn symmetric: no claim about the optimum.
-    let (code, stdout, _) = quandary(&[
+    let reach = [
         "gunport",
         "reach",
         "7",
@@ -499,24 +499,15 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
         "15",
         "--symmetry",
         "half-turn",
-    ]);
+    ];
+    let (code, stdout, _) = quandary(&reach);
     assert_eq!(code, 0);
     assert!(!stdout.contains("at most"), "{stdout}");
     assert!(
         stdout.contains("half-turn-symmetric packings only"),
         "{stdout}"
     );
-    let (_, stdout, _) = quandary(&[
-        "gunport",
-        "reach",
-        "7",
-        "7",
-        "--holes",
-        "15",
-        "--symmetry",
-        "half-turn",
-        "--json",
-    ]);
+    let (_, stdout, _) = quandary(&[&reach[..], &["--json"]].concat());
     let v = json(&stdout);
     assert_eq!(
         (v["status"].as_str(), v["in_scope"]["status"].as_str()),

@@ -21,6 +21,14 @@ use crate::model::{Constraint, Model, Var};
 use crate::solve::answer::{Outcome, Query};
 use std::time::Instant;
 
+/// The input words of a puzzle that takes exactly `N` of them; `usage` says what they are
+/// ("one word, the side n of the n×n board").
+pub fn words<'w, const N: usize>(words: &'w [String], usage: &str) -> Result<&'w [String; N]> {
+    words.try_into().map_err(|_| {
+        crate::error::Error::input(format!("give {usage} (got {} words)", words.len()))
+    })
+}
+
 /// Why a formulation is built: to find (symmetry-breaking rows allowed: they keep an image of
 /// every solution) or to enumerate (they would lose solutions, so they are left out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

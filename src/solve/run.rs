@@ -66,11 +66,10 @@ fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
     match query {
         Query::Count if e.status == Status::Unknown => o.count_at_least = Some(e.count),
         Query::Count => o.count = Some(e.count),
-        Query::Unique if e.status != Status::Unknown => o.unique = Some(e.count == 1),
+        Query::Unique if matches!(e.status, Status::Solved | Status::Optimal) => {
+            o.unique = Some(e.count == 1)
+        }
         _ => {}
-    }
-    if query == Query::Unique && e.status == Status::Infeasible {
-        o.unique = None;
     }
     o.solutions = e.solutions;
     o.details = e.details;

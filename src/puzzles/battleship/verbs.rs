@@ -55,10 +55,7 @@ pub fn load(word: &str, o: &Options) -> Result<Grid> {
     } else if !std::path::Path::new(word).exists() && word.contains("battleship/") {
         word.to_string()
     } else {
-        std::fs::read_to_string(word).map_err(|source| Error::Io {
-            path: word.to_string(),
-            source,
-        })?
+        crate::error::read_file(word)?
     };
     let with_fleet = match &o.fleet {
         // A URL without a fleet is fine when --fleet gives one.
@@ -121,12 +118,7 @@ impl Puzzle for BattleshipPuzzle {
     type Solution = Layout;
 
     fn read(words: &[String], o: &Options) -> Result<Grid> {
-        let [word] = words else {
-            return Err(Error::input(format!(
-                "battleship takes one word, a puzzle file, a puzz.link URL or - (got {})",
-                words.len()
-            )));
-        };
+        let [word] = crate::puzzles::words(words, "one word, a puzzle file, a puzz.link URL or -")?;
         load(word, o)
     }
 

@@ -840,12 +840,8 @@ impl Puzzle for ChessAvoidance {
     type Solution = Solution;
 
     fn read(words: &[String], o: &Options) -> Result<Instance> {
-        let [word] = words else {
-            return Err(Error::input(format!(
-                "chess takes one word, a board file or a size such as 8 or 5x6 (got {})",
-                words.len()
-            )));
-        };
+        let [word] =
+            crate::puzzles::words(words, "one word, a board file or a size such as 8 or 5x6")?;
         // The built-in example reads from the binary, so the tour works from any folder.
         let board = if word == Self::EXAMPLE[0] && !std::path::Path::new(word).exists() {
             Board::parse(SEED_BOARD)?

@@ -817,12 +817,8 @@ impl Puzzle for GunportProblem {
     type Solution = Packing;
 
     fn read(words: &[String], o: &Options) -> Result<Gunport> {
-        let [m, n] = words else {
-            return Err(Error::input(format!(
-                "gunport takes two words, the rows M and columns N of the board (got {})",
-                words.len()
-            )));
-        };
+        let [m, n] =
+            crate::puzzles::words(words, "two words, the rows M and columns N of the board")?;
         let g = Gunport::parse(m, n)?;
         if o.symmetry == Symmetry::QuarterTurn && g.m != g.n {
             return Err(Error::input(format!(

@@ -465,12 +465,7 @@ impl Puzzle for TankAttack {
     type Solution = Board;
 
     fn read(words: &[String], options: &Options) -> Result<Tank> {
-        let [word] = words else {
-            return Err(Error::input(format!(
-                "tank takes one word, the side n of the n×n board (got {})",
-                words.len()
-            )));
-        };
+        let [word] = crate::puzzles::words(words, "one word, the side n of the n×n board")?;
         let t = Tank::parse(word)?;
         parse_mark(&options.mark, t.n)?;
         if options.method == Method::Exact && !(2..=exact::MAX_EXACT_SIDE).contains(&t.n) {

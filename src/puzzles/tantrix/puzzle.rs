@@ -3,7 +3,8 @@
 
 use super::model::{Options as ModelOptions, TantrixModel};
 use super::{
-    parse_board, to_board_file, to_svg, to_text, verify, Board, Challenge, Colour, Hex, Placement,
+    parse_board, to_board_file, to_svg, to_text, verify, Board, BoardFile, Challenge, Colour, Hex,
+    Placement,
 };
 use crate::error::{Error, Result};
 use crate::puzzles::{Formulation as Formulated, Puzzle};
@@ -227,17 +228,7 @@ impl Puzzle for TantrixPuzzle {
                 })
             }
             [path] => {
-                let text = match std::fs::read_to_string(path) {
-                    Ok(t) => t,
-                    Err(_) if path == Self::EXAMPLE[0] => EXAMPLE_BOARD.to_string(),
-                    Err(source) => {
-                        return Err(Error::Io {
-                            path: path.clone(),
-                            source,
-                        })
-                    }
-                };
-                let bf = parse_board(&text).map_err(|e| Error::input(format!("{path}: {e}")))?;
+                let bf = board_file(path)?;
                 let challenge = o.challenge(Some(bf.board.len()))?;
                 Ok(Instance {
                     challenge,
@@ -358,13 +349,19 @@ impl Puzzle for TantrixPuzzle {
     }
 }
 
+/// Reads a board or solution file; the built-in example is read from the binary when its
+/// file is not at hand, so the tour works from any folder.
+fn board_file(path: &str) -> Result<BoardFile> {
+    let text = match crate::error::read_file(path) {
+        Err(_) if path == TantrixPuzzle::EXAMPLE[0] => EXAMPLE_BOARD.to_string(),
+        read => read?,
+    };
+    parse_board(&text).map_err(|e| Error::input(format!("{path}: {e}")))
+}
+
 /// Checks a solution file against the rules: `Ok` with the loop's length, or why not.
 pub fn check(path: &str, o: &Options) -> Result<(Challenge, std::result::Result<usize, String>)> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_string(),
-        source,
-    })?;
-    let bf = parse_board(&text).map_err(|e| Error::input(format!("{path}: {e}")))?;
+    let bf = board_file(path)?;
     let placed = bf.placements.ok_or_else(|| {
         Error::input(format!(
             "{path}: no tiles: a solution file gives 'q,r tile@turns' on every line"
