@@ -3,6 +3,7 @@
 //! once on top of the [`Backend`] interface.
 
 pub mod answer;
+pub mod budget;
 pub mod portfolio;
 pub mod progress;
 pub mod run;

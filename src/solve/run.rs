@@ -18,12 +18,13 @@
 //! assert_eq!((outcome.status, outcome.count), (Status::Solved, Some(2)));
 //! ```
 
+use super::budget::{self, Interrupt};
 use super::search::{Search, Status, Step};
 use super::Backend;
 use crate::error::{Error, Result};
 use crate::model::Lit;
 use crate::puzzles::{Exact, Formulation, Purpose, Puzzle};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub use super::answer::{
     Facts, Forced, ForcedSet, InScope, Limits, Meaning, Outcome, Place, Query, Stats,
@@ -38,13 +39,26 @@ pub fn run<P: Puzzle>(
     query: Query,
     limits: &Limits,
 ) -> Result<Outcome<P::Solution>> {
-    let mut outcome = match by_phases::<P>(instance, options, query, limits)? {
+    let (found, tried) = by_phases::<P>(instance, options, query, limits)?;
+    let mut outcome = match found {
         Some(found) => found,
-        None => match P::exact(instance, options, query, limits.deadline) {
-            Some(exact) => from_exact(query, exact?),
-            None => by_model::<P>(instance, options, query, limits)?,
+        None if limits.expired() => stopped(query, "the restricted searches tried first"),
+        None => match stage(query, limits, "the exact method", || {
+            P::exact(instance, options, query, limits.deadline)
+        })? {
+            Err(stopped) => stopped,
+            Ok(Some(exact)) => from_exact(query, exact?),
+            Ok(None) => match stage(query, limits, "the model", || {
+                by_model::<P>(instance, options, query, limits)
+            })? {
+                Err(stopped) => stopped,
+                Ok(answered) => answered?,
+            },
         },
     };
+    if outcome.stats.phases.is_empty() {
+        outcome.stats.phases = tried;
+    }
     outcome.stats.seconds = limits.seconds();
     super::progress::finish();
     for (k, s) in outcome.solutions.iter().enumerate() {
@@ -55,6 +69,48 @@ pub fn run<P: Puzzle>(
         }
     }
     Ok(outcome)
+}
+
+/// Runs one stage of a run under its deadline and the memory limit ([`budget::guarded`]). A
+/// stage stopped by the deadline answers "unknown", naming where it stopped; one stopped by
+/// memory is an error naming the estimate and the limit.
+fn stage<S, R>(
+    query: Query,
+    limits: &Limits,
+    what: &str,
+    work: impl FnOnce() -> R,
+) -> Result<std::result::Result<R, Outcome<S>>> {
+    let r = budget::guarded(limits.deadline, work);
+    match r {
+        Ok(r) => Ok(Ok(r)),
+        Err(Interrupt::Deadline) => Ok(Err(stopped(query, what))),
+        Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
+    }
+}
+
+/// The outcome of a run the deadline stopped in `what`, before any answer.
+fn stopped<S>(query: Query, what: &str) -> Outcome<S> {
+    let mut o = Outcome::new(query, Status::Unknown);
+    o.stats.method = format!("stopped by the time limit in {what}, before an answer");
+    o
+}
+
+/// The error for a model that would not fit in memory.
+pub fn too_large(estimate: u64, limit: u64) -> Error {
+    let passed = estimate > limit;
+    let (estimate, limit, source) = (
+        budget::bytes_in_words(estimate),
+        budget::bytes_in_words(limit),
+        budget::memory_limit_and_source().1,
+    );
+    let what = if passed {
+        format!("its model and clauses passed an estimated {estimate} while being built, over the {limit} this run may use")
+    } else {
+        format!("an allocation failed while its model was built (estimated {estimate} so far; this run may use {limit})")
+    };
+    Error::input(format!(
+        "this instance is too large: {what} ({source}; the environment variable QUANDARY_MEMORY_MB sets the limit); try a smaller size or another formulation"
+    ))
 }
 
 fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
@@ -77,17 +133,20 @@ fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
     o
 }
 
+/// What the phases found (if one answered), and what each said.
+type Phased<S> = (Option<Outcome<S>>, Vec<String>);
+
 /// The restricted phases, for the finding queries: the outcome of the first that answers.
 fn by_phases<P: Puzzle>(
     instance: &P::Instance,
     options: &P::Options,
     query: Query,
     limits: &Limits,
-) -> Result<Option<Outcome<P::Solution>>> {
-    if Purpose::of(query) != Purpose::Find {
-        return Ok(None);
-    }
+) -> Result<Phased<P::Solution>> {
     let mut tried = Vec::new();
+    if Purpose::of(query) != Purpose::Find {
+        return Ok((None, tried));
+    }
     for phase in P::phases(instance, options, query) {
         if limits.expired() {
             break;
@@ -101,10 +160,22 @@ fn by_phases<P: Puzzle>(
             deadline: budget.map(|b| Instant::now() + b),
         };
         let scope = phase.scope.clone();
-        let mut f = (phase.build)();
-        f.check = Some(Box::new(|s| P::verify(instance, s)));
-        let method = f.method.clone();
-        let mut o = drive(f, query, &phase_limits, true)?;
+        let build = phase.build;
+        let attempt = budget::guarded(phase_limits.deadline, || {
+            let mut f = build();
+            f.check = Some(Box::new(|s| P::verify(instance, s)));
+            let method = f.method.clone();
+            drive(f, query, &phase_limits, true).map(|o| (o, method))
+        });
+        // A phase stopped by its share of the time, or by memory, has no answer; the full
+        // model is tried next (and meets the memory limit itself, if it must).
+        let (mut o, method) = match attempt {
+            Ok(done) => done?,
+            Err(_) => {
+                tried.push(format!("{scope}: stopped"));
+                continue;
+            }
+        };
         let hit = match query {
             Query::Optimum => o.status == Status::Optimal,
             _ => !o.solutions.is_empty(),
@@ -116,10 +187,10 @@ fn by_phases<P: Puzzle>(
         if hit {
             o.stats.method = format!("{method}, {scope} tried first");
             o.stats.phases = tried;
-            return Ok(Some(o));
+            return Ok((Some(o), Vec::new()));
         }
     }
-    Ok(None)
+    Ok((None, tried))
 }
 
 fn by_model<P: Puzzle>(
@@ -140,7 +211,6 @@ pub fn drive<S>(
     limits: &Limits,
     as_phase: bool,
 ) -> Result<Outcome<S>> {
-    let remaining = limits.remaining();
     if limits.expired() {
         // Out of time before the engine is built: encoding the model would only overrun.
         let mut o = Outcome::new(query, Status::Unknown);
@@ -154,15 +224,15 @@ pub fn drive<S>(
     match f.engines.as_slice() {
         [] => {
             let b = super::sat::SatBackend::new(&f.model);
-            on_backend(b, f, query, remaining, as_phase)
+            on_backend(b, f, query, limits.deadline, as_phase)
         }
         [one] => {
             let b = super::sat::SatBackend::with_config(&f.model, one);
-            on_backend(b, f, query, remaining, as_phase)
+            on_backend(b, f, query, limits.deadline, as_phase)
         }
         many => {
             let b = super::portfolio::Portfolio::new(&f.model, many);
-            on_backend(b, f, query, remaining, as_phase)
+            on_backend(b, f, query, limits.deadline, as_phase)
         }
     }
 }
@@ -171,10 +241,10 @@ fn on_backend<S, B: Backend>(
     backend: B,
     mut f: Formulation<'_, S>,
     query: Query,
-    time_limit: Option<Duration>,
+    deadline: Option<Instant>,
     as_phase: bool,
 ) -> Result<Outcome<S>> {
-    let mut search = Search::new(backend, time_limit).with_progress(&f.method);
+    let mut search = Search::new(backend, deadline).with_progress(&f.method);
     if let Some(cuts) = f.cuts.take() {
         search = search.with_cuts(cuts);
     }

@@ -52,9 +52,10 @@ pub enum Step {
 }
 
 impl<'a, B: Backend> Search<'a, B> {
-    pub fn new(mut backend: B, time_limit: Option<Duration>) -> Self {
+    /// A search on `backend` that stops at `deadline` (an instant, so that the time spent
+    /// building the backend counts against it).
+    pub fn new(mut backend: B, deadline: Option<Instant>) -> Self {
         let started = Instant::now();
-        let deadline = time_limit.map(|t| started + t);
         backend.set_deadline(deadline);
         Search {
             backend,

@@ -13,7 +13,7 @@ use crate::model::{Lit, Var};
 use crate::solve::sat::SatBackend;
 use crate::solve::search::{Search, Status, Step};
 use crate::solve::Backend;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A small deterministic generator (SplitMix64), so that `--seed` reproduces a puzzle.
 pub struct Rng(u64);
@@ -87,7 +87,7 @@ impl ClueSession {
             }
         }
         backend.add_clause(&bm.differs_from(target));
-        let mut search = Search::new(backend, time_limit);
+        let mut search = Search::new(backend, time_limit.map(|t| Instant::now() + t));
         if progress {
             search = search.with_progress("battleship");
         }
@@ -211,7 +211,10 @@ pub struct Uniqueness {
 /// Solves `p` and looks for a second solution (a no-good cut on the first).
 pub fn unique(p: &Puzzle, formulation: Formulation, time_limit: Option<Duration>) -> Uniqueness {
     let bm = BattleshipModel::new(p, formulation, true);
-    let mut search = Search::new(crate::solve::default_backend(&bm.model), time_limit);
+    let mut search = Search::new(
+        crate::solve::default_backend(&bm.model),
+        time_limit.map(|t| Instant::now() + t),
+    );
     let (status, found) = search.unique(&bm.projection());
     Uniqueness {
         status,
@@ -317,7 +320,10 @@ pub fn random_layout(
     let bm = BattleshipModel::new(&open, Formulation::Ship, false);
     let grids = super::placements(rows, cols, open.max_len());
     let yvars = bm.projection();
-    let mut search = Search::new(crate::solve::default_backend(&bm.model), time_limit);
+    let mut search = Search::new(
+        crate::solve::default_backend(&bm.model),
+        time_limit.map(|t| Instant::now() + t),
+    );
     let mut chosen: Vec<Lit> = Vec::new();
     let mut blocked = vec![false; rows * cols];
     let mut last: Option<Vec<bool>> = None;

@@ -82,6 +82,8 @@ impl Search {
         if left == 0 {
             return 1;
         }
+        // The runner's deadline (a no-op outside it).
+        crate::solve::budget::tick();
         let free = (self.n as u32) - (occupied | attacked).count_ones();
         if (free as usize) < left {
             return 0;

@@ -347,6 +347,7 @@ struct Row<'a> {
 impl Row<'_> {
     /// Cells 0..c of `row` are chosen; `booked` holds every booking of columns below c − 2.
     fn extend(&mut self, c: usize, row: u64, booked: i64) {
+        crate::solve::budget::tick();
         if c == self.n {
             let mut total = booked;
             for k in self.n.saturating_sub(2)..self.n {

@@ -32,6 +32,8 @@ pub fn optimum(m: usize, n: usize) -> Option<Optimum> {
     }
     let pow: Vec<usize> = (0..=w).map(|k| 3usize.pow(k as u32)).collect();
     let size = 2 * pow[w];
+    // Four arrays of `size` entries (i32 and u128 each, twice).
+    crate::solve::budget::charge(40 * size as u64);
     const NONE: i32 = -1;
     let mut best = vec![NONE; size];
     let mut ways = vec![0u128; size];
@@ -48,6 +50,7 @@ pub fn optimum(m: usize, n: usize) -> Option<Optimum> {
                 if b == NONE {
                     continue;
                 }
+                crate::solve::budget::tick();
                 let carry = s >= pow[w];
                 let f = s % pow[w];
                 let up = f / pow[c] % 3;

@@ -106,6 +106,7 @@ fn build_trie(n: usize, order: &[usize]) -> Trie {
         // A position's attacks can still exceed its value if the hit came from a later cell;
         // keep only lines where every position is within its value.
         if l.iter().all(|&lab| lab % n <= lab / n) {
+            crate::solve::budget::charge(32 + n as u64);
             lines.push(order.iter().map(|&p| l[p] as u8).collect());
         }
     });
@@ -130,6 +131,8 @@ fn build_trie(n: usize, order: &[usize]) -> Trie {
                 }
                 mask[node] |= 1u128 << label;
                 let child = mask.len();
+                // This node's mask, first child, depth, crossing and look-ahead rows.
+                crate::solve::budget::charge(37 + 16 * n as u64);
                 mask.push(0);
                 first.push(0);
                 depth.push(depth_now as u8 + 1);
