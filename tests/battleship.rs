@@ -332,12 +332,15 @@ fn redundant_clues_are_found_and_minimise_keeps_the_solution() {
     }
     assert!(!added.is_empty());
     let p = g.puzzle.with_clues(clues);
-    let (layout, red) = setter::redundant(&p, Formulation::Runs, None).expect("unique");
-    assert_eq!(layout, g.layout);
+    let found = setter::redundant(&p, Formulation::Runs, None).expect("unique");
+    assert_eq!(found.layout, g.layout);
+    assert_eq!(found.checked, found.clues);
     for a in &added {
-        assert!(red.contains(a), "{a:?} is redundant");
+        assert!(found.redundant.contains(a), "{a:?} is redundant");
     }
-    let (q, layout) = setter::minimise(&p, Formulation::ShipCells, Some(2), None).expect("ok");
+    let m = setter::minimise(&p, Formulation::ShipCells, Some(2), None).expect("ok");
+    let (q, layout) = (m.puzzle, m.layout);
+    assert!(m.minimal);
     assert_eq!(layout, g.layout);
     assert!(q.given().len() < p.given().len());
     assert_eq!(unique_solution(&q, Formulation::Cell), g.layout);
@@ -350,6 +353,33 @@ fn redundant_clues_are_found_and_minimise_keeps_the_solution() {
             "clue {c} necessary"
         );
     }
+}
+
+#[test]
+fn a_stopped_minimisation_answers_a_clue_set_that_is_still_unique() {
+    let g = setter::generate(10, 10, &[4, 3, 2, 1], 5, Formulation::Runs, None, false)
+        .expect("generates");
+    let p = &g.puzzle;
+    let cells: Vec<usize> = p.given().iter().map(|&(i, j, _)| i * 10 + j).collect();
+    // A session whose deadline has passed stops at its first question: what it answers is
+    // the set it started from, and that set must leave the solution unique.
+    let past = Some(std::time::Instant::now());
+    let mut s = ClueSession::new(p, &g.layout, Formulation::Runs, past, false);
+    let partial = s.minimise(&cells, &cells).expect_err("stopped");
+    assert_eq!(partial, cells);
+    let mut clues = vec![None; 100];
+    for &c in &partial {
+        clues[c] = p.clues[c];
+    }
+    assert_eq!(
+        unique_solution(&p.with_clues(clues), Formulation::Cell),
+        g.layout
+    );
+    // A stopped uniqueness check has no partial answer: an error, exit status 1.
+    let e = setter::redundant(p, Formulation::Runs, past)
+        .err()
+        .expect("stopped");
+    assert_eq!(e.exit_code(), 1, "{e}");
 }
 
 #[test]

@@ -1,24 +1,13 @@
 //! The command-line contract: exit statuses, one JSON object with --json, files written.
 
-use std::process::Command;
+mod common;
 
 fn quandary(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_quandary"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().expect("exited normally, not by a signal"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, stdout, stderr, _) = common::quandary(args);
+    (code, stdout, stderr)
 }
 
-fn json(stdout: &str) -> serde_json::Value {
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 1, "exactly one JSON line: {stdout}");
-    serde_json::from_str(lines[0]).expect("valid JSON")
-}
+use common::one_json as json;
 
 #[test]
 fn bad_sides_exit_2_with_a_one_line_error() {
@@ -614,4 +603,142 @@ fn a_stopped_count_reports_what_it_saw_in_json() {
     assert!(v["count_at_least"].is_u64(), "{v}");
     assert!(v.get("count").is_none(), "{v}");
     assert!(v["stats"]["seconds"].as_f64().unwrap() >= 0.3, "{v}");
+}
+
+/// Writes `text` to a fresh file in the temporary directory and returns its path.
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("quandary-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn repeated_or_contradictory_input_is_refused_naming_where() {
+    let refused = |args: &[&str], words: &[&str]| {
+        let (code, _, stderr) = quandary(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        for w in words {
+            assert!(stderr.contains(w), "{args:?}: '{w}' not in {stderr}");
+        }
+    };
+    let chess = temp_file(
+        "two-armies.txt",
+        "army: B4N2\n#..##\n.....\narmy: Q1\n.....\n",
+    );
+    refused(
+        &["chess", "solve", &chess],
+        &["line 4", "second `army:`", "line 1"],
+    );
+    let own = "size 6 6\nfleet 3 2 1\nrows ? 3 0 ? 3 ?\ncols ? 1 2 ? ? 2\nrows 1 1 1 1 1 1\ngrid\n......\n......\n......\n......\n......\n......\n";
+    let battleship = temp_file("two-rows.txt", own);
+    refused(
+        &["battleship", "solve", &battleship],
+        &["line 5", "second 'rows'", "line 3"],
+    );
+    let dzn = std::fs::read_to_string("data/battleship/sb_12_12_6_0.dzn")
+        .unwrap()
+        .replace("maxship = 6;", "maxship = 5;");
+    let dzn = temp_file("maxship.dzn", &dzn);
+    refused(
+        &["battleship", "solve", &dzn],
+        &["maxship = 5", "6 lengths"],
+    );
+    let fact = "problem(7,\n [2:1,1:2],\n [2,0,1,1],\n [1,1,1,1],\n []).\n";
+    let csplib = temp_file("twice.pl", &format!("{fact}{fact}"));
+    refused(
+        &["battleship", "solve", &csplib],
+        &["second problem 7", "line 6", "line 1"],
+    );
+    refused(
+        &[
+            "battleship",
+            "solve",
+            "https://puzz.link/p?nurikabe/5/5/g1h",
+        ],
+        &["not a Battleship URL"],
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_read_past_in_every_reader() {
+    let bom = |name: &str, path: &str| {
+        let text = std::fs::read_to_string(path).unwrap();
+        temp_file(name, &format!("\u{feff}{text}"))
+    };
+    for (puzzle, verb, file) in [
+        (
+            "chess",
+            "solve",
+            bom("bom-chess.txt", "data/chess/friedman-b4n2.txt"),
+        ),
+        (
+            "battleship",
+            "solve",
+            bom(
+                "bom-battleship.txt",
+                "data/battleship/generated-30x20-seed3.txt",
+            ),
+        ),
+        (
+            "battleship",
+            "solve",
+            bom("bom.dzn", "data/battleship/sb_12_12_6_0.dzn"),
+        ),
+        (
+            "tantrix",
+            "solve",
+            bom("bom-tantrix.txt", "data/tantrix/boards/discovery-05.txt"),
+        ),
+        (
+            "tantrix",
+            "check",
+            bom("bom-check.txt", "data/tantrix/boards/discovery-05.txt"),
+        ),
+    ] {
+        let (code, _, stderr) = quandary(&[puzzle, verb, &file]);
+        assert_eq!(code, 0, "{puzzle} {verb} {file}: {stderr}");
+    }
+}
+
+#[test]
+fn a_foreign_tile_is_named_and_an_empty_army_has_a_title() {
+    let text = std::fs::read_to_string("data/tantrix/boards/discovery-05.txt")
+        .unwrap()
+        .replace("\n-1,-1 3@0", "\n-1,-1 11@0");
+    let file = temp_file("tile-11.txt", &text);
+    let (code, stdout, _) = quandary(&["tantrix", "check", &file]);
+    assert_eq!(code, 4);
+    assert!(
+        stdout.contains("tile 11") && stdout.contains("does not have it"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = quandary(&["chess", "count", "4", "--army", "Q0", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    assert_eq!(v["instance"], "Chess avoidance 4×4, army empty");
+    assert_eq!(v["count"], 1, "the empty placement");
+}
+
+#[test]
+fn the_objective_counts_the_type_maximised_not_the_army_beside_it() {
+    // Two bishops required, queens maximised: the objective is the number of queens.
+    let (code, stdout, stderr) = quandary(&[
+        "chess", "optimum", "6", "--type", "Q", "--army", "B2", "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = json(&stdout);
+    let rows = v["solution"]["rows"].as_array().unwrap();
+    let count = |c: char| -> usize {
+        rows.iter()
+            .map(|r| r.as_str().unwrap().chars().filter(|&x| x == c).count())
+            .sum()
+    };
+    assert_eq!(count('B'), 2);
+    assert_eq!(v["objective"].as_u64(), Some(count('Q') as u64), "{v}");
+    assert!(
+        v["instance"].as_str().unwrap().contains("with the army B2"),
+        "{v}"
+    );
 }

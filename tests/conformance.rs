@@ -15,6 +15,8 @@ use quandary::solve::Backend;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
+mod common;
+
 fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| s.to_string()).collect()
 }
@@ -231,26 +233,7 @@ fn forced_cells_of_a_unique_puzzle_are_its_solution() {
 
 // --- The command-line contract, for every registered puzzle -------------------------------
 
-fn quandary(args: &[&str]) -> (i32, String, String, f64) {
-    let started = std::time::Instant::now();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quandary"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().expect("exited normally"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        started.elapsed().as_secs_f64(),
-    )
-}
-
-fn one_json(stdout: &str) -> Value {
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 1, "exactly one JSON line: {stdout}");
-    serde_json::from_str(lines[0]).expect("valid JSON")
-}
+use common::{one_json, quandary};
 
 /// `solve` on the example: exit 0, one JSON object with the common fields.
 fn cli_example(name: &str) {

@@ -168,14 +168,9 @@ impl Common {
             out: None,
         }
     }
-    fn limit(&self) -> Result<Option<std::time::Duration>, Error> {
-        match self.time_limit {
-            None => Ok(None),
-            Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(std::time::Duration::from_secs_f64(s))),
-            Some(s) => Err(Error::input(format!(
-                "--time-limit {s} is not a number of seconds (give 0 or more)"
-            ))),
-        }
+    /// The limits of a run starting now (call it before reading the input).
+    fn limits(&self) -> Result<Limits, Error> {
+        Ok(Limits::new(super::seconds(self.time_limit)?))
     }
 }
 
@@ -195,7 +190,7 @@ pub fn run(puzzle: &str, m: &ArgMatches) -> Result<i32, Error> {
         "chess" => match parsed::<ChessVerb>(m)? {
             ChessVerb::Peaceable { n, piece, common } => {
                 super::check_outputs(&common.output(), None)?;
-                emit(&peaceable(&n, piece, common.limit()?)?, &common.output())
+                emit(&peaceable(&n, piece, &common.limits()?)?, &common.output())
             }
         },
         "battleship" => battleship_verb(parsed(m)?),
@@ -219,12 +214,10 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             options,
             common,
         } => {
+            let limits = common.limits()?;
             super::check_outputs(&common.output(), None)?;
             let p = read(&puzzle, &options)?;
-            emit(
-                &setter::redundant(&p, &options, common.limit()?)?,
-                &common.output(),
-            )
+            emit(&setter::redundant(&p, &options, &limits)?, &common.output())
         }
         BattleshipVerb::Minimize {
             puzzle,
@@ -233,9 +226,10 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             out,
             common,
         } => {
+            let limits = common.limits()?;
             super::check_outputs(&common.output(), out.as_ref())?;
             let p = read(&puzzle, &options)?;
-            let r = setter::minimize(&p, &options, seed, common.limit()?)?;
+            let r = setter::minimize(&p, &options, seed, &limits)?;
             puzzle_out(r, out, &common)
         }
         BattleshipVerb::Generate {
@@ -247,8 +241,9 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             out,
             common,
         } => {
+            let limits = common.limits()?;
             super::check_outputs(&common.output(), out.as_ref())?;
-            let r = setter::generate(rows, cols, &fleet, seed, formulation, common.limit()?)?;
+            let r = setter::generate(rows, cols, &fleet, seed, formulation, &limits)?;
             puzzle_out(r, out, &common)
         }
         BattleshipVerb::Convert {
@@ -286,11 +281,7 @@ fn puzzle_out(mut r: Report, out: Option<String>, common: &Common) -> Result<i32
 }
 
 /// Peaceable armies, through the runner's optimum.
-fn peaceable(
-    word: &str,
-    piece: Piece,
-    limit: Option<std::time::Duration>,
-) -> Result<Report, Error> {
+fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report, Error> {
     let n: usize = word
         .trim()
         .parse()
@@ -301,8 +292,9 @@ fn peaceable(
                 "board side '{word}' is not a whole number from 1 to 32"
             ))
         })?;
-    let limits = Limits::new(limit);
-    let o = run::drive(chess::peaceable(n, piece), Query::Optimum, &limits, false)?;
+    let o = run::bounded(limits, "the peaceable-armies model", || {
+        run::drive(chess::peaceable(n, piece), Query::Optimum, limits, false)
+    })?;
     let instance = format!("peaceable {} armies on {n}×{n}", piece.letter());
     let mut r = Report::new("chess", "peaceable", instance.clone(), o.status);
     if let Some(s) = o.solutions.first() {
@@ -343,8 +335,8 @@ fn sweep(
             "--min {lo} is larger than the largest board side asked for"
         )));
     }
-    let limit = c.limit()?;
-    let started = std::time::Instant::now();
+    let limits = c.limits()?;
+    let started = limits.started;
     let (mut rows, mut failures, mut unknown) = (Vec::new(), 0, 0);
     if !c.json {
         outln!("   m    n  holes  proof     sands  pearce  seconds  note");
@@ -352,7 +344,12 @@ fn sweep(
     for m in lo as usize..=g_max.m {
         for n in m.max(lo as usize)..=g_max.n {
             let g = Gunport { m, n };
-            let out = run::run::<GunportProblem>(&g, o, Query::Optimum, &Limits::new(limit))?;
+            // One deadline for the whole sweep: boards after it answer "unknown" at once.
+            let board = Limits {
+                started: std::time::Instant::now(),
+                deadline: limits.deadline,
+            };
+            let out = run::run::<GunportProblem>(&g, o, Query::Optimum, &board)?;
             let r = report::<GunportProblem>(&g, o, out);
             let proved = r.status == Status::Optimal;
             let holes = r.objective.unwrap_or(-1);

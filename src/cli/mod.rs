@@ -192,9 +192,14 @@ impl Output {
 
 /// The time limit of a command, checked.
 pub fn time_limit(m: &ArgMatches) -> Result<Option<Duration>, Error> {
-    match m.try_get_one::<f64>("time-limit").ok().flatten() {
+    seconds(m.try_get_one::<f64>("time-limit").ok().flatten().copied())
+}
+
+/// A `--time-limit` value, checked.
+pub fn seconds(limit: Option<f64>) -> Result<Option<Duration>, Error> {
+    match limit {
         None => Ok(None),
-        Some(&s) if s.is_finite() && s >= 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(Duration::from_secs_f64(s))),
         Some(s) => Err(Error::input(format!(
             "--time-limit {s} is not a number of seconds (give 0 or more)"
         ))),

@@ -88,6 +88,19 @@ fn stage<S, R>(
     }
 }
 
+/// Runs work that is not a [`run`] (a setter's verb, a sweep) under the run's deadline and
+/// the memory limit: stopped by the deadline, it is [`Error::Stopped`] (exit status 1,
+/// naming `what`); over the memory limit, the [`too_large`] error.
+pub fn bounded<R>(limits: &Limits, what: &str, work: impl FnOnce() -> Result<R>) -> Result<R> {
+    match budget::guarded(limits.deadline, work) {
+        Ok(r) => r,
+        Err(Interrupt::Deadline) => Err(Error::Stopped(format!(
+            "the time limit stopped {what} before it had an answer"
+        ))),
+        Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
+    }
+}
+
 /// The outcome of a run the deadline stopped in `what`, before any answer.
 fn stopped<S>(query: Query, what: &str) -> Outcome<S> {
     let mut o = Outcome::new(query, Status::Unknown);

@@ -139,6 +139,8 @@ pub fn parse_quandary(text: &str) -> Result<Puzzle> {
     let mut cols: Option<(usize, Vec<Option<usize>>)> = None;
     let mut grid: Vec<(usize, Vec<Option<Symbol>>)> = Vec::new();
     let mut in_grid = false;
+    // The line of each keyword seen, so that a repeated one is an error, not a silent winner.
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
     for (n, raw) in text.lines().enumerate() {
         let n = n + 1;
         let line = raw.split(';').next().unwrap_or("").trim();
@@ -165,6 +167,19 @@ pub fn parse_quandary(text: &str) -> Result<Puzzle> {
             }
             grid.push((n, cells));
             continue;
+        }
+        let once = if key == "columns" {
+            "cols"
+        } else {
+            key.as_str()
+        };
+        if ["size", "fleet", "rows", "cols", "grid"].contains(&once) {
+            if let Some(first) = seen.insert(once.to_string(), n) {
+                return Err(at_line(
+                    n,
+                    format!("a second '{once}' line (the first is line {first}); give it once"),
+                ));
+            }
         }
         match key.as_str() {
             "battleship" | "battleships" if toks.len() == 1 => {}
@@ -578,6 +593,7 @@ pub fn parse_csplib(text: &str) -> Result<Vec<(String, Puzzle)>> {
         .collect::<Vec<_>>()
         .join("\n");
     let mut out = Vec::new();
+    let mut lines_of: std::collections::HashMap<i64, usize> = Default::default();
     let mut from = 0;
     while let Some(k) = clean[from..].find("problem(") {
         let at = from + k;
@@ -593,6 +609,12 @@ pub fn parse_csplib(text: &str) -> Result<Vec<(String, Puzzle)>> {
             )
         };
         let id = t.int().ok_or_else(bad)?;
+        if let Some(first) = lines_of.insert(id, line) {
+            return Err(at_line(
+                line,
+                format!("a second problem {id} (the first is at line {first}); ids must differ"),
+            ));
+        }
         t.eat(b',').ok_or_else(bad)?;
         let fleet_pairs = t
             .list(|t| {
@@ -689,7 +711,15 @@ pub fn parse_dzn(text: &str) -> Result<Puzzle> {
     let mut vals: std::collections::HashMap<String, String> = Default::default();
     for stmt in clean.split(';') {
         if let Some((k, v)) = stmt.split_once('=') {
-            vals.insert(k.trim().to_string(), v.trim().to_string());
+            if vals
+                .insert(k.trim().to_string(), v.trim().to_string())
+                .is_some()
+            {
+                return Err(Error::input(format!(
+                    "MiniZinc data: '{}' is given twice",
+                    k.trim()
+                )));
+            }
         }
     }
     let get = |k: &str| -> Result<&String> {
@@ -713,6 +743,16 @@ pub fn parse_dzn(text: &str) -> Result<Puzzle> {
         .first()
         .ok_or_else(|| Error::input("MiniZinc data: width is empty"))?;
     let fleet = ints("ship")?;
+    if vals.contains_key("maxship") {
+        let maxship = ints("maxship")?;
+        if maxship != [fleet.len()] {
+            return Err(Error::input(format!(
+                "MiniZinc data: maxship = {} but 'ship' lists {} lengths",
+                vals["maxship"],
+                fleet.len()
+            )));
+        }
+    }
     let rowsum = ints("rowsum")?;
     let colsum = ints("colsum")?;
     let hint = ints("hint")?;

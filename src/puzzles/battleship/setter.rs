@@ -13,7 +13,7 @@ use crate::model::{Lit, Var};
 use crate::solve::sat::SatBackend;
 use crate::solve::search::{Search, Status, Step};
 use crate::solve::Backend;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A small deterministic generator (SplitMix64), so that `--seed` reproduces a puzzle.
 pub struct Rng(u64);
@@ -65,7 +65,7 @@ impl ClueSession {
         p: &Puzzle,
         target: &Layout,
         formulation: Formulation,
-        time_limit: Option<Duration>,
+        deadline: Option<Instant>,
         progress: bool,
     ) -> ClueSession {
         let n = p.rows * p.cols;
@@ -87,7 +87,7 @@ impl ClueSession {
             }
         }
         backend.add_clause(&bm.differs_from(target));
-        let mut search = Search::new(backend, time_limit.map(|t| Instant::now() + t));
+        let mut search = Search::new(backend, deadline);
         if progress {
             search = search.with_progress("battleship");
         }
@@ -127,14 +127,20 @@ impl ClueSession {
     /// Removes clues greedily in `order` while the target stays unique: afterwards every
     /// clue left is necessary (removing clues only adds solutions, so one pass suffices).
     /// Each proof of uniqueness also names the clues it used; the others go at once.
+    ///
+    /// Every intermediate set leaves the target unique (a set is replaced only by one a proof
+    /// showed unique), so a stopped pass still answers one: `Err` carries it, not shown
+    /// minimal.
     pub fn minimise(
         &mut self,
         cells: &[usize],
         order: &[usize],
-    ) -> std::result::Result<Vec<usize>, Stopped> {
+    ) -> std::result::Result<Vec<usize>, Vec<usize>> {
         let mut keep: Vec<usize> = cells.to_vec();
-        if let Some(used) = self.used(&keep)? {
-            keep = used;
+        match self.used(&keep) {
+            Ok(Some(used)) => keep = used,
+            Ok(None) => {}
+            Err(Stopped) => return Err(keep),
         }
         let mut necessary: Vec<usize> = Vec::new();
         for (n, &c) in order.iter().enumerate() {
@@ -152,7 +158,11 @@ impl ClueSession {
                 necessary.push(c);
                 continue;
             }
-            match self.used(&without)? {
+            let proof = match self.used(&without) {
+                Ok(proof) => proof,
+                Err(Stopped) => return Err(keep),
+            };
+            match proof {
                 Some(used) => {
                     // Necessary clues stay even if this proof did not need them.
                     keep = without
@@ -209,12 +219,9 @@ pub struct Uniqueness {
 }
 
 /// Solves `p` and looks for a second solution (a no-good cut on the first).
-pub fn unique(p: &Puzzle, formulation: Formulation, time_limit: Option<Duration>) -> Uniqueness {
+pub fn unique(p: &Puzzle, formulation: Formulation, deadline: Option<Instant>) -> Uniqueness {
     let bm = BattleshipModel::new(p, formulation, true);
-    let mut search = Search::new(
-        crate::solve::default_backend(&bm.model),
-        time_limit.map(|t| Instant::now() + t),
-    );
+    let mut search = Search::new(crate::solve::default_backend(&bm.model), deadline);
     let (status, found) = search.unique(&bm.projection());
     Uniqueness {
         status,
@@ -232,9 +239,9 @@ fn clue_cells(p: &Puzzle) -> Vec<usize> {
 fn session_on(
     p: &Puzzle,
     formulation: Formulation,
-    time_limit: Option<Duration>,
+    deadline: Option<Instant>,
 ) -> Result<ClueSession> {
-    let u = unique(p, formulation, time_limit);
+    let u = unique(p, formulation, deadline);
     match (u.status, u.solutions.len()) {
         (Status::Unknown, _) => Err(Error::Stopped(
             "the time limit stopped the uniqueness check; give more --time-limit".into(),
@@ -244,7 +251,7 @@ fn session_on(
             p,
             &u.solutions[0],
             formulation,
-            time_limit,
+            deadline,
             true,
         )),
         _ => Err(Error::input(
@@ -253,25 +260,53 @@ fn session_on(
     }
 }
 
-/// The clues that can each be removed (one at a time) with the solution staying unique.
+/// Which clues can each be removed alone with the solution staying unique.
+pub struct Redundancy {
+    pub layout: Layout,
+    /// The redundant clues among those checked.
+    pub redundant: Vec<Clue>,
+    /// How many clues were checked, of how many; fewer when the deadline stopped the run.
+    pub checked: usize,
+    pub clues: usize,
+}
+
+/// The clues that can each be removed (one at a time) with the solution staying unique. A
+/// run stopped by the deadline after the uniqueness check answers the clues it checked.
 pub fn redundant(
     p: &Puzzle,
     formulation: Formulation,
-    time_limit: Option<Duration>,
-) -> Result<(Layout, Vec<Clue>)> {
-    let mut s = session_on(p, formulation, time_limit)?;
+    deadline: Option<Instant>,
+) -> Result<Redundancy> {
+    let mut s = session_on(p, formulation, deadline)?;
     let cells = clue_cells(p);
-    let mut out = Vec::new();
+    let mut out = Redundancy {
+        layout: s.target.clone(),
+        redundant: Vec::new(),
+        checked: 0,
+        clues: cells.len(),
+    };
     for &c in &cells {
         let without: Vec<usize> = cells.iter().copied().filter(|&d| d != c).collect();
         match s.other(&without) {
-            Ok(None) => out.push((c / p.cols, c % p.cols, p.clues[c].expect("a clue"))),
+            Ok(None) => out
+                .redundant
+                .push((c / p.cols, c % p.cols, p.clues[c].expect("a clue"))),
             Ok(Some(_)) => {}
-            Err(Stopped) => return Err(Error::Stopped("the time limit stopped the search".into())),
+            Err(Stopped) => break,
         }
+        out.checked += 1;
     }
     s.finish();
-    Ok((s.target.clone(), out))
+    Ok(out)
+}
+
+/// A clue set with the same unique solution, from [`minimise`] or [`generate`].
+pub struct Minimised {
+    pub puzzle: Puzzle,
+    pub layout: Layout,
+    /// Whether every clue left was shown necessary (false when the deadline stopped the pass:
+    /// the puzzle is still uniquely solvable, but may have clues to spare).
+    pub minimal: bool,
 }
 
 /// A locally minimal clue set with the same unique solution: clues are dropped in reading
@@ -280,23 +315,28 @@ pub fn minimise(
     p: &Puzzle,
     formulation: Formulation,
     seed: Option<u64>,
-    time_limit: Option<Duration>,
-) -> Result<(Puzzle, Layout)> {
-    let mut s = session_on(p, formulation, time_limit)?;
+    deadline: Option<Instant>,
+) -> Result<Minimised> {
+    let mut s = session_on(p, formulation, deadline)?;
     let cells = clue_cells(p);
     let mut order = cells.clone();
     if let Some(seed) = seed {
         Rng::new(seed).shuffle(&mut order);
     }
-    let keep = s
-        .minimise(&cells, &order)
-        .map_err(|_| Error::Stopped("the time limit stopped the search".into()))?;
+    let (keep, minimal) = match s.minimise(&cells, &order) {
+        Ok(keep) => (keep, true),
+        Err(partial) => (partial, false),
+    };
     s.finish();
     let mut clues = vec![None; p.rows * p.cols];
     for c in keep {
         clues[c] = p.clues[c];
     }
-    Ok((p.with_clues(clues), s.target.clone()))
+    Ok(Minimised {
+        puzzle: p.with_clues(clues),
+        layout: s.target.clone(),
+        minimal,
+    })
 }
 
 /// A random placement of the fleet (no counts, no clues): ships longest first, each at a
@@ -307,7 +347,7 @@ pub fn random_layout(
     cols: usize,
     fleet: &[usize],
     rng: &mut Rng,
-    time_limit: Option<Duration>,
+    deadline: Option<Instant>,
 ) -> Result<Layout> {
     let open = Puzzle::new(
         rows,
@@ -320,10 +360,7 @@ pub fn random_layout(
     let bm = BattleshipModel::new(&open, Formulation::Ship, false);
     let grids = super::placements(rows, cols, open.max_len());
     let yvars = bm.projection();
-    let mut search = Search::new(
-        crate::solve::default_backend(&bm.model),
-        time_limit.map(|t| Instant::now() + t),
-    );
+    let mut search = Search::new(crate::solve::default_backend(&bm.model), deadline);
     let mut chosen: Vec<Lit> = Vec::new();
     let mut blocked = vec![false; rows * cols];
     let mut last: Option<Vec<bool>> = None;
@@ -399,6 +436,19 @@ pub struct Generated {
     pub layout: Layout,
     /// Clues before the redundant ones were removed.
     pub clues_added: usize,
+    /// How far the run got: a run stopped by the deadline answers what it had.
+    pub stage: Stage,
+}
+
+/// How far a generation got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Stopped while adding clues: the puzzle so far has more than one solution.
+    Ambiguous,
+    /// Stopped while removing redundant clues: unique, but clues may be spare.
+    Unique,
+    /// Unique, and every clue necessary.
+    Minimal,
 }
 
 pub fn generate(
@@ -407,11 +457,11 @@ pub fn generate(
     fleet: &[usize],
     seed: u64,
     formulation: Formulation,
-    time_limit: Option<Duration>,
+    deadline: Option<Instant>,
     progress: bool,
 ) -> Result<Generated> {
     let mut rng = Rng::new(seed);
-    let layout = random_layout(rows, cols, fleet, &mut rng, time_limit)?;
+    let layout = random_layout(rows, cols, fleet, &mut rng, deadline)?;
     let (rc, cc) = layout.counts();
     let p = Puzzle::new(
         rows,
@@ -421,11 +471,30 @@ pub fn generate(
         cc.into_iter().map(Some).collect(),
         vec![None; rows * cols],
     )?;
-    let mut s = ClueSession::new(&p, &layout, formulation, time_limit, progress);
+    let mut s = ClueSession::new(&p, &layout, formulation, deadline, progress);
     let occ = layout.occupied();
-    let stopped = |_| Error::Stopped("the time limit stopped the generation".into());
+    let symbols = layout.symbols();
+    let with = |cells: &[usize]| {
+        let mut clues = vec![None; rows * cols];
+        for &c in cells {
+            clues[c] = Some(symbols[c]);
+        }
+        p.with_clues(clues)
+    };
     let mut cells: Vec<usize> = Vec::new();
-    while let Some(other) = s.other(&cells).map_err(stopped)? {
+    loop {
+        let other = match s.other(&cells) {
+            Ok(Some(other)) => other,
+            Ok(None) => break,
+            Err(Stopped) => {
+                return Ok(Generated {
+                    puzzle: with(&cells),
+                    layout,
+                    clues_added: cells.len(),
+                    stage: Stage::Ambiguous,
+                })
+            }
+        };
         let o = other.occupied();
         // One clue in each region (8-connected) where the other solution differs, since the
         // regions are independent ambiguities; a ship part tells more than water (an end or a
@@ -471,16 +540,15 @@ pub fn generate(
     let added = cells.len();
     let mut order = cells.clone();
     rng.shuffle(&mut order);
-    let keep = s.minimise(&cells, &order).map_err(stopped)?;
+    let (keep, stage) = match s.minimise(&cells, &order) {
+        Ok(keep) => (keep, Stage::Minimal),
+        Err(partial) => (partial, Stage::Unique),
+    };
     s.finish();
-    let symbols = layout.symbols();
-    let mut clues = vec![None; rows * cols];
-    for c in keep {
-        clues[c] = Some(symbols[c]);
-    }
     Ok(Generated {
-        puzzle: p.with_clues(clues),
+        puzzle: with(&keep),
         layout,
         clues_added: added,
+        stage,
     })
 }

@@ -7,8 +7,8 @@ use crate::error::{Error, Result};
 use crate::puzzles::registry::Report;
 use crate::puzzles::{Formulation as Formulated, Puzzle};
 use crate::solve::answer::Query;
+use crate::solve::run::{bounded, Limits};
 use crate::solve::search::Status;
-use std::time::Duration;
 
 /// The options of every Battleship query.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
@@ -51,9 +51,13 @@ pub fn load(word: &str, o: &Options) -> Result<Grid> {
                 source,
             }
         })?;
-        s
+        crate::error::without_bom(s)
     } else if !std::path::Path::new(word).exists() && word.contains("battleship/") {
         word.to_string()
+    } else if !std::path::Path::new(word).exists() && word.contains("://") {
+        return Err(Error::input(format!(
+            "{word}: not a Battleship URL; quandary reads puzz.link URLs of the form https://puzz.link/p?battleship/..."
+        )));
     } else {
         crate::error::read_file(word)?
     };
@@ -164,42 +168,78 @@ impl Puzzle for BattleshipPuzzle {
     }
 }
 
-/// A report of a setter's verb, its puzzle's layout checked.
-fn setter_report(verb: &str, p: &Grid, layout: &Layout, seconds: f64) -> Result<Report> {
+/// A report of a setter's verb, its puzzle's layout checked; `stopped` says what a run
+/// stopped by the time limit leaves undone (status unknown, exit status 1).
+fn setter_report(
+    verb: &str,
+    p: &Grid,
+    layout: &Layout,
+    limits: &Limits,
+    stopped: Option<String>,
+) -> Result<Report> {
     BattleshipPuzzle::verify(p, layout).map_err(|why| {
         Error::Internal(format!("the setter's solution fails the verifier: {why}"))
     })?;
+    let status = match stopped {
+        Some(_) => Status::Unknown,
+        None => Status::Solved,
+    };
     let mut r = Report::new(
         BattleshipPuzzle::NAME,
         verb,
         BattleshipPuzzle::describe(p),
-        Status::Solved,
+        status,
     );
     r.solution = serde_json::to_value(layout).ok();
-    r.stats.seconds = seconds;
+    r.stats.seconds = limits.seconds();
     r.svg = Some(to_svg(p, Some(layout)));
+    if let Some(why) = stopped {
+        r.details = Some(serde_json::json!({ "stopped": why }));
+    }
     Ok(r)
 }
 
-/// The clues that can each be removed alone with the solution staying unique (paper §5).
-pub fn redundant(p: &Grid, o: &Options, limit: Option<Duration>) -> Result<Report> {
-    let started = std::time::Instant::now();
-    let (layout, red) = setter::redundant(p, o.formulation, limit)?;
-    let mut r = setter_report("redundant", p, &layout, started.elapsed().as_secs_f64())?;
+/// The clues that can each be removed alone with the solution staying unique (paper §5). A
+/// run stopped after the uniqueness check reports the clues it checked.
+pub fn redundant(p: &Grid, o: &Options, limits: &Limits) -> Result<Report> {
+    let found = bounded(limits, "the redundant-clue search", || {
+        setter::redundant(p, o.formulation, limits.deadline)
+    })?;
+    let red = &found.redundant;
+    let stopped = (found.checked < found.clues).then(|| {
+        format!(
+            "the time limit stopped the search after {} of the {} clues",
+            found.checked, found.clues
+        )
+    });
+    let mut r = setter_report("redundant", p, &found.layout, limits, stopped.clone())?;
     r.stats.method = crate::solve::sat_method(o.formulation);
-    r.count = Some(red.len() as u128);
+    if stopped.is_none() {
+        r.count = Some(red.len() as u128);
+    } else {
+        r.count_at_least = Some(red.len() as u128);
+    }
     if let Some(sol) = r.solution.as_mut() {
         sol["redundant"] = serde_json::json!(red
             .iter()
             .map(|&(i, j, s)| serde_json::json!({"row": i + 1, "col": j + 1, "clue": s.name()}))
             .collect::<Vec<_>>());
+        sol["checked"] = serde_json::json!(found.checked);
     }
-    r.text = format!(
-        "{}: unique; {} of the clues can each be removed alone\n",
-        r.instance,
-        red.len()
-    );
-    for (i, j, s) in &red {
+    r.text = match &stopped {
+        None => format!(
+            "{}: unique; {} of the clues can each be removed alone\n",
+            r.instance,
+            red.len()
+        ),
+        Some(why) => format!(
+            "{}: unique; unknown beyond: {why}; {} of the {} checked can each be removed alone\n",
+            r.instance,
+            red.len(),
+            found.checked
+        ),
+    };
+    for (i, j, s) in red {
         r.text += &format!("  row {}, column {}: {}\n", i + 1, j + 1, s.name());
     }
     if red.len() > 1 {
@@ -214,71 +254,116 @@ fn puzzle_report(
     q: &Grid,
     layout: &Layout,
     file: String,
-    seconds: f64,
+    limits: &Limits,
+    stopped: Option<String>,
 ) -> Result<Report> {
-    let mut r = setter_report(verb, q, layout, seconds)?;
+    let headline = match &stopped {
+        Some(why) => format!("unknown: {why}\n"),
+        None => String::new(),
+    };
+    let complete = stopped.is_none();
+    let mut r = setter_report(verb, q, layout, limits, stopped)?;
     r.stats.method = "SAT (CaDiCaL), one incremental instance with clue activation".into();
-    r.count = Some(q.given().len() as u128);
+    if complete {
+        r.count = Some(q.given().len() as u128);
+    }
     if let Some(sol) = r.solution.as_mut() {
         sol["puzzle"] = serde_json::json!(file);
+        sol["clues"] = serde_json::json!(q.given().len());
     }
     r.svg = Some(to_svg(q, None));
-    r.text = format!("{}\n{file}\nsolution:\n{}", r.instance, to_text(q, layout));
+    r.text = format!(
+        "{}\n{headline}{file}\nsolution:\n{}",
+        r.instance,
+        to_text(q, layout)
+    );
     Ok(r)
 }
 
 /// A locally minimal clue set with the same unique solution; the puzzle file is in
-/// `solution.puzzle`.
-pub fn minimize(
-    p: &Grid,
-    o: &Options,
-    seed: Option<u64>,
-    limit: Option<Duration>,
-) -> Result<Report> {
-    let started = std::time::Instant::now();
-    let (q, layout) = setter::minimise(p, o.formulation, seed, limit)?;
-    let file = formats::to_quandary(
-        &q,
-        &format!(
-            "locally minimal clue set ({} of {} clues kept; every clue is necessary)",
-            q.given().len(),
-            p.given().len()
-        ),
-    );
-    puzzle_report(
-        "minimize",
-        &q,
-        &layout,
-        file,
-        started.elapsed().as_secs_f64(),
-    )
+/// `solution.puzzle`. A run stopped part way answers a clue set that still leaves the
+/// solution unique, not shown minimal.
+pub fn minimize(p: &Grid, o: &Options, seed: Option<u64>, limits: &Limits) -> Result<Report> {
+    let m = bounded(limits, "the clue minimisation", || {
+        setter::minimise(p, o.formulation, seed, limits.deadline)
+    })?;
+    let kept = m.puzzle.given().len();
+    let (note, stopped) = if m.minimal {
+        (
+            format!(
+                "locally minimal clue set ({kept} of {} clues kept; every clue is necessary)",
+                p.given().len()
+            ),
+            None,
+        )
+    } else {
+        (
+            format!(
+                "unique solution with {kept} of {} clues; the time limit stopped the pass, so some clues may be spare",
+                p.given().len()
+            ),
+            Some(format!(
+                "the time limit stopped the pass with {kept} clues left: the solution is unique, but not every clue was shown necessary"
+            )),
+        )
+    };
+    let file = formats::to_quandary(&m.puzzle, &note);
+    puzzle_report("minimize", &m.puzzle, &m.layout, file, limits, stopped)
 }
 
-/// A new puzzle with exactly one solution and no redundant clue.
+/// A new puzzle with exactly one solution and no redundant clue. A run stopped part way
+/// answers what it had: clues that do not yet fix the solution, or a unique puzzle whose
+/// clues were not all shown necessary.
 pub fn generate(
     rows: usize,
     cols: usize,
     fleet: &str,
     seed: u64,
     formulation: Formulation,
-    limit: Option<Duration>,
+    limits: &Limits,
 ) -> Result<Report> {
-    let started = std::time::Instant::now();
     let fleet_counts = parse_fleet(fleet)?;
-    let g = setter::generate(rows, cols, &fleet_counts, seed, formulation, limit, true)?;
+    let g = bounded(limits, "the generation", || {
+        setter::generate(
+            rows,
+            cols,
+            &fleet_counts,
+            seed,
+            formulation,
+            limits.deadline,
+            true,
+        )
+    })?;
+    let kept = g.puzzle.given().len();
+    let (note, stopped) = match g.stage {
+        setter::Stage::Minimal => (
+            format!(
+                "unique solution; every clue is necessary ({} clues added, {kept} kept)",
+                g.clues_added
+            ),
+            None,
+        ),
+        setter::Stage::Unique => (
+            format!(
+                "unique solution; the time limit stopped the removal of spare clues ({} added, {kept} kept)",
+                g.clues_added
+            ),
+            Some("the time limit stopped the removal of spare clues: the puzzle has one solution, but some clues may be spare".to_string()),
+        ),
+        setter::Stage::Ambiguous => (
+            format!(
+                "NOT YET A PUZZLE: the time limit stopped the generation with {kept} clues, which leave more than one solution"
+            ),
+            Some(format!(
+                "the time limit stopped the generation while adding clues: the {kept} clues so far leave more than one solution"
+            )),
+        ),
+    };
     let file = formats::to_quandary(
         &g.puzzle,
         &format!(
-            "generated by quandary battleship generate --rows {rows} --cols {cols} --fleet \"{fleet}\" --seed {seed}\nunique solution; every clue is necessary ({} clues added, {} kept)",
-            g.clues_added,
-            g.puzzle.given().len()
+            "generated by quandary battleship generate --rows {rows} --cols {cols} --fleet \"{fleet}\" --seed {seed}\n{note}"
         ),
     );
-    puzzle_report(
-        "generate",
-        &g.puzzle,
-        &g.layout,
-        file,
-        started.elapsed().as_secs_f64(),
-    )
+    puzzle_report("generate", &g.puzzle, &g.layout, file, limits, stopped)
 }

@@ -133,7 +133,11 @@ impl Army {
 }
 
 impl std::fmt::Display for Army {
+    /// Letters and counts ("B4N2"); "empty" for no pieces at all.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.iter().all(|&k| k == 0) {
+            return f.write_str("empty");
+        }
         for p in PIECES {
             if self.0[p.index()] > 0 {
                 write!(f, "{}{}", p.letter(), self.0[p.index()])?;
@@ -175,6 +179,7 @@ impl Board {
     pub fn parse(text: &str) -> Result<Board> {
         let mut grid: Vec<Vec<char>> = Vec::new();
         let mut army = None;
+        let mut army_line = 0;
         for (k, raw) in text.lines().enumerate() {
             let line_no = k + 1;
             let line = raw.trim();
@@ -182,9 +187,15 @@ impl Board {
                 continue;
             }
             if let Some(rest) = line.strip_prefix("army:") {
+                if army.is_some() {
+                    return Err(Error::input(format!(
+                        "line {line_no}: a second `army:` line (the first is line {army_line}); give the army once"
+                    )));
+                }
                 army = Some(
                     Army::parse(rest).map_err(|e| Error::input(format!("line {line_no}: {e}")))?,
                 );
+                army_line = line_no;
                 continue;
             }
             let row: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
@@ -430,9 +441,11 @@ impl Board {
                         model.cardinality("the army's roster", &lits, Sense::Eq, 0);
                     }
                 }
+                // The pieces of the type maximised (of every type with none given), the army's
+                // among them: with `--type Q --army B2` the objective counts queens only.
                 let terms = x
                     .iter()
-                    .filter(|t| extra.is_none_or(|e| e == t.1) || base.0[t.1.index()] > 0)
+                    .filter(|t| extra.is_none_or(|e| e == t.1))
                     .map(|t| (1, t.2.pos()))
                     .collect();
                 model.maximise(terms);
@@ -756,7 +769,7 @@ pub struct Solution {
 /// Reads the board word: an existing file, or `ROWSxCOLS` / `N` for an open board.
 pub fn load_board(word: &str) -> Result<Board> {
     let arg = word.trim();
-    match std::fs::read_to_string(arg) {
+    match std::fs::read_to_string(arg).map(crate::error::without_bom) {
         Ok(text) => Board::parse(&text).map_err(|e| Error::input(format!("{arg}: {e}"))),
         Err(source) => {
             let dims: Vec<&str> = arg.split(['x', 'X']).collect();
@@ -879,8 +892,17 @@ impl Puzzle for ChessAvoidance {
     fn describe(i: &Instance) -> String {
         let what = match i.goal {
             Goal::Exactly(a) => format!("army {a}"),
-            Goal::Maximise { extra: Some(p), .. } => format!("most {} pieces", p.letter()),
-            Goal::Maximise { extra: None, .. } => "most pieces of any type".into(),
+            Goal::Maximise { extra, base } => {
+                let most = match extra {
+                    Some(p) => format!("most {} pieces", p.letter()),
+                    None => "most pieces of any type".into(),
+                };
+                if base.0.iter().all(|&k| k == 0) {
+                    most
+                } else {
+                    format!("{most}, with the army {base}")
+                }
+            }
         };
         format!("Chess avoidance {}×{}, {what}", i.board.rows, i.board.cols)
     }

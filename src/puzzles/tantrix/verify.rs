@@ -28,20 +28,39 @@ pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usi
     for p in placed {
         *used.entry(p.tile).or_default() += 1;
     }
-    for t in 1..=56 {
-        let want = ch
-            .tiles
+    let wanted = |t: usize| {
+        ch.tiles
             .iter()
             .zip(&ch.counts)
             .find(|(x, _)| x.number == t)
-            .map_or(0, |(_, &k)| k);
-        let got = used.get(&t).copied().unwrap_or(0);
-        if got != want {
-            return Err(format!(
-                "tile {t} is used {got} times, challenge {} uses it {want} times",
+            .map_or(0, |(_, &k)| k)
+    };
+    let times = |k: usize| match k {
+        0 => "not".to_string(),
+        1 => "once".to_string(),
+        k => format!("{k} times"),
+    };
+    // A tile the challenge does not have is named first: it is the likelier mistake, and the
+    // tile it replaced then shows up as missing.
+    let mismatch = (1..=56)
+        .map(|t| (t, used.get(&t).copied().unwrap_or(0), wanted(t)))
+        .filter(|&(_, got, want)| got != want)
+        .min_by_key(|&(t, _, want)| (want > 0, t));
+    if let Some((t, got, want)) = mismatch {
+        return Err(if want == 0 {
+            format!(
+                "tile {t} is used {}, but challenge {} does not have it",
+                times(got),
                 ch.n
-            ));
-        }
+            )
+        } else {
+            format!(
+                "tile {t} is used {}, challenge {} uses it {}",
+                times(got),
+                ch.n,
+                times(want)
+            )
+        });
     }
     let pos: HashMap<(i32, i32), usize> = board
         .cells
