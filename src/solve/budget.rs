@@ -98,6 +98,14 @@ pub fn tick() {
     }
 }
 
+/// Stops the guarded stage if its deadline has passed, reading the clock now: for loops
+/// whose rounds are long (milliseconds), where [`tick`]'s sampling would answer late.
+pub fn check() {
+    if expired() {
+        resume_unwind(Box::new(Interrupt::Deadline));
+    }
+}
+
 /// Records that the guarded stage holds about `bytes` more; stops it if the total passes the
 /// limit. Also a [`tick`].
 pub fn charge(bytes: u64) {

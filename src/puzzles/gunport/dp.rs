@@ -43,6 +43,8 @@ pub fn optimum(m: usize, n: usize) -> Option<Optimum> {
     let mut next_ways = vec![0u128; size];
     for r in 0..h {
         for c in 0..w {
+            // One pass over the states: milliseconds at width 12 and more.
+            crate::solve::budget::check();
             next_best.fill(NONE);
             next_ways.fill(0);
             for s in 0..size {
@@ -50,7 +52,6 @@ pub fn optimum(m: usize, n: usize) -> Option<Optimum> {
                 if b == NONE {
                     continue;
                 }
-                crate::solve::budget::tick();
                 let carry = s >= pow[w];
                 let f = s % pow[w];
                 let up = f / pow[c] % 3;
