@@ -218,3 +218,19 @@ fn peaceable_queens_match_oeis_a250000() {
         }
     }
 }
+
+#[test]
+fn pieces_are_drawn_as_shapes_needing_no_font() {
+    let b = seed();
+    let army = Army::parse("B4N2").unwrap();
+    let cm = b.formulate(Goal::Exactly(army), Formulation::Pairwise, false);
+    let mut s = Search::new(quandary::solve::default_backend(&cm.model), None);
+    let (status, a) = s.first();
+    assert_eq!(status, Status::Solved);
+    let svg = quandary::puzzles::chess::to_svg(&b, &cm.decode(&a.unwrap()));
+    let paths = svg.matches("<path").count();
+    assert_eq!(paths, 6, "one shape per piece: {svg}");
+    assert_eq!(svg.matches("<title>bishop</title>").count(), 4);
+    assert_eq!(svg.matches("<title>knight</title>").count(), 2);
+    assert!(!svg.contains("<text"), "no piece depends on a font");
+}

@@ -271,6 +271,9 @@ pub fn check_outputs(output: &Output, out: Option<&String>) -> Result<(), Error>
     Ok(())
 }
 
+/// After how long a run without `--time-limit` says how to bound it.
+const HINT_AFTER_SECS: u64 = 10;
+
 /// Runs the command line; the result is the process's exit status.
 pub fn main() -> i32 {
     let matches = match command().try_get_matches() {
@@ -286,6 +289,21 @@ pub fn main() -> i32 {
         .and_then(|(_, p)| p.subcommand())
         .is_some_and(|(_, v)| v.try_get_one::<bool>("json").ok().flatten() == Some(&true));
     progress::install();
+    let verb = matches.subcommand().and_then(|(_, p)| p.subcommand());
+    if let Some((_, vm)) = verb {
+        let limited = ["time-limit", "time_limit"]
+            .iter()
+            .any(|id| vm.try_get_one::<f64>(id).ok().flatten().is_some());
+        let limitable = ["time-limit", "time_limit"]
+            .iter()
+            .any(|id| vm.try_get_one::<f64>(id).is_ok());
+        if limitable && !limited {
+            progress::hint_after(
+                Duration::from_secs(HINT_AFTER_SECS),
+                format!("no --time-limit given and still running after {HINT_AFTER_SECS} s: Ctrl-C stops it; --time-limit SECS bounds a run and reports what it found"),
+            );
+        }
+    }
     match run(&matches) {
         Ok(code) => code,
         Err(e) => {

@@ -2,7 +2,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 struct Spinner(ProgressBar);
@@ -24,6 +24,9 @@ impl quandary::solve::progress::Progress for Spinner {
     }
 }
 
+/// The spinner, once installed.
+static BAR: OnceLock<ProgressBar> = OnceLock::new();
+
 /// Draws progress on stderr if it is a terminal.
 pub fn install() {
     if !std::io::stderr().is_terminal() {
@@ -34,5 +37,20 @@ pub fn install() {
         ProgressStyle::with_template("{spinner} {elapsed_precise} {prefix}: {msg}")
             .expect("valid template"),
     );
+    let _ = BAR.set(bar.clone());
     quandary::solve::progress::install(Arc::new(Spinner(bar)));
+}
+
+/// Prints `text` above the spinner once, if the run is still going after `after` (on a
+/// terminal only: scripts get no hints).
+pub fn hint_after(after: Duration, text: String) {
+    let Some(bar) = BAR.get().cloned() else {
+        return;
+    };
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        if !bar.is_finished() {
+            bar.println(format!("hint: {text}"));
+        }
+    });
 }

@@ -1,6 +1,6 @@
 //! SVG pictures of square-cell boards, built with the `svg` crate.
 
-use svg::node::element::{Circle, Rectangle, Text, Title};
+use svg::node::element::{Circle, Path, Rectangle, Text, Title};
 use svg::{Document, Node};
 
 /// A blank w × h picture with a title and a white background.
@@ -20,6 +20,18 @@ pub fn document(w: f64, h: f64, title: &str) -> Document {
 }
 
 /// A picture of a rows × cols board of square cells.
+/// Text centred on (x, y). The baseline sits 0.35 of the font size below the centre, which
+/// centres digits and capitals in every renderer (`dominant-baseline` is ignored by some,
+/// rsvg among them).
+pub fn centred_text(x: f64, y: f64, text: &str, font_size: f64) -> Text {
+    Text::new(text)
+        .set("x", x)
+        .set("y", y + 0.35 * font_size)
+        .set("text-anchor", "middle")
+        .set("font-family", "sans-serif")
+        .set("font-size", font_size)
+}
+
 pub struct GridPicture {
     rows: usize,
     cols: usize,
@@ -73,14 +85,33 @@ impl GridPicture {
     /// Writes text centred in cell (i, j), its size a fraction of the cell.
     pub fn label_sized(&mut self, i: usize, j: usize, text: &str, colour: &str, size: f64) {
         let (x, y) = self.origin(i, j);
-        let t = Text::new(text)
-            .set("x", x + self.cell / 2.0)
-            .set("y", y + self.cell / 2.0)
-            .set("text-anchor", "middle")
-            .set("dominant-baseline", "central")
-            .set("font-size", self.cell * size)
-            .set("fill", colour);
+        let t = centred_text(
+            x + self.cell / 2.0,
+            y + self.cell / 2.0,
+            text,
+            self.cell * size,
+        )
+        .set("fill", colour);
         self.doc.append(t);
+    }
+
+    /// A shape drawn in cell (i, j): `path` is an SVG path in a 100×100 box (y down) scaled
+    /// to the cell; `title` names it for screen readers and tooltips. Shapes need no font,
+    /// so every renderer draws them alike.
+    pub fn shape(&mut self, i: usize, j: usize, path: &str, fill: &str, title: &str) {
+        let (x, y) = self.origin(i, j);
+        let p = Path::new()
+            .set("d", path)
+            .set("fill", fill)
+            .set("stroke", "#f4f4f4")
+            .set("stroke-width", 2.5)
+            .set("stroke-linejoin", "round")
+            .set(
+                "transform",
+                format!("translate({x} {y}) scale({})", self.cell / 100.0),
+            )
+            .add(Title::new(title));
+        self.doc.append(p);
     }
 
     /// A ring around cell (i, j), to mark it.
@@ -201,15 +232,7 @@ pub fn hex_labels(
                 .set("stroke", "#444"),
         );
         if let Some(l) = label {
-            doc.append(
-                Text::new(l.as_str())
-                    .set("x", cx)
-                    .set("y", cy)
-                    .set("dy", "0.35em")
-                    .set("text-anchor", "middle")
-                    .set("font-size", size * 0.5)
-                    .set("fill", "#222"),
-            );
+            doc.append(centred_text(cx, cy, l, size * 0.5).set("fill", "#222"));
         }
     }
     doc.to_string()

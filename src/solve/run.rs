@@ -48,7 +48,7 @@ pub fn run<P: Puzzle>(
         })? {
             Err(stopped) => stopped,
             Ok(Some(exact)) => from_exact(query, exact?),
-            Ok(None) => match stage(query, limits, "the model", || {
+            Ok(None) => match stage(query, limits, "building and solving the model", || {
                 by_model::<P>(instance, options, query, limits)
             })? {
                 Err(stopped) => stopped,
@@ -80,8 +80,8 @@ fn stage<S, R>(
     what: &str,
     work: impl FnOnce() -> R,
 ) -> Result<std::result::Result<R, Outcome<S>>> {
-    let r = budget::guarded(limits.deadline, work);
-    match r {
+    super::progress::phase(what);
+    match budget::guarded(limits.deadline, work) {
         Ok(r) => Ok(Ok(r)),
         Err(Interrupt::Deadline) => Ok(Err(stopped(query, what))),
         Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
@@ -104,7 +104,7 @@ pub fn bounded<R>(limits: &Limits, what: &str, work: impl FnOnce() -> Result<R>)
 /// The outcome of a run the deadline stopped in `what`, before any answer.
 fn stopped<S>(query: Query, what: &str) -> Outcome<S> {
     let mut o = Outcome::new(query, Status::Unknown);
-    o.stats.method = format!("stopped by the time limit in {what}, before an answer");
+    o.stats.method = format!("stopped by the time limit during {what}, before an answer");
     o
 }
 
@@ -173,6 +173,7 @@ fn by_phases<P: Puzzle>(
             deadline: budget.map(|b| Instant::now() + b),
         };
         let scope = phase.scope.clone();
+        super::progress::phase(&format!("building the model for {scope}"));
         let build = phase.build;
         let attempt = budget::guarded(phase_limits.deadline, || {
             let mut f = build();

@@ -557,12 +557,7 @@ pub fn to_svg(p: &Puzzle, layout: Option<&Layout>) -> String {
         }
     }
     let label = |x: f64, y: f64, t: String| -> Text {
-        Text::new(t)
-            .set("x", x)
-            .set("y", y)
-            .set("text-anchor", "middle")
-            .set("dominant-baseline", "central")
-            .set("font-size", cell * 0.5)
+        crate::render::svg::centred_text(x, y, &t, cell * 0.5)
     };
     for i in 0..p.rows {
         let (x, y) = origin(i, p.cols);

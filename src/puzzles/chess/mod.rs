@@ -64,13 +64,31 @@ impl Piece {
         PIECES.iter().position(|&p| p == self).expect("listed")
     }
 
-    fn glyph(self) -> &'static str {
+    /// The piece's name, in words.
+    pub fn name(self) -> &'static str {
         match self {
-            Piece::Queen => "♛",
-            Piece::Rook => "♜",
-            Piece::Bishop => "♝",
-            Piece::Knight => "♞",
-            Piece::King => "♚",
+            Piece::Queen => "queen",
+            Piece::Rook => "rook",
+            Piece::Bishop => "bishop",
+            Piece::Knight => "knight",
+            Piece::King => "king",
+        }
+    }
+
+    /// A silhouette of the piece as an SVG path in a 100×100 box (y down), on a common
+    /// base: drawn as shapes, the pieces need no chess font (renderers without one drew
+    /// nothing, or drew the font's glyphs off centre).
+    fn outline(self) -> &'static str {
+        match self {
+            Piece::Queen => "M22 90H78V80H70L82 30L64 54L58 22L50 50L42 22L36 54L18 30L30 80H22Z",
+            Piece::Rook => "M22 90H78V80H70L66 46H72V20H62V28H55V20H45V28H38V20H28V46H34L30 80H22Z",
+            Piece::Bishop => {
+                "M22 90H78V80H66C82 62 74 40 50 20C26 40 18 62 34 80H22ZM50 6A7 7 0 1 0 50.1 6Z"
+            }
+            Piece::Knight => {
+                "M22 90H78V80H72C74 55 66 30 48 20L44 10L38 22C30 28 22 40 18 50L26 58L40 50C44 58 38 68 30 80H22Z"
+            }
+            Piece::King => "M22 90H78V80H68C76 64 82 46 62 38H38C18 46 24 64 32 80H22ZM46 6H54V14H62V22H54V34H46V22H38V14H46Z",
         }
     }
 }
@@ -654,7 +672,7 @@ pub fn army_of(placement: &[Option<Piece>]) -> Army {
     Army(a)
 }
 
-/// The placement as SVG: squares light, holes dark, pieces as glyphs.
+/// The placement as SVG: squares light, holes dark, pieces as drawn silhouettes.
 pub fn to_svg(board: &Board, placement: &[Option<Piece>]) -> String {
     let mut pic = crate::render::svg::GridPicture::new(board.rows, board.cols, "Chess avoidance");
     for r in 0..board.rows {
@@ -679,7 +697,11 @@ pub fn to_svg(board: &Board, placement: &[Option<Piece>]) -> String {
                 } else {
                     "#111"
                 };
-                pic.label_sized(r, c, p.glyph(), colour, 0.8);
+                let title = match board.fixed[k] {
+                    Some(_) => format!("{} (given)", p.name()),
+                    None => p.name().to_string(),
+                };
+                pic.shape(r, c, p.outline(), colour, &title);
             }
         }
     }

@@ -291,6 +291,11 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
     let mut peak = 0;
     let mut total = 0;
     for r in 0..m {
+        crate::solve::progress::message(&format!(
+            "row program: row {} of {m}, {} states",
+            r + 1,
+            states.len()
+        ));
         let mut next = States::default();
         let cols = columns(&board, r as i64);
         for (i, (&prev, &booked)) in states.iter().enumerate() {

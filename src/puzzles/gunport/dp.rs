@@ -42,6 +42,7 @@ pub fn optimum(m: usize, n: usize) -> Option<Optimum> {
     let mut next_best = vec![NONE; size];
     let mut next_ways = vec![0u128; size];
     for r in 0..h {
+        crate::solve::progress::message(&format!("transfer matrix: row {} of {h}", r + 1));
         for c in 0..w {
             // One pass over the states: milliseconds at width 12 and more.
             crate::solve::budget::check();

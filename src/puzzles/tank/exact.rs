@@ -233,6 +233,13 @@ impl State {
     fn go(&mut self, trie: &Trie, cell: usize, on_board: &mut dyn FnMut(&[Vec<u32>]) -> bool) {
         let n = self.n;
         self.nodes += 1;
+        if self.nodes.is_multiple_of(1 << 22) {
+            crate::solve::progress::message(&format!(
+                "line-trie search: {} million nodes, {} boards",
+                self.nodes >> 20,
+                self.count
+            ));
+        }
         if self.nodes.is_multiple_of(65536) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = true;
             return;

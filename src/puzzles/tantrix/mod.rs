@@ -379,7 +379,7 @@ pub fn to_text(board: &Board, placements: Option<&[Placement]>) -> String {
 /// An SVG of the board with each tile's three lines drawn in colour, the designated colour
 /// thicker.
 pub fn to_svg(board: &Board, placements: Option<&[Placement]>, designated: Colour) -> String {
-    use svg::node::element::{Circle, Path, Polygon, Rectangle, Text};
+    use svg::node::element::{Circle, Path, Polygon, Rectangle};
     use svg::Document;
     let tiles = all_tiles();
     let size = 40.0_f64;
@@ -480,12 +480,7 @@ pub fn to_svg(board: &Board, placements: Option<&[Placement]>, designated: Colou
                 .set("fill", "#1a1a1a"),
         );
         doc = doc.add(
-            Text::new(tile.number.to_string())
-                .set("x", p.0)
-                .set("y", p.1 + 3.5)
-                .set("font-size", 9)
-                .set("font-family", "sans-serif")
-                .set("text-anchor", "middle")
+            crate::render::svg::centred_text(p.0, p.1, &tile.number.to_string(), 9.0)
                 .set("fill", "#fff"),
         );
     }
