@@ -50,22 +50,3 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
-
-/// A text file's contents, without a leading UTF-8 byte-order mark (editors on Windows
-/// write one); a failure names the path.
-pub fn read_file(path: &str) -> Result<String> {
-    std::fs::read_to_string(path)
-        .map(without_bom)
-        .map_err(|source| Error::Io {
-            path: path.to_string(),
-            source,
-        })
-}
-
-/// `text` without a leading UTF-8 byte-order mark.
-pub fn without_bom(text: String) -> String {
-    match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    }
-}

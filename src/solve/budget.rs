@@ -11,7 +11,9 @@
 //! directly. Unwinding stops in Rust frames only: the checks are never made from inside a
 //! C or C++ callback.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
@@ -20,6 +22,8 @@ use std::time::Instant;
 pub enum Interrupt {
     /// The deadline passed.
     Deadline,
+    /// The run was asked to stop ([`cancellable`]).
+    Cancelled,
     /// What the stage built would need more memory than the limit (or an allocation failed
     /// before the estimate reached it: then `estimate <= limit`).
     Memory {
@@ -40,6 +44,33 @@ struct Guard {
 
 thread_local! {
     static GUARD: Cell<Option<Guard>> = const { Cell::new(None) };
+    /// Raised by someone else (a server's stop request) to stop this thread's run.
+    static CANCEL: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` so that raising `flag` (from any thread) stops it as a deadline would: guarded
+/// stages answer [`Interrupt::Cancelled`] and SAT engines built inside stop their search.
+pub fn cancellable<R>(flag: Arc<AtomicBool>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            CANCEL.with(|c| *c.borrow_mut() = before);
+        }
+    }
+    let before = CANCEL.with(|c| c.borrow_mut().replace(flag));
+    let _restore = Restore(before);
+    f()
+}
+
+/// The flag that cancels this thread's run, if any (engines built now watch it).
+pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
+    CANCEL.with(|c| c.borrow().clone())
+}
+
+/// Whether this thread's run was asked to stop.
+pub fn cancelled() -> bool {
+    CANCEL.with(|c| c.borrow().as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
 }
 
 /// How often [`tick`] reads the clock.
@@ -91,7 +122,13 @@ pub fn tick() {
             guard.ticks = 0;
         }
         g.set(Some(guard));
-        (due && guard.deadline.is_some_and(|d| Instant::now() >= d)).then_some(Interrupt::Deadline)
+        if !due {
+            None
+        } else if guard.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Interrupt::Deadline)
+        } else {
+            cancelled().then_some(Interrupt::Cancelled)
+        }
     });
     if let Some(why) = stop {
         resume_unwind(Box::new(why));
@@ -101,6 +138,9 @@ pub fn tick() {
 /// Stops the guarded stage if its deadline has passed, reading the clock now: for loops
 /// whose rounds are long (milliseconds), where [`tick`]'s sampling would answer late.
 pub fn check() {
+    if cancelled() {
+        resume_unwind(Box::new(Interrupt::Cancelled));
+    }
     if expired() {
         resume_unwind(Box::new(Interrupt::Deadline));
     }
@@ -138,10 +178,12 @@ pub fn out_of_memory() -> ! {
     }
 }
 
-/// Whether the innermost guard's deadline has passed (false outside a guard).
+/// Whether the innermost guard's deadline has passed (false outside a guard), or the run
+/// was cancelled.
 pub fn expired() -> bool {
-    GUARD
-        .with(|g| g.get())
+    cancelled()
+        || GUARD
+            .with(|g| g.get())
         .and_then(|g| g.deadline)
         .is_some_and(|d| Instant::now() >= d)
 }
@@ -248,6 +290,26 @@ mod tests {
             "outer finished"
         });
         assert_eq!(outer, Ok("outer finished"));
+    }
+
+    #[test]
+    fn a_raised_flag_cancels_the_stage() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let raiser = flag.clone();
+        let r = cancellable(flag, || {
+            guarded(None, || {
+                let mut turns = 0u64;
+                loop {
+                    turns += 1;
+                    if turns == 1000 {
+                        raiser.store(true, Ordering::Relaxed);
+                    }
+                    tick();
+                }
+            })
+        });
+        assert_eq!(r, Err(Interrupt::Cancelled));
+        assert!(!cancelled(), "the flag is this run's only");
     }
 
     #[test]

@@ -42,7 +42,11 @@ pub fn run<P: Puzzle>(
     let (found, tried) = by_phases::<P>(instance, options, query, limits)?;
     let mut outcome = match found {
         Some(found) => found,
-        None if limits.expired() => stopped(query, "the restricted searches tried first"),
+        None if limits.expired() || budget::cancelled() => stopped(
+            query,
+            "the time limit",
+            "the restricted searches tried first",
+        ),
         None => match stage(query, limits, "the exact method", || {
             P::exact(instance, options, query, limits.deadline)
         })? {
@@ -83,7 +87,8 @@ fn stage<S, R>(
     super::progress::phase(what);
     match budget::guarded(limits.deadline, work) {
         Ok(r) => Ok(Ok(r)),
-        Err(Interrupt::Deadline) => Ok(Err(stopped(query, what))),
+        Err(Interrupt::Deadline) => Ok(Err(stopped(query, "the time limit", what))),
+        Err(Interrupt::Cancelled) => Ok(Err(stopped(query, "a stop request", what))),
         Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
     }
 }
@@ -97,14 +102,18 @@ pub fn bounded<R>(limits: &Limits, what: &str, work: impl FnOnce() -> Result<R>)
         Err(Interrupt::Deadline) => Err(Error::Stopped(format!(
             "the time limit stopped {what} before it had an answer"
         ))),
+        Err(Interrupt::Cancelled) => Err(Error::Stopped(format!(
+            "a stop request stopped {what} before it had an answer"
+        ))),
         Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
     }
 }
 
-/// The outcome of a run the deadline stopped in `what`, before any answer.
-fn stopped<S>(query: Query, what: &str) -> Outcome<S> {
+/// The outcome of a run stopped (`by` the time limit or a stop request) in `what`, before
+/// any answer.
+fn stopped<S>(query: Query, by: &str, what: &str) -> Outcome<S> {
     let mut o = Outcome::new(query, Status::Unknown);
-    o.stats.method = format!("stopped by the time limit during {what}, before an answer");
+    o.stats.method = format!("stopped by {by} during {what}, before an answer");
     o
 }
 

@@ -19,15 +19,16 @@ use std::time::Instant;
 pub struct Deadline {
     at: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
+    /// The run's cancel flag ([`super::budget::cancellable`]), taken when the engine is built.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl cadical::Callbacks for Deadline {
     fn terminate(&mut self) -> bool {
-        self.at.is_some_and(|t| Instant::now() >= t)
-            || self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
+        let raised = |flag: &Option<Arc<AtomicBool>>| {
+            flag.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        };
+        self.at.is_some_and(|t| Instant::now() >= t) || raised(&self.stop) || raised(&self.cancel)
     }
 }
 
@@ -106,6 +107,7 @@ pub struct SatBackend {
     prepared: Option<PreparedObjective>,
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl SatBackend {
@@ -118,9 +120,11 @@ impl SatBackend {
         let mut solver: ManuallyDrop<cadical::Solver<Deadline>> = ManuallyDrop::new(
             cadical::Solver::with_config(config).unwrap_or_else(|_| cadical::Solver::new()),
         );
+        let cancel = super::budget::cancel_flag();
         solver.set_callbacks(Some(Deadline {
             at: None,
             stop: None,
+            cancel: cancel.clone(),
         }));
         let n = model.num_vars();
         let mut backend = SatBackend {
@@ -132,6 +136,7 @@ impl SatBackend {
             prepared: None,
             deadline: None,
             stop: None,
+            cancel,
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -381,6 +386,7 @@ impl Backend for SatBackend {
         self.solver.set_callbacks(Some(Deadline {
             at: deadline,
             stop: self.stop.clone(),
+            cancel: self.cancel.clone(),
         }));
     }
 

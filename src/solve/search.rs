@@ -98,7 +98,7 @@ impl<'a, B: Backend> Search<'a, B> {
     }
 
     fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.deadline.is_some_and(|d| Instant::now() >= d) || super::budget::cancelled()
     }
 
     /// The next solution under `assumptions`, re-solving after lazy cuts until one passes.

@@ -44,22 +44,15 @@ pub fn parse_fleet(text: &str) -> Result<Vec<usize>> {
 /// Reads a puzzle from a file, a puzz.link URL, or standard input (`-`), in any format known.
 pub fn load(word: &str, o: &Options) -> Result<Grid> {
     let text = if word == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|source| {
-            Error::Io {
-                path: "standard input".into(),
-                source,
-            }
-        })?;
-        crate::error::without_bom(s)
-    } else if !std::path::Path::new(word).exists() && word.contains("battleship/") {
+        crate::input::stdin()?
+    } else if !crate::input::exists(word) && word.contains("battleship/") {
         word.to_string()
-    } else if !std::path::Path::new(word).exists() && word.contains("://") {
+    } else if !crate::input::exists(word) && word.contains("://") {
         return Err(Error::input(format!(
             "{word}: not a Battleship URL; quandary reads puzz.link URLs of the form https://puzz.link/p?battleship/..."
         )));
     } else {
-        crate::error::read_file(word)?
+        crate::input::read_file(word)?
     };
     let with_fleet = match &o.fleet {
         // A URL without a fleet is fine when --fleet gives one.

@@ -791,9 +791,9 @@ pub struct Solution {
 /// Reads the board word: an existing file, or `ROWSxCOLS` / `N` for an open board.
 pub fn load_board(word: &str) -> Result<Board> {
     let arg = word.trim();
-    match std::fs::read_to_string(arg).map(crate::error::without_bom) {
+    match crate::input::read_file(arg) {
         Ok(text) => Board::parse(&text).map_err(|e| Error::input(format!("{arg}: {e}"))),
-        Err(source) => {
+        Err(unread) => {
             let dims: Vec<&str> = arg.split(['x', 'X']).collect();
             let parsed: Option<Vec<usize>> = dims.iter().map(|d| d.parse().ok()).collect();
             match parsed.as_deref() {
@@ -804,10 +804,7 @@ pub fn load_board(word: &str) -> Result<Board> {
                 Some(_) => Err(Error::input(format!(
                     "board size '{arg}': sides must be 1 to 64"
                 ))),
-                None => Err(Error::Io {
-                    path: arg.to_string(),
-                    source,
-                }),
+                None => Err(unread),
             }
         }
     }
@@ -878,7 +875,7 @@ impl Puzzle for ChessAvoidance {
         let [word] =
             crate::puzzles::words(words, "one word, a board file or a size such as 8 or 5x6")?;
         // The built-in example reads from the binary, so the tour works from any folder.
-        let board = if word == Self::EXAMPLE[0] && !std::path::Path::new(word).exists() {
+        let board = if word == Self::EXAMPLE[0] && !crate::input::exists(word) {
             Board::parse(SEED_BOARD)?
         } else {
             load_board(word)?

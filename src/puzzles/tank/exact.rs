@@ -240,7 +240,10 @@ impl State {
                 self.count
             ));
         }
-        if self.nodes.is_multiple_of(65536) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.is_multiple_of(65536)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || crate::solve::budget::cancelled())
+        {
             self.stopped = true;
             return;
         }

@@ -352,7 +352,7 @@ impl Puzzle for TantrixPuzzle {
 /// Reads a board or solution file; the built-in example is read from the binary when its
 /// file is not at hand, so the tour works from any folder.
 fn board_file(path: &str) -> Result<BoardFile> {
-    let text = match crate::error::read_file(path) {
+    let text = match crate::input::read_file(path) {
         Err(_) if path == TantrixPuzzle::EXAMPLE[0] => EXAMPLE_BOARD.to_string(),
         read => read?,
     };
