@@ -1,4 +1,5 @@
 mod cli;
+mod web;
 
 fn main() {
     report_aborts();

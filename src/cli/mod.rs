@@ -164,6 +164,39 @@ pub fn command() -> Command {
     cli.subcommand(
         Command::new("tour").about("Solve one built-in instance of every puzzle and print it"),
     )
+    .subcommand(
+        Command::new("serve")
+            .about("Serve the page (every puzzle, every question) and its JSON API")
+            .arg(
+                Arg::new("port")
+                    .long("port")
+                    .value_parser(clap::value_parser!(u16))
+                    .default_value("8080")
+                    .help("TCP port (0: any free port, printed)"),
+            )
+            .arg(
+                Arg::new("bind")
+                    .long("bind")
+                    .default_value("127.0.0.1")
+                    .help(
+                        "Address to listen on; anything but loopback lets others run searches here",
+                    ),
+            )
+            .arg(
+                Arg::new("max-time")
+                    .long("max-time")
+                    .value_name("SECS")
+                    .value_parser(clap::value_parser!(u64))
+                    .default_value("30")
+                    .help("The longest time limit a request may ask for"),
+            )
+            .arg(
+                Arg::new("max-runs")
+                    .long("max-runs")
+                    .value_parser(clap::value_parser!(usize))
+                    .help("Searches at once (default: the number of cores); more get 503"),
+            ),
+    )
 }
 
 /// What to do with a report besides printing it.
@@ -288,7 +321,10 @@ pub fn main() -> i32 {
         .subcommand()
         .and_then(|(_, p)| p.subcommand())
         .is_some_and(|(_, v)| v.try_get_one::<bool>("json").ok().flatten() == Some(&true));
-    progress::install();
+    // A server's concurrent runs would draw over each other: no spinner there.
+    if matches.subcommand_name() != Some("serve") {
+        progress::install();
+    }
     let verb = matches.subcommand().and_then(|(_, p)| p.subcommand());
     if let Some((_, vm)) = verb {
         let limited = ["time-limit", "time_limit"]
@@ -329,6 +365,21 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     let (name, pm) = matches.subcommand().expect("a subcommand is required");
     if name == "tour" {
         return tour();
+    }
+    if name == "serve" {
+        let (_, sm) = matches.subcommand().expect("a subcommand");
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        crate::web::serve(crate::web::Settings {
+            bind: sm.get_one::<String>("bind").expect("default").clone(),
+            port: *sm.get_one::<u16>("port").expect("default"),
+            max_time: Duration::from_secs(*sm.get_one::<u64>("max-time").expect("default")),
+            max_runs: sm
+                .get_one::<usize>("max-runs")
+                .copied()
+                .unwrap_or(cores)
+                .max(1),
+        })?;
+        return Ok(0);
     }
     let entry = registry::find(name).expect("subcommands come from the registry");
     let (verb, vm) = pm.subcommand().expect("a verb is required");

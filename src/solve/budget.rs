@@ -12,9 +12,9 @@
 //! C or C++ callback.
 
 use std::cell::{Cell, RefCell};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 /// Why a guarded stage was stopped.
@@ -70,7 +70,11 @@ pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
 
 /// Whether this thread's run was asked to stop.
 pub fn cancelled() -> bool {
-    CANCEL.with(|c| c.borrow().as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
+    CANCEL.with(|c| {
+        c.borrow()
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    })
 }
 
 /// How often [`tick`] reads the clock.
@@ -184,8 +188,8 @@ pub fn expired() -> bool {
     cancelled()
         || GUARD
             .with(|g| g.get())
-        .and_then(|g| g.deadline)
-        .is_some_and(|d| Instant::now() >= d)
+            .and_then(|g| g.deadline)
+            .is_some_and(|d| Instant::now() >= d)
 }
 
 /// The bytes one run may use for what it builds: 70% of the memory available now (Linux

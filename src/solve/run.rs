@@ -44,7 +44,11 @@ pub fn run<P: Puzzle>(
         Some(found) => found,
         None if limits.expired() || budget::cancelled() => stopped(
             query,
-            "the time limit",
+            if budget::cancelled() {
+                "a stop request"
+            } else {
+                "the time limit"
+            },
             "the restricted searches tried first",
         ),
         None => match stage(query, limits, "the exact method", || {

@@ -1,0 +1,366 @@
+//! `quandary serve`: the page and its JSON API, a second front end beside the command line.
+//! It talks only to the registry and the runner (no puzzle's own code), like the CLI.
+//!
+//! Sound as a server: it binds to 127.0.0.1 unless told otherwise; request bodies are capped
+//! (413); every run's time limit is capped; at most as many searches run at once as there
+//! are cores, the others are answered at once with 503; requests reach no file and no shell
+//! (input texts are read inside [`quandary::input::sandboxed`]); bad requests get 400 with
+//! the reader's message; a stop request cancels a run's search itself.
+
+use quandary::model::{lp, opb};
+use quandary::puzzles::registry::{self, Entry, OptionsIn};
+use quandary::solve::answer::{Limits, Query};
+use quandary::solve::budget;
+use quandary::Error;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tiny_http::{Header, Method, Request, Response, Server};
+
+/// The page: HTML, CSS and script in one file, compiled into the binary.
+const PAGE: &str = include_str!("page.html");
+
+/// The largest request body read.
+pub const MAX_BODY: usize = 1 << 20;
+
+/// How the server is set up.
+pub struct Settings {
+    pub bind: String,
+    pub port: u16,
+    /// The longest time limit a request may ask for (and the limit when it asks none).
+    pub max_time: Duration,
+    /// How many searches may run at once.
+    pub max_runs: usize,
+}
+
+/// What the request handlers share.
+struct Shared {
+    settings: Settings,
+    running: AtomicUsize,
+    /// The cancel flag of every run in progress, by the id its client gave.
+    runs: Mutex<HashMap<String, Arc<AtomicBool>>>,
+}
+
+/// Serves until the process is stopped.
+pub fn serve(settings: Settings) -> Result<(), Error> {
+    let address = format!("{}:{}", settings.bind, settings.port);
+    let server = Server::http(&address)
+        .map_err(|e| Error::input(format!("cannot listen on {address}: {e}")))?;
+    let local = server
+        .server_addr()
+        .to_ip()
+        .map_or(address.clone(), |a| a.to_string());
+    println!("quandary: serving on http://{local}/ (Ctrl-C stops)");
+    if !is_loopback(&settings.bind) {
+        eprintln!(
+            "quandary: warning: bound to {}: anyone who can reach this machine can run searches on it",
+            settings.bind
+        );
+    }
+    let shared = Arc::new(Shared {
+        settings,
+        running: AtomicUsize::new(0),
+        runs: Mutex::new(HashMap::new()),
+    });
+    for request in server.incoming_requests() {
+        let shared = shared.clone();
+        std::thread::spawn(move || handle(request, &shared));
+    }
+    Ok(())
+}
+
+fn is_loopback(bind: &str) -> bool {
+    bind == "localhost"
+        || bind
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|a| a.is_loopback())
+}
+
+/// An answer: status code and JSON (or the page).
+struct Answer {
+    code: u16,
+    body: String,
+    content_type: &'static str,
+}
+
+impl Answer {
+    fn json(code: u16, v: Value) -> Answer {
+        Answer {
+            code,
+            body: v.to_string(),
+            content_type: "application/json",
+        }
+    }
+    fn error(code: u16, message: impl Into<String>) -> Answer {
+        Answer::json(code, json!({"status": "error", "error": message.into()}))
+    }
+}
+
+fn handle(mut request: Request, shared: &Shared) {
+    let answer = route(&mut request, shared);
+    let header = Header::from_bytes(&b"Content-Type"[..], answer.content_type.as_bytes())
+        .expect("a valid header");
+    let response = Response::from_string(answer.body)
+        .with_status_code(answer.code)
+        .with_header(header);
+    // The client may have gone; nothing to do then.
+    let _ = request.respond(response);
+}
+
+fn route(request: &mut Request, shared: &Shared) -> Answer {
+    let path = request.url().split('?').next().unwrap_or("").to_string();
+    match (request.method(), path.as_str()) {
+        (Method::Get, "/") => Answer {
+            code: 200,
+            body: PAGE.to_string(),
+            content_type: "text/html; charset=utf-8",
+        },
+        (Method::Get, "/api/puzzles") => Answer::json(200, puzzles()),
+        (Method::Post, "/api/run") => match body(request) {
+            Ok(v) => run(&v, shared),
+            Err(a) => a,
+        },
+        (Method::Post, "/api/stop") => match body(request) {
+            Ok(v) => stop(&v, shared),
+            Err(a) => a,
+        },
+        (_, "/" | "/api/puzzles" | "/api/run" | "/api/stop") => {
+            Answer::error(405, "method not allowed")
+        }
+        _ => Answer::error(404, format!("no such page: {path}")),
+    }
+}
+
+/// The request body as JSON: 413 past [`MAX_BODY`], 400 if it is not JSON.
+fn body(request: &mut Request) -> Result<Value, Answer> {
+    if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        return Err(Answer::error(
+            413,
+            format!("the request is larger than {} bytes", MAX_BODY),
+        ));
+    }
+    let mut bytes = Vec::new();
+    let read = request
+        .as_reader()
+        .take(MAX_BODY as u64 + 1)
+        .read_to_end(&mut bytes);
+    if read.is_err() {
+        return Err(Answer::error(400, "the request body could not be read"));
+    }
+    if bytes.len() > MAX_BODY {
+        return Err(Answer::error(
+            413,
+            format!("the request is larger than {} bytes", MAX_BODY),
+        ));
+    }
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Answer::error(400, format!("the request is not JSON: {e}")))
+}
+
+/// Every puzzle of the registry: what the page needs to offer it.
+fn puzzles() -> Value {
+    let list: Vec<Value> = registry::PUZZLES
+        .iter()
+        .map(|e| {
+            let mut verbs = vec!["solve", "count", "unique", "forced"];
+            if e.has_goal() {
+                verbs.extend(["optimum", "reach"]);
+            }
+            verbs.push("model");
+            json!({"name": e.name(), "title": e.title(), "about": e.about(),
+                   "input": e.input(), "example": e.example(), "verbs": verbs})
+        })
+        .collect();
+    json!({ "puzzles": list })
+}
+
+/// The query a verb asks; `reach` needs `at_least`.
+fn query_of(e: &dyn Entry, verb: &str, v: &Value) -> Result<Query, String> {
+    Ok(match verb {
+        "solve" => e.solve_query(),
+        "count" => Query::Count,
+        "unique" => Query::Unique,
+        "forced" => Query::Forced,
+        "optimum" if e.has_goal() => Query::Optimum,
+        "reach" if e.has_goal() => Query::AtLeast(
+            v["at_least"]
+                .as_i64()
+                .ok_or("reach needs \"at_least\": a whole number")?,
+        ),
+        other => return Err(format!("{} has no verb '{other}'", e.name())),
+    })
+}
+
+/// `POST /api/run`: `{"puzzle", "verb", "words": [..] | "text": "...", "options": {..},
+/// "time_limit": secs, "at_least": n, "id": "..."}` → the report the CLI prints with
+/// `--json`, plus `text` and `svg`.
+fn run(v: &Value, shared: &Shared) -> Answer {
+    let Some(name) = v["puzzle"].as_str() else {
+        return Answer::error(
+            400,
+            "give \"puzzle\": one of tank, gunport, chess, battleship, tantrix",
+        );
+    };
+    let Some(entry) = registry::find(name) else {
+        return Answer::error(400, format!("no puzzle '{name}'"));
+    };
+    let verb = v["verb"].as_str().unwrap_or("solve");
+    let mut words: Vec<String> = match &v["words"] {
+        Value::Null => Vec::new(),
+        Value::Array(a) => match a.iter().map(|w| w.as_str().map(str::to_string)).collect() {
+            Some(w) => w,
+            None => return Answer::error(400, "\"words\" must be a list of strings"),
+        },
+        _ => return Answer::error(400, "\"words\" must be a list of strings"),
+    };
+    let mut files = HashMap::new();
+    match &v["text"] {
+        Value::Null => {}
+        Value::String(t) if t.trim().is_empty() => {}
+        Value::String(t) => {
+            files.insert("input".to_string(), t.clone());
+            words.insert(0, "input".to_string());
+        }
+        _ => return Answer::error(400, "\"text\" must be a string"),
+    }
+    let empty = json!({});
+    let options = match &v["options"] {
+        Value::Null => &empty,
+        o @ Value::Object(_) => o,
+        _ => return Answer::error(400, "\"options\" must be an object"),
+    };
+    let max = shared.settings.max_time;
+    let limit = match v["time_limit"].as_f64() {
+        None => max,
+        Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s).min(max),
+        Some(s) => return Answer::error(400, format!("time_limit {s} is not a number of seconds")),
+    };
+    if verb == "model" {
+        return quandary::input::sandboxed(files, || model(entry, &words, options));
+    }
+    let query = match query_of(entry, verb, v) {
+        Ok(q) => q,
+        Err(e) => return Answer::error(400, e),
+    };
+    // A slot for the search, or 503 at once. The slot is given back however the run ends.
+    let Some(_slot) = Slot::take(shared) else {
+        return Answer::error(
+            503,
+            format!(
+                "{} searches are running, as many as this server runs at once; try again shortly",
+                shared.settings.max_runs
+            ),
+        );
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _listed = v["id"]
+        .as_str()
+        .map(|id| Listed::new(shared, id, cancel.clone()));
+    let limits = Limits::new(Some(limit));
+    let result = budget::cancellable(cancel, || {
+        quandary::input::sandboxed(files, || {
+            entry.run(&words, OptionsIn::Json(options), query, &limits)
+        })
+    });
+    match result {
+        Ok(report) => {
+            let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
+            out["text"] = json!(report.text);
+            out["svg"] = json!(report.svg);
+            Answer::json(200, out)
+        }
+        Err(Error::Stopped(why)) => Answer::json(
+            200,
+            json!({"status": "unknown", "error": why, "puzzle": name}),
+        ),
+        Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
+        Err(e) => Answer::error(400, e.to_string()),
+    }
+}
+
+/// One of the `max_runs` places for a search, held while it runs.
+struct Slot<'a>(&'a Shared);
+
+impl<'a> Slot<'a> {
+    fn take(shared: &'a Shared) -> Option<Slot<'a>> {
+        let before = shared.running.fetch_add(1, Ordering::SeqCst);
+        if before >= shared.settings.max_runs {
+            shared.running.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(Slot(shared))
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A run's cancel flag listed under its id while it runs, for `/api/stop`.
+struct Listed<'a> {
+    shared: &'a Shared,
+    id: String,
+}
+
+impl<'a> Listed<'a> {
+    fn new(shared: &'a Shared, id: &str, flag: Arc<AtomicBool>) -> Listed<'a> {
+        if let Ok(mut runs) = shared.runs.lock() {
+            runs.insert(id.to_string(), flag);
+        }
+        Listed {
+            shared,
+            id: id.to_string(),
+        }
+    }
+}
+
+impl Drop for Listed<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut runs) = self.shared.runs.lock() {
+            runs.remove(&self.id);
+        }
+    }
+}
+
+/// The model's size per family and its LP and OPB files.
+fn model(entry: &dyn Entry, words: &[String], options: &Value) -> Answer {
+    match entry.model(words, OptionsIn::Json(options), Query::Count) {
+        Ok((title, m)) => {
+            let families: Vec<Value> = m
+                .families()
+                .iter()
+                .map(|(f, k)| json!({"family": f, "rows": k}))
+                .collect();
+            Answer::json(
+                200,
+                json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
+                       "title": title, "stats": {"model": m.size()}, "families": families,
+                       "lp": lp::to_lp(&m, &title), "opb": opb::to_opb(&m, &title)}),
+            )
+        }
+        Err(e) => Answer::error(400, e.to_string()),
+    }
+}
+
+/// `POST /api/stop`: `{"id"}` raises that run's cancel flag.
+fn stop(v: &Value, shared: &Shared) -> Answer {
+    let Some(id) = v["id"].as_str() else {
+        return Answer::error(400, "give the \"id\" of the run to stop");
+    };
+    let flag = shared.runs.lock().ok().and_then(|r| r.get(id).cloned());
+    match flag {
+        Some(f) => {
+            f.store(true, Ordering::Relaxed);
+            Answer::json(200, json!({"stopped": true}))
+        }
+        None => Answer::json(
+            200,
+            json!({"stopped": false, "why": "no run with that id is going"}),
+        ),
+    }
+}
