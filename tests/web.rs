@@ -193,3 +193,50 @@ fn overload_is_refused_at_once_and_a_stop_ends_a_search() {
     assert_eq!(code, 200, "{r}");
     assert_eq!(r["count"], 2);
 }
+
+/// The calls the Battleship workbench makes: the example is unique; with one clue removed it
+/// has several solutions; an added clue that the counts already imply is redundant; minimise
+/// gives a unique puzzle with fewer clues; generate makes a unique puzzle from nothing; convert
+/// gives a puzz.link URL that reads back to the same puzzle.
+#[test]
+fn the_workbench_calls_make_and_check_a_puzzle() {
+    let server = Server::start(&[]);
+    let example = "size 6 6\nfleet 3 2 1\nrows ? 3 0 ? 3 ?\ncols ? 1 2 ? ? 2\ngrid\n. . . . . ~\n......\n......\n< . . . . .\n......\n......\n";
+    let ask = |verb: &str, text: &str| {
+        let (code, r) = server.run(json!({"puzzle": "battleship", "verb": verb, "text": text}));
+        assert_eq!(code, 200, "{verb}: {r}");
+        r
+    };
+    assert_eq!(ask("unique", example)["unique"], true);
+    let without = example.replace("< . . . . .", ". . . . . .");
+    assert_eq!(ask("unique", &without)["unique"], false);
+    // Row 3 holds no ship (count 0): a water clue there changes nothing.
+    let extra = example.replace("......\n< .", ". . ~ . . .\n< .");
+    let r = ask("redundant", &extra);
+    let redundant = r["solution"]["redundant"].as_array().unwrap();
+    assert!(
+        redundant.contains(&json!({"row": 3, "col": 3, "clue": "water"})),
+        "{r}"
+    );
+    let m = ask("minimize", &extra);
+    let kept = m["solution"]["clues"].as_u64().unwrap();
+    assert!(kept < 3, "{m}");
+    let minimal = m["solution"]["puzzle"].as_str().unwrap().to_string();
+    assert_eq!(ask("unique", &minimal)["unique"], true);
+    let (code, g) = server.run(json!({"puzzle": "battleship", "verb": "generate",
+        "rows": 8, "cols": 8, "fleet": "4 3 2 1", "seed": 7, "time_limit": 20}));
+    assert_eq!(code, 200, "{g}");
+    let made = g["solution"]["puzzle"].as_str().unwrap().to_string();
+    assert_eq!(ask("unique", &made)["unique"], true);
+    let url = g["solution"]["puzzlink"].as_str().unwrap().to_string();
+    let back = server.run(json!({"puzzle": "battleship", "verb": "unique", "text": url}));
+    assert_eq!(back.1["solution"], ask("unique", &made)["solution"]);
+    let c = ask("convert", example);
+    assert!(
+        c["solution"]["puzzlink"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://puzz.link/p?battleship/6/6/"),
+        "{c}"
+    );
+}

@@ -101,8 +101,9 @@ impl Limits {
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
+    /// Whether the deadline has passed or the run was cancelled ([`super::budget::cancellable`]).
     pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.deadline.is_some_and(|d| Instant::now() >= d) || super::budget::cancelled()
     }
 
     pub fn seconds(&self) -> f64 {

@@ -42,7 +42,7 @@ pub fn run<P: Puzzle>(
     let (found, tried) = by_phases::<P>(instance, options, query, limits)?;
     let mut outcome = match found {
         Some(found) => found,
-        None if limits.expired() || budget::cancelled() => stopped(
+        None if limits.expired() => stopped(
             query,
             if budget::cancelled() {
                 "a stop request"

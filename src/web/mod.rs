@@ -241,8 +241,10 @@ fn run(v: &Value, shared: &Shared) -> Answer {
     if verb == "model" {
         return quandary::input::sandboxed(files, || model(entry, &words, options));
     }
+    let setter = name == "battleship" && SETTER_VERBS.contains(&verb);
     let query = match query_of(entry, verb, v) {
-        Ok(q) => q,
+        Ok(q) => Some(q),
+        Err(_) if setter => None,
         Err(e) => return Answer::error(400, e),
     };
     // A slot for the search, or 503 at once. The slot is given back however the run ends.
@@ -261,8 +263,9 @@ fn run(v: &Value, shared: &Shared) -> Answer {
         .map(|id| Listed::new(shared, id, cancel.clone()));
     let limits = Limits::new(Some(limit));
     let result = budget::cancellable(cancel, || {
-        quandary::input::sandboxed(files, || {
-            entry.run(&words, OptionsIn::Json(options), query, &limits)
+        quandary::input::sandboxed(files, || match query {
+            Some(query) => entry.run(&words, OptionsIn::Json(options), query, &limits),
+            None => setter_verb(verb, &words, options, v, &limits),
         })
     });
     match result {
@@ -278,6 +281,62 @@ fn run(v: &Value, shared: &Shared) -> Answer {
         ),
         Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
+    }
+}
+
+/// The Battleship setter's verbs the workbench uses, beside the generic ones.
+const SETTER_VERBS: [&str; 4] = ["redundant", "minimize", "generate", "convert"];
+
+/// A Battleship setter's verb: the command line's `battleship redundant / minimize /
+/// generate / convert`, answered as a report (`convert`: the puzzle as quandary's text format
+/// and as a puzz.link URL, in `solution`).
+fn setter_verb(
+    verb: &str,
+    words: &[String],
+    options: &Value,
+    v: &Value,
+    limits: &Limits,
+) -> Result<registry::Report, Error> {
+    use quandary::puzzles::battleship::{formats, verbs, BattleshipPuzzle};
+    use quandary::puzzles::Puzzle;
+    let o = registry::options::<BattleshipPuzzle>(OptionsIn::Json(options))?;
+    let seed = v["seed"].as_u64();
+    if verb == "generate" {
+        let side = |k: &str| {
+            v[k].as_u64()
+                .map(|n| n as usize)
+                .ok_or_else(|| Error::input(format!("generate needs \"{k}\": a whole number")))
+        };
+        let fleet = v["fleet"].as_str().unwrap_or("4 3 2 1");
+        return verbs::generate(
+            side("rows")?,
+            side("cols")?,
+            fleet,
+            seed.unwrap_or(1),
+            o.formulation,
+            limits,
+        );
+    }
+    let [word] = words else {
+        return Err(Error::input("give the puzzle as \"text\""));
+    };
+    let p = verbs::load(word, &o)?;
+    match verb {
+        "redundant" => verbs::redundant(&p, &o, limits),
+        "minimize" => verbs::minimize(&p, &o, seed, limits),
+        _ => {
+            let mut r = registry::Report::new(
+                "battleship",
+                "convert",
+                BattleshipPuzzle::describe(&p),
+                quandary::solve::search::Status::Solved,
+            );
+            r.solution = Some(json!({
+                "puzzle": formats::to_quandary(&p, "from the quandary page"),
+                "puzzlink": formats::to_puzzlink(&p),
+            }));
+            Ok(r)
+        }
     }
 }
 

@@ -585,6 +585,61 @@ impl Terms<'_> {
     }
 }
 
+/// The puzzle as a puzz.link URL, which [`parse_puzzlink`] reads back; `None` when the fleet
+/// is not one of the standard fleets a URL can name (//c, //d, //e) or a count is over 4095.
+pub fn to_puzzlink(p: &Puzzle) -> Option<String> {
+    let fleet = match p.fleet.as_slice() {
+        [3, 2, 1] => "c",
+        [4, 3, 2, 1] => "d",
+        [5, 4, 3, 2, 1] => "e",
+        _ => return None,
+    };
+    let code = |s: Symbol| match s {
+        Symbol::Water => 0,
+        Symbol::Top => 1,
+        Symbol::Bottom => 2,
+        Symbol::Left => 3,
+        Symbol::Right => 4,
+        Symbol::Middle => 5,
+        Symbol::Sub => 6,
+    };
+    let items: Vec<Option<usize>> = p
+        .col_counts
+        .iter()
+        .chain(&p.row_counts)
+        .copied()
+        .chain(p.clues.iter().map(|c| c.map(code)))
+        .collect();
+    let mut data = String::new();
+    let mut skip = 0;
+    let flush = |data: &mut String, skip: &mut usize| {
+        while *skip > 0 {
+            let k = (*skip).min(20);
+            data.push((b'f' + k as u8) as char);
+            *skip -= k;
+        }
+    };
+    for item in items {
+        match item {
+            None => skip += 1,
+            Some(v) => {
+                flush(&mut data, &mut skip);
+                match v {
+                    0..=15 => data.push_str(&format!("{v:x}")),
+                    16..=255 => data.push_str(&format!("-{v:02x}")),
+                    256..=4095 => data.push_str(&format!("+{v:03x}")),
+                    _ => return None,
+                }
+            }
+        }
+    }
+    flush(&mut data, &mut skip);
+    Some(format!(
+        "https://puzz.link/p?battleship/{}/{}/{data}//{fleet}",
+        p.cols, p.rows
+    ))
+}
+
 /// Every `problem(Id, Fleet, RowSums, ColSums, Hints).` fact of a CSPLib prob014 file.
 pub fn parse_csplib(text: &str) -> Result<Vec<(String, Puzzle)>> {
     let clean: String = text
@@ -806,6 +861,47 @@ mod tests {
         let janko = "begin\npuzzle battleships\nsize 6\nships 3 2 1\nclabels - 1 2 - - 2\nrlabels - 3 0 - 3 -\nproblem\n- - - - - x\n- - - - - -\n- - - - - -\nw - - - - -\n- - - - - -\n- - - - - -\nend\n";
         assert_eq!(detect(janko), Format::Janko);
         assert_eq!(parse_janko(janko).unwrap(), own);
+    }
+
+    #[test]
+    fn puzzlink_urls_are_written_as_they_are_read() {
+        let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+        let p = parse_puzzlink(url).unwrap();
+        // puzz.link's own editor wrote 6 skipped items as "gk" (1 + 5); one letter, "l", is
+        // the same.
+        let ours = to_puzzlink(&p).unwrap();
+        assert_eq!(ours, url.replace("gk", "l"));
+        assert_eq!(parse_puzzlink(&ours).unwrap(), p);
+        // Long skips, two- and three-digit counts, every symbol.
+        let mut big = Puzzle::new(
+            30,
+            20,
+            vec![4, 3, 2, 1],
+            (0..30).map(|i| (i % 3 == 0).then_some(i * 9)).collect(),
+            (0..20).map(|j| (j % 4 == 1).then_some(j)).collect(),
+            vec![None; 600],
+        );
+        if let Ok(q) = big.as_mut() {
+            q.clues[0] = Some(Symbol::Sub);
+            q.clues[599] = Some(Symbol::Middle);
+            q.clues[333] = Some(Symbol::Left);
+        }
+        if let Ok(q) = big {
+            let url = to_puzzlink(&q).unwrap();
+            assert_eq!(parse_puzzlink(&url).unwrap(), q, "{url}");
+        }
+        let odd = parse_puzzlink(url)
+            .map(|p| p.with_clues(p.clues.clone()))
+            .map(|mut p| {
+                p.fleet = vec![1];
+                p
+            })
+            .unwrap();
+        assert_eq!(
+            to_puzzlink(&odd),
+            None,
+            "no URL for a fleet puzz.link cannot name"
+        );
     }
 
     #[test]

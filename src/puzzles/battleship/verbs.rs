@@ -262,6 +262,7 @@ fn puzzle_report(
     }
     if let Some(sol) = r.solution.as_mut() {
         sol["puzzle"] = serde_json::json!(file);
+        sol["puzzlink"] = serde_json::json!(formats::to_puzzlink(q));
         sol["clues"] = serde_json::json!(q.given().len());
     }
     r.svg = Some(to_svg(q, None));
