@@ -1,0 +1,332 @@
+//! The page in a real browser: headless Chromium driven through ChromeDriver's W3C WebDriver
+//! API. Load the page, pick Battleship, paste the puzz.link example, solve, find the ships in
+//! the picture; ask for forced cells; on the workbench remove a clue and see "unique" turn into
+//! "several solutions"; pick Tantrix and solve its built-in board. Screenshots go to
+//! target/browser/. Skipped, saying so, where Chromium or ChromeDriver is not installed
+//! (`.ci/run` installs Debian's chromium and chromium-driver).
+//!
+//! The WebDriver calls are plain JSON over HTTP on loopback, made with the standard library:
+//! the client crates (fantoccini, thirtyfour) bring an async runtime and a TLS stack whose
+//! default builds need OpenSSL or cmake, which the project's build must not.
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const DRIVER: &str = "/usr/bin/chromedriver";
+
+struct Killed(Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One HTTP/1.1 exchange (ChromeDriver refuses 1.0) with a JSON body, the connection closed
+/// after it; the JSON answer, if one came.
+fn try_http(port: u16, method: &str, path: &str, body: &Value) -> Option<Value> {
+    let body = body.to_string();
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .ok()?;
+    // Read the head, then the body by its Content-Length (or chunks): the driver may keep
+    // the connection open.
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 65536];
+    let split = loop {
+        if let Some(k) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            break k;
+        }
+        let n = s.read(&mut buf).ok()?;
+        if n == 0 {
+            return None;
+        }
+        bytes.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&bytes[..split]).to_ascii_lowercase();
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = head.contains("transfer-encoding: chunked");
+    loop {
+        let have = bytes.len() - split - 4;
+        let done = match length {
+            Some(n) => have >= n,
+            None if chunked => bytes.ends_with(b"0\r\n\r\n"),
+            None => false,
+        };
+        if done {
+            break;
+        }
+        let n = s.read(&mut buf).ok()?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&buf[..n]);
+    }
+    let mut rest = std::str::from_utf8(&bytes[split + 4..]).ok()?;
+    let mut body = String::new();
+    if chunked {
+        // Size line in hex, the chunk, CRLF; a zero size ends it.
+        while let Some((size, tail)) = rest.split_once("\r\n") {
+            let n = usize::from_str_radix(size.trim(), 16).ok()?;
+            if n == 0 {
+                break;
+            }
+            body.push_str(tail.get(..n)?);
+            rest = tail.get(n + 2..)?;
+        }
+    } else {
+        body = rest.to_string();
+    }
+    serde_json::from_str(&body).ok()
+}
+
+fn http(port: u16, method: &str, path: &str, body: &Value) -> Value {
+    try_http(port, method, path, body)
+        .unwrap_or_else(|| panic!("WebDriver {method} {path}: no JSON answer"))
+}
+
+/// A WebDriver session.
+struct Browser {
+    port: u16,
+    session: String,
+}
+
+impl Browser {
+    /// A WebDriver command: its value, or the error it answered.
+    fn try_call(&self, method: &str, path: &str, body: Value) -> Result<Value, Value> {
+        let v = http(
+            self.port,
+            method,
+            &format!("/session/{}{path}", self.session),
+            &body,
+        );
+        match v["value"]["error"].is_string() {
+            true => Err(v["value"].clone()),
+            false => Ok(v["value"].clone()),
+        }
+    }
+    fn call(&self, method: &str, path: &str, body: Value) -> Value {
+        self.try_call(method, path, body)
+            .unwrap_or_else(|e| panic!("WebDriver {method} {path}: {e}"))
+    }
+    fn goto(&self, url: &str) {
+        self.call("POST", "/url", json!({ "url": url }));
+    }
+    fn run(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            json!({"script": script, "args": []}),
+        )
+    }
+    fn element(&self, css: &str) -> String {
+        let v = self.call(
+            "POST",
+            "/element",
+            json!({"using": "css selector", "value": css}),
+        );
+        v.as_object()
+            .and_then(|o| o.values().next())
+            .and_then(|id| id.as_str())
+            .expect("an element id")
+            .to_string()
+    }
+    /// Clicks the element; found afresh if the page redrew it meanwhile (the workbench
+    /// redraws its grid after every check).
+    fn click(&self, css: &str) {
+        for _ in 0..50 {
+            let e = self.element(css);
+            match self.try_call("POST", &format!("/element/{e}/click"), json!({})) {
+                Ok(_) => return,
+                Err(e) if e["error"] == "stale element reference" => {
+                    std::thread::sleep(Duration::from_millis(50))
+                }
+                Err(e) => panic!("WebDriver click {css}: {e}"),
+            }
+        }
+        panic!("{css} kept going stale");
+    }
+    fn type_into(&self, css: &str, text: &str) {
+        let e = self.element(css);
+        self.call("POST", &format!("/element/{e}/clear"), json!({}));
+        self.call(
+            "POST",
+            &format!("/element/{e}/value"),
+            json!({ "text": text }),
+        );
+    }
+    /// Chooses `value` in a select and tells the page, as a user's choice would.
+    fn choose(&self, id: &str, value: &str) {
+        self.run(&format!(
+            "const s = document.getElementById('{id}'); s.value = '{value}'; s.dispatchEvent(new Event('change'));"
+        ));
+    }
+    /// Waits until `script` returns true.
+    fn wait_for(&self, script: &str, what: &str) {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(60) {
+            if self.run(script) == json!(true) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("waited 60 s for {what}");
+    }
+    fn screenshot(&self, name: &str) {
+        let b64 = self.call("GET", "/screenshot", json!({}));
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(b64.as_str().expect("base64"))
+            .expect("a PNG");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), png).unwrap();
+    }
+}
+
+#[test]
+fn the_page_solves_proves_and_edits_in_headless_chromium() {
+    if !std::path::Path::new(CHROMIUM).exists() || !std::path::Path::new(DRIVER).exists() {
+        println!("SKIPPED: no {CHROMIUM} or {DRIVER} (apt-get install chromium chromium-driver)");
+        return;
+    }
+    let mut server = Command::new(env!("CARGO_BIN_EXE_quandary"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _server = Killed(server);
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("the URL")
+        .to_string();
+    let port = free_port();
+    let _driver = Killed(
+        Command::new(DRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let started = Instant::now();
+    let created = loop {
+        let ready = try_http(port, "GET", "/status", &json!({}));
+        if ready.is_some_and(|r| r["value"]["ready"] == json!(true)) {
+            break http(
+                port,
+                "POST",
+                "/session",
+                &json!({"capabilities": {"alwaysMatch": {"browserName": "chrome",
+                    "goog:chromeOptions": {"binary": CHROMIUM, "args": [
+                        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                        "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        "--window-size=1400,1100"]}}}}),
+            );
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no ChromeDriver"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let session = created["value"]["sessionId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no session: {created}"))
+        .to_string();
+    let b = Browser { port, session };
+
+    b.goto(&url);
+    b.wait_for(
+        "return document.getElementById('puzzle').options.length === 5",
+        "the puzzle list",
+    );
+    // Battleship: paste the puzz.link example, solve, find its 10 ship cells in the picture.
+    b.choose("puzzle", "battleship");
+    b.type_into("#words", "");
+    b.type_into(
+        "#text",
+        "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c",
+    );
+    b.choose("verb", "solve");
+    b.click("#go");
+    b.wait_for(
+        "return document.querySelector('#picture svg') !== null",
+        "the picture",
+    );
+    let ships = b.run(
+        "return document.querySelectorAll('#picture svg [fill=\"#222\"], #picture svg [fill=\"#1f3b73\"]').length",
+    );
+    assert_eq!(ships, json!(10), "3 submarines, 2 destroyers, 1 cruiser");
+    let headline = b.run("return document.getElementById('headline').textContent");
+    assert!(headline.as_str().unwrap().contains("solved"), "{headline}");
+    b.screenshot("battleship-solve.png");
+    // Forced cells: every cell is settled in a unique puzzle.
+    b.choose("verb", "forced");
+    b.click("#go");
+    b.wait_for(
+        "return document.getElementById('go').disabled === false && document.querySelector('#picture svg') !== null",
+        "forced cells",
+    );
+    let text = b.run("return document.getElementById('headline').textContent");
+    assert!(
+        text.as_str()
+            .unwrap()
+            .contains("36 of 36 places are the same"),
+        "{text}"
+    );
+    // The workbench: the example is unique; the '<' clue at row 4, column 1 removed (five
+    // clicks cycle it back to blank), several solutions.
+    b.wait_for(
+        "return document.getElementById('b-status').dataset.state === 'unique'",
+        "the workbench's first check",
+    );
+    for _ in 0..5 {
+        b.click("#b-grid button[data-cell='18']");
+    }
+    b.wait_for(
+        "const s = document.getElementById('b-status'); return s.dataset.state === 'several' && s.dataset.done === '1'",
+        "several solutions after removing a clue",
+    );
+    b.run("document.getElementById('bench').scrollIntoView()");
+    b.screenshot("workbench.png");
+    // Tantrix: its built-in board, solved.
+    b.choose("puzzle", "tantrix");
+    b.choose("verb", "solve");
+    b.click("#go");
+    b.wait_for(
+        "return document.querySelector('#picture svg') !== null && document.getElementById('go').disabled === false",
+        "the Tantrix loop",
+    );
+    let headline = b.run("return document.getElementById('headline').textContent");
+    assert!(headline.as_str().unwrap().contains("solved"), "{headline}");
+    b.run("window.scrollTo(0, 0)");
+    b.screenshot("tantrix-solve.png");
+    b.call("DELETE", "", json!({}));
+}
