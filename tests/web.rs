@@ -240,3 +240,40 @@ fn the_workbench_calls_make_and_check_a_puzzle() {
         "{c}"
     );
 }
+
+/// Options as the command line's flags: the page offers each puzzle's flags with their values,
+/// and a request's `args` are read by the command line's own parser.
+#[test]
+fn options_are_the_command_lines_flags() {
+    let server = Server::start(&[]);
+    let (_, body) = server.request("GET", "/api/puzzles", b"");
+    let list: Value = serde_json::from_str(&body).unwrap();
+    let battleship = list["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "battleship")
+        .unwrap();
+    let formulation = battleship["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["flag"] == "formulation")
+        .expect("a --formulation flag");
+    assert!(formulation["values"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("cell")));
+    let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+    let (code, r) = server.run(json!({"puzzle": "battleship", "verb": "solve", "text": url,
+                                      "args": ["--formulation", "cell"]}));
+    assert_eq!(code, 200, "{r}");
+    assert!(
+        r["stats"]["method"].as_str().unwrap().contains("cell"),
+        "{r}"
+    );
+    let (code, r) = server.run(json!({"puzzle": "battleship", "verb": "solve", "text": url,
+                                      "args": ["--formulation", "nonsense"]}));
+    assert_eq!(code, 400, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("nonsense"), "{r}");
+}

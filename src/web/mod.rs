@@ -171,10 +171,67 @@ fn puzzles() -> Value {
             }
             verbs.push("model");
             json!({"name": e.name(), "title": e.title(), "about": e.about(),
-                   "input": e.input(), "example": e.example(), "verbs": verbs})
+                   "input": e.input(), "example": e.example(), "verbs": verbs,
+                   "options": flags(*e)})
         })
         .collect();
     json!({ "puzzles": list })
+}
+
+/// A puzzle's options as the command line's flags, for the page to offer: name, help, the
+/// values a choice takes, whether it is an on/off flag, its default.
+fn flags(e: &dyn Entry) -> Vec<Value> {
+    let cmd = e.options_args(clap::Command::new(e.name()));
+    cmd.get_arguments()
+        .filter_map(|a| {
+            let long = a.get_long()?;
+            let values: Vec<String> = a
+                .get_possible_values()
+                .iter()
+                .filter(|v| !v.is_hide_set())
+                .map(|v| v.get_name().to_string())
+                .collect();
+            let flag = matches!(a.get_action(), clap::ArgAction::SetTrue);
+            let default = a
+                .get_default_values()
+                .first()
+                .map(|d| d.to_string_lossy().into_owned());
+            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+            Some(json!({"flag": long, "help": help, "values": values,
+                        "switch": flag, "default": default}))
+        })
+        .collect()
+}
+
+/// The options of a request: `"args"`, the command line's flags (`["--formulation", "cell"]`),
+/// read by the same parser as the command line; or `"options"`, a JSON object.
+fn options_in<'a>(
+    e: &dyn Entry,
+    v: &'a Value,
+    parsed: &'a mut Option<clap::ArgMatches>,
+) -> Result<OptionsIn<'a>, String> {
+    match &v["args"] {
+        Value::Null => {}
+        Value::Array(a) => {
+            let args: Vec<&str> = a
+                .iter()
+                .map(|w| w.as_str().ok_or("\"args\" must be a list of strings"))
+                .collect::<Result<_, _>>()?;
+            let cmd = e
+                .options_args(clap::Command::new(e.name()))
+                .no_binary_name(true);
+            let m = cmd
+                .try_get_matches_from(args)
+                .map_err(|err| err.render().to_string())?;
+            return Ok(OptionsIn::Matches(parsed.insert(m)));
+        }
+        _ => return Err("\"args\" must be a list of strings".into()),
+    }
+    match &v["options"] {
+        Value::Null => Ok(OptionsIn::Default),
+        o @ Value::Object(_) => Ok(OptionsIn::Json(o)),
+        _ => Err("\"options\" must be an object".into()),
+    }
 }
 
 /// The query a verb asks; `reach` needs `at_least`.
@@ -226,11 +283,10 @@ fn run(v: &Value, shared: &Shared) -> Answer {
         }
         _ => return Answer::error(400, "\"text\" must be a string"),
     }
-    let empty = json!({});
-    let options = match &v["options"] {
-        Value::Null => &empty,
-        o @ Value::Object(_) => o,
-        _ => return Answer::error(400, "\"options\" must be an object"),
+    let mut parsed = None;
+    let options = match options_in(entry, v, &mut parsed) {
+        Ok(o) => o,
+        Err(e) => return Answer::error(400, e),
     };
     let max = shared.settings.max_time;
     let limit = match v["time_limit"].as_f64() {
@@ -264,7 +320,7 @@ fn run(v: &Value, shared: &Shared) -> Answer {
     let limits = Limits::new(Some(limit));
     let result = budget::cancellable(cancel, || {
         quandary::input::sandboxed(files, || match query {
-            Some(query) => entry.run(&words, OptionsIn::Json(options), query, &limits),
+            Some(query) => entry.run(&words, options, query, &limits),
             None => setter_verb(verb, &words, options, v, &limits),
         })
     });
@@ -293,13 +349,13 @@ const SETTER_VERBS: [&str; 4] = ["redundant", "minimize", "generate", "convert"]
 fn setter_verb(
     verb: &str,
     words: &[String],
-    options: &Value,
+    options: OptionsIn,
     v: &Value,
     limits: &Limits,
 ) -> Result<registry::Report, Error> {
     use quandary::puzzles::battleship::{formats, verbs, BattleshipPuzzle};
     use quandary::puzzles::Puzzle;
-    let o = registry::options::<BattleshipPuzzle>(OptionsIn::Json(options))?;
+    let o = registry::options::<BattleshipPuzzle>(options)?;
     let seed = v["seed"].as_u64();
     if verb == "generate" {
         let side = |k: &str| {
@@ -387,8 +443,8 @@ impl Drop for Listed<'_> {
 }
 
 /// The model's size per family and its LP and OPB files.
-fn model(entry: &dyn Entry, words: &[String], options: &Value) -> Answer {
-    match entry.model(words, OptionsIn::Json(options), Query::Count) {
+fn model(entry: &dyn Entry, words: &[String], options: OptionsIn) -> Answer {
+    match entry.model(words, options, Query::Count) {
         Ok((title, m)) => {
             let families: Vec<Value> = m
                 .families()
