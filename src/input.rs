@@ -15,16 +15,7 @@ thread_local! {
 /// Runs `f` with `files` as the only files there are: reading any other path, or standard
 /// input, is an error; nothing touches the file system.
 pub fn sandboxed<R>(files: HashMap<String, String>, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<HashMap<String, String>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let before = self.0.take();
-            SANDBOX.with(|s| *s.borrow_mut() = before);
-        }
-    }
-    let before = SANDBOX.with(|s| s.borrow_mut().replace(files));
-    let _restore = Restore(before);
-    f()
+    crate::scoped::with(&SANDBOX, files, f)
 }
 
 fn in_sandbox<R>(f: impl FnOnce(&HashMap<String, String>) -> R) -> Option<R> {

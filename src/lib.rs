@@ -10,6 +10,7 @@ pub mod input;
 pub mod model;
 pub mod puzzles;
 pub mod render;
+mod scoped;
 pub mod solve;
 
 pub use error::Error;

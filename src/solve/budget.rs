@@ -51,16 +51,7 @@ thread_local! {
 /// Runs `f` so that raising `flag` (from any thread) stops it as a deadline would: guarded
 /// stages answer [`Interrupt::Cancelled`] and SAT engines built inside stop their search.
 pub fn cancellable<R>(flag: Arc<AtomicBool>, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Arc<AtomicBool>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let before = self.0.take();
-            CANCEL.with(|c| *c.borrow_mut() = before);
-        }
-    }
-    let before = CANCEL.with(|c| c.borrow_mut().replace(flag));
-    let _restore = Restore(before);
-    f()
+    crate::scoped::with(&CANCEL, flag, f)
 }
 
 /// The flag that cancels this thread's run, if any (engines built now watch it).
