@@ -112,6 +112,15 @@ struct Browser {
     session: String,
 }
 
+/// Ends the session (and its browser) however the test ends: a failed assertion must not
+/// leave Chromium running.
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let path = format!("/session/{}", self.session);
+        let _ = try_http(self.port, "DELETE", &path, &json!({}));
+    }
+}
+
 impl Browser {
     /// A WebDriver command: its value, or the error it answered.
     fn try_call(&self, method: &str, path: &str, body: Value) -> Result<Value, Value> {
@@ -328,5 +337,4 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
     assert!(headline.as_str().unwrap().contains("solved"), "{headline}");
     b.run("window.scrollTo(0, 0)");
     b.screenshot("tantrix-solve.png");
-    b.call("DELETE", "", json!({}));
 }
