@@ -191,6 +191,17 @@ impl Browser {
             "const s = document.getElementById('{id}'); s.value = '{value}'; s.dispatchEvent(new Event('change'));"
         ));
     }
+    /// Presses Run, waits until the answer is drawn and the button is back, and returns the
+    /// headline.
+    fn run_and_read(&self, what: &str) -> String {
+        self.click("#go");
+        self.wait_for(
+            "return document.getElementById('go').disabled === false && document.querySelector('#picture svg') !== null",
+            what,
+        );
+        let headline = self.run("return document.getElementById('headline').textContent");
+        headline.as_str().expect("text").to_string()
+    }
     /// Waits until `script` returns true.
     fn wait_for(&self, script: &str, what: &str) {
         let started = Instant::now();
@@ -284,32 +295,17 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
         "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c",
     );
     b.choose("verb", "solve");
-    b.click("#go");
-    b.wait_for(
-        "return document.querySelector('#picture svg') !== null",
-        "the picture",
-    );
+    let headline = b.run_and_read("the picture");
     let ships = b.run(
         "return document.querySelectorAll('#picture svg [fill=\"#222\"], #picture svg [fill=\"#1f3b73\"]').length",
     );
     assert_eq!(ships, json!(10), "3 submarines, 2 destroyers, 1 cruiser");
-    let headline = b.run("return document.getElementById('headline').textContent");
-    assert!(headline.as_str().unwrap().contains("solved"), "{headline}");
+    assert!(headline.contains("solved"), "{headline}");
     b.screenshot("battleship-solve.png");
     // Forced cells: every cell is settled in a unique puzzle.
     b.choose("verb", "forced");
-    b.click("#go");
-    b.wait_for(
-        "return document.getElementById('go').disabled === false && document.querySelector('#picture svg') !== null",
-        "forced cells",
-    );
-    let text = b.run("return document.getElementById('headline').textContent");
-    assert!(
-        text.as_str()
-            .unwrap()
-            .contains("36 of 36 places are the same"),
-        "{text}"
-    );
+    let text = b.run_and_read("forced cells");
+    assert!(text.contains("36 of 36 places are the same"), "{text}");
     // The workbench: the example is unique; the '<' clue at row 4, column 1 removed (five
     // clicks cycle it back to blank), several solutions.
     b.wait_for(
@@ -328,13 +324,8 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
     // Tantrix: its built-in board, solved.
     b.choose("puzzle", "tantrix");
     b.choose("verb", "solve");
-    b.click("#go");
-    b.wait_for(
-        "return document.querySelector('#picture svg') !== null && document.getElementById('go').disabled === false",
-        "the Tantrix loop",
-    );
-    let headline = b.run("return document.getElementById('headline').textContent");
-    assert!(headline.as_str().unwrap().contains("solved"), "{headline}");
+    let headline = b.run_and_read("the Tantrix loop");
+    assert!(headline.contains("solved"), "{headline}");
     b.run("window.scrollTo(0, 0)");
     b.screenshot("tantrix-solve.png");
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{one_json, quandary};
+use common::stopped_within;
 
 /// Every verb of every puzzle, on instances whose model alone takes longer to build (or
 /// whose exact method longer to run) than the limit: each run ends within the limit plus
@@ -86,23 +86,7 @@ fn every_verb_stops_at_the_limit_on_instances_too_large_to_build_in_time() {
             "1",
         ],
     ];
-    let limit_text = limit.to_string();
     for run in runs {
-        let mut args = run.to_vec();
-        args.extend(["--json", "--time-limit", &limit_text]);
-        let (code, stdout, stderr, seconds) = quandary(&args);
-        assert_eq!(code, 1, "{args:?}: {stdout} {stderr}");
-        let v = one_json(&stdout);
-        assert_eq!(v["status"], "unknown", "{args:?}: {v}");
-        assert!(
-            seconds <= limit * 1.1 + 0.5,
-            "{args:?} took {seconds:.2} s under a {limit} s limit"
-        );
-        if let Some(reported) = v["stats"]["seconds"].as_f64() {
-            assert!(
-                reported <= seconds,
-                "{args:?}: reports {reported} s of {seconds} s"
-            );
-        }
+        stopped_within(run, limit);
     }
 }

@@ -24,3 +24,27 @@ pub fn one_json(stdout: &str) -> serde_json::Value {
     assert_eq!(lines.len(), 1, "exactly one JSON line: {stdout}");
     serde_json::from_str(lines[0]).expect("valid JSON")
 }
+
+/// Runs `quandary args --json --time-limit LIMIT` on an instance the limit must stop: exit
+/// status 1, one JSON object saying "unknown", and the run over within the limit + 10% +
+/// 0.5 s of wall clock. Returns the JSON.
+pub fn stopped_within(args: &[&str], limit: f64) -> serde_json::Value {
+    let limit_text = limit.to_string();
+    let mut args = args.to_vec();
+    args.extend(["--json", "--time-limit", &limit_text]);
+    let (code, stdout, stderr, seconds) = quandary(&args);
+    assert_eq!(code, 1, "{args:?}: {stdout} {stderr}");
+    let v = one_json(&stdout);
+    assert_eq!(v["status"], "unknown", "{args:?}: {v}");
+    assert!(
+        seconds <= limit * 1.1 + 0.5,
+        "{args:?} took {seconds:.2} s under a {limit} s limit"
+    );
+    if let Some(reported) = v["stats"]["seconds"].as_f64() {
+        assert!(
+            reported <= seconds,
+            "{args:?}: reports {reported} s of {seconds} s"
+        );
+    }
+    v
+}
