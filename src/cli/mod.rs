@@ -17,6 +17,7 @@ macro_rules! outln {
     }};
 }
 
+mod batch;
 mod extra;
 mod progress;
 
@@ -132,14 +133,23 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                 .value_parser(clap::value_parser!(i64))
                 .help("The value to reach"),
         ),
-        _ => common_args(cmd).arg(
-            Arg::new("out")
-                .long("out")
-                .short('o')
-                .value_name("FILE")
-                .help("Write the solution to FILE in the puzzle's own file format, where it has one"),
+        "forced" => common_args(cmd).arg(out_arg()),
+        _ => common_args(cmd).arg(out_arg()).arg(
+            Arg::new("cube")
+                .long("cube")
+                .value_name("LITS")
+                .allow_hyphen_values(true)
+                .help("Search only the cube LITS of a question split by `quandary jobs --cubes K` (\"+1 -4\": decision 1 true, decision 4 false); the answer holds in the cube only"),
         ),
     }
+}
+
+fn out_arg() -> Arg {
+    Arg::new("out")
+        .long("out")
+        .short('o')
+        .value_name("FILE")
+        .help("Write the solution to FILE in the puzzle's own file format, where it has one")
 }
 
 /// The whole command line, built from the registry.
@@ -163,6 +173,42 @@ pub fn command() -> Command {
     }
     cli.subcommand(
         Command::new("tour").about("Solve one built-in instance of every puzzle and print it"),
+    )
+    .subcommand(
+        Command::new("jobs")
+            .about("Write a job file (JSON lines) for `quandary batch`: a sweep, with A..B ranges in any word, or one question split into cubes")
+            .after_help("Examples:\n  quandary jobs --ascending --time-limit 600 gunport optimum 1..20 1..20 > census.jsonl\n  quandary jobs --cubes 16 gunport reach 12 12 --at-least 45 -o cubes.jsonl")
+            .arg(
+                Arg::new("command")
+                    .required(true)
+                    .num_args(2..)
+                    .trailing_var_arg(true)
+                    .allow_hyphen_values(true)
+                    .value_name("PUZZLE VERB WORDS")
+                    .help("A command line of quandary (after `quandary`); each word A..B (whole numbers) gives one job per value"),
+            )
+            .arg(Arg::new("cubes").long("cubes").value_name("K").value_parser(clap::value_parser!(usize)).help("Split the question into K cubes over its first decision variables (the board's first cells): one job each; `quandary merge` combines them"))
+            .arg(Arg::new("ascending").long("ascending").action(ArgAction::SetTrue).help("Only combinations whose ranged values do not decrease (m ≤ n for boards m×n)"))
+            .arg(Arg::new("time-limit").long("time-limit").value_name("SECS").value_parser(clap::value_parser!(f64)).help("Each job's time limit"))
+            .arg(Arg::new("output").long("output").short('o').value_name("FILE").help("Write the jobs to FILE (default: standard output)")),
+    )
+    .subcommand(
+        Command::new("batch")
+            .about("Run the jobs of a job file, several at a time, resumably; results as JSON lines")
+            .after_help("A rerun with the same --out skips the jobs already done. Without --shard, the shard comes from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (Slurm job arrays) or JOB_COMPLETION_INDEX/JOB_COMPLETIONS (Kubernetes Indexed Jobs) when set. Exit status 0 when every job has an answer, 1 when some have none (stopped by a limit, failed), 2 on bad input.")
+            .arg(Arg::new("jobs").required(true).value_name("JOBS.jsonl").help("One job per line: {\"id\", \"puzzle\", \"query\", \"args\", \"time_limit\"}"))
+            .arg(Arg::new("out").long("out").value_name("RESULTS.jsonl").help("Where results go (default: JOBS.results.jsonl, or JOBS.results-I-of-N.jsonl for a shard)"))
+            .arg(Arg::new("jobs-at-once").long("jobs").short('j').value_name("K").value_parser(clap::value_parser!(usize)).help("Jobs run at once (default: the number of cores)"))
+            .arg(Arg::new("shard").long("shard").value_name("I/N").help("Run only jobs I, I+N, I+2N, ... (from 0)")),
+    )
+    .subcommand(
+        Command::new("merge")
+            .about("The answers in results files of `quandary batch`; the cubes of a split question combined, after checking they cover the whole space")
+            .after_help("Exit status 0 when every question is answered, 1 when some are not, 2 when results cannot be merged (cubes missing or overlapping, results of two batches).")
+            .arg(Arg::new("results").required(true).num_args(1..).value_name("RESULTS.jsonl"))
+            .arg(Arg::new("jobs").long("jobs").value_name("JOBS.jsonl").help("Also check that every job of this file has a result"))
+            .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object"))
+            .arg(Arg::new("csv").long("csv").action(ArgAction::SetTrue).help("Print a CSV table, one question per row")),
     )
     .subcommand(
         Command::new("serve")
@@ -366,6 +412,12 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     if name == "tour" {
         return tour();
     }
+    match name {
+        "jobs" => return batch::jobs(pm),
+        "batch" => return batch::batch(pm),
+        "merge" => return batch::merge(pm),
+        _ => {}
+    }
     if name == "serve" {
         let (_, sm) = matches.subcommand().expect("a subcommand");
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -397,16 +449,15 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     let limits = Limits::new(time_limit(vm)?);
     let mut output = Output::from(vm);
     check_outputs(&output, vm.try_get_one::<String>("out").ok().flatten())?;
-    let query = match verb {
-        "solve" => entry.solve_query(),
-        "count" => Query::Count,
-        "unique" => Query::Unique,
-        "forced" => Query::Forced,
-        "optimum" => Query::Optimum,
-        "reach" => Query::AtLeast(*vm.get_one::<i64>("at-least").expect("required")),
-        _ => unreachable!("verbs() lists every generic verb"),
+    let query = query_of(entry, verb, vm).expect("verbs() lists every generic verb");
+    let cube = match vm.try_get_one::<String>("cube").ok().flatten() {
+        Some(text) => Some(
+            quandary::solve::cubes::parse(text)
+                .map_err(|e| Error::input(format!("--cube: {e}")))?,
+        ),
+        None => None,
     };
-    let report = entry.run(&words, options, query, &limits)?;
+    let report = entry.run(&words, options, query, &limits, cube.as_deref())?;
     if let Some(path) = vm.try_get_one::<String>("out").ok().flatten() {
         output.out = Some((path.clone(), report.file.clone()));
         if report.file.is_none() && report.solution.is_some() {
@@ -417,6 +468,19 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         }
     }
     emit(&report, &output)
+}
+
+/// The query a generic verb asks.
+fn query_of(entry: &dyn Entry, verb: &str, vm: &ArgMatches) -> Option<Query> {
+    Some(match verb {
+        "solve" => entry.solve_query(),
+        "count" => Query::Count,
+        "unique" => Query::Unique,
+        "forced" => Query::Forced,
+        "optimum" => Query::Optimum,
+        "reach" => Query::AtLeast(*vm.try_get_one::<i64>("at-least").ok()??),
+        _ => return None,
+    })
 }
 
 fn model(
@@ -465,7 +529,13 @@ fn tour() -> Result<i32, Error> {
     for e in registry::PUZZLES {
         let words: Vec<String> = e.example().iter().map(|w| w.to_string()).collect();
         outln!("== {} ({} {}) ==", e.title(), e.name(), words.join(" "));
-        let report = e.run(&words, OptionsIn::Default, e.tour_query(), &Limits::none())?;
+        let report = e.run(
+            &words,
+            OptionsIn::Default,
+            e.tour_query(),
+            &Limits::none(),
+            None,
+        )?;
         code = code.max(emit(&report, &Output::default())?);
         outln!("");
     }

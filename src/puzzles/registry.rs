@@ -54,14 +54,17 @@ pub trait Entry: Sync {
     fn has_goal(&self) -> bool;
     /// Other names of generic verbs, as (alias, verb).
     fn aliases(&self) -> &'static [(&'static str, &'static str)];
-    /// Answers a query.
+    /// Answers a query; with a cube, inside that cube only ([`crate::solve::cubes`]).
     fn run(
         &self,
         words: &[String],
         options: OptionsIn,
         query: Query,
         limits: &Limits,
+        cube: Option<&[i64]>,
     ) -> Result<Report>;
+    /// How many decision variables the formulation answering `query` has: what cubes split.
+    fn decisions(&self, words: &[String], options: OptionsIn, query: Query) -> Result<usize>;
     /// The 0-1 program of an instance, with a title naming the instance and formulation.
     fn model(&self, words: &[String], options: OptionsIn, query: Query) -> Result<(String, Model)>;
     /// Adds the puzzle's option flags to a command.
@@ -122,11 +125,21 @@ impl<P: Puzzle> Entry for Registered<P> {
         from: OptionsIn,
         query: Query,
         limits: &Limits,
+        cube: Option<&[i64]>,
     ) -> Result<Report> {
         let options = options::<P>(from)?;
         let instance = P::read(words, &options)?;
-        let outcome = run::run::<P>(&instance, &options, query, limits)?;
+        let outcome = match cube {
+            Some(cube) => run::run_cube::<P>(&instance, &options, query, limits, cube)?,
+            None => run::run::<P>(&instance, &options, query, limits)?,
+        };
         Ok(report::<P>(&instance, &options, outcome))
+    }
+    fn decisions(&self, words: &[String], from: OptionsIn, query: Query) -> Result<usize> {
+        let options = options::<P>(from)?;
+        let instance = P::read(words, &options)?;
+        let n = P::formulate(&instance, &options, query)?.decisions.len();
+        Ok(n)
     }
     fn model(&self, words: &[String], from: OptionsIn, query: Query) -> Result<(String, Model)> {
         let options = options::<P>(from)?;

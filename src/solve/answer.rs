@@ -184,6 +184,9 @@ pub struct Facts {
     pub scope: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub in_scope: Option<InScope>,
+    /// The cube the search was restricted to (cube-and-conquer), with what combining needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cube: Option<super::cubes::CubeFacts>,
     /// The number of solutions, when counted to the end.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<u128>,
@@ -220,6 +223,7 @@ impl Facts {
             status,
             scope: None,
             in_scope: None,
+            cube: None,
             count: None,
             count_at_least: None,
             classes: None,

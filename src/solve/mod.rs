@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod budget;
+pub mod cubes;
 pub mod portfolio;
 pub mod progress;
 pub mod run;

@@ -67,6 +67,84 @@ pub fn run<P: Puzzle>(
     if outcome.stats.phases.is_empty() {
         outcome.stats.phases = tried;
     }
+    verified::<P>(instance, outcome, limits)
+}
+
+/// Answers `query` inside one cube of a split question (cube-and-conquer, see
+/// [`super::cubes`]): the full model with the cube's decisions fixed, and no restricted
+/// phases or exact method (neither knows about cubes). The answer holds in the cube only: it
+/// is reported in `in_scope`, with the cube and what combining needs in `cube`.
+pub fn run_cube<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    query: Query,
+    limits: &Limits,
+    cube: &[i64],
+) -> Result<Outcome<P::Solution>> {
+    if query == Query::Forced {
+        return Err(Error::input(
+            "--cube applies to solve, count, unique, optimum and reach, not to forced",
+        ));
+    }
+    let mut facts = None;
+    let work = || -> Result<Outcome<P::Solution>> {
+        let mut f = P::formulate(instance, options, query)?;
+        let n = f.decisions.len();
+        if let Some(l) = cube.iter().find(|l| l.unsigned_abs() as usize > n) {
+            return Err(Error::input(format!(
+                "--cube: decision {} does not exist; this formulation has {n} decisions",
+                l.abs()
+            )));
+        }
+        for &l in cube {
+            let var = f.decisions[l.unsigned_abs() as usize - 1];
+            f.model.add(
+                "cube",
+                vec![(1, var.pos())],
+                crate::model::Sense::Eq,
+                i64::from(l > 0),
+            );
+        }
+        let within = f.scope.take();
+        f.scope = Some(match &within {
+            Some(s) => format!("the cube {} of {s}", super::cubes::show(cube)),
+            None => format!("the cube {}", super::cubes::show(cube)),
+        });
+        facts = Some(super::cubes::CubeFacts {
+            literals: cube.to_vec(),
+            decisions: n,
+            maximise: f.goal.as_ref().map(|g| g.maximise),
+            within,
+        });
+        f.check = Some(Box::new(|s| P::verify(instance, s)));
+        drive(f, query, limits, false)
+    };
+    let mut outcome = match stage(query, limits, "building and solving the model", work)? {
+        Err(stopped) => stopped,
+        Ok(answered) => answered?,
+    };
+    if outcome.scope.is_none() {
+        // Stopped before the model was built: still an answer about the cube only.
+        outcome.scope = Some(format!("the cube {}", super::cubes::show(cube)));
+    }
+    outcome.facts.cube = facts.or_else(|| {
+        Some(super::cubes::CubeFacts {
+            literals: cube.to_vec(),
+            decisions: 0,
+            maximise: None,
+            within: None,
+        })
+    });
+    verified::<P>(instance, outcome, limits)
+}
+
+/// The outcome with its time, and every solution checked by the puzzle's verifier (the
+/// first one's summary kept): a solution it rejects is an [`Error::Internal`].
+fn verified<P: Puzzle>(
+    instance: &P::Instance,
+    mut outcome: Outcome<P::Solution>,
+    limits: &Limits,
+) -> Result<Outcome<P::Solution>> {
     outcome.stats.seconds = limits.seconds();
     super::progress::finish();
     for (k, s) in outcome.solutions.iter().enumerate() {

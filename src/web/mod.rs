@@ -320,7 +320,7 @@ fn run(v: &Value, shared: &Shared) -> Answer {
     let limits = Limits::new(Some(limit));
     let result = budget::cancellable(cancel, || {
         quandary::input::sandboxed(files, || match query {
-            Some(query) => entry.run(&words, options, query, &limits),
+            Some(query) => entry.run(&words, options, query, &limits, None),
             None => setter_verb(verb, &words, options, v, &limits),
         })
     });

@@ -1,0 +1,1169 @@
+//! Many runs: `quandary jobs` writes them, `quandary batch` runs them, `quandary merge`
+//! combines their results. No scheduler: a batch runs its share of a job file on one machine,
+//! and cluster engines (Slurm arrays, Kubernetes Indexed Jobs, GNU parallel) start as many
+//! batches as they like, each picking its shard by an index.
+//!
+//! A job is one command line of quandary (`{"puzzle", "query", "args", "time_limit", "id"}`),
+//! run as a child process of this program with `--json`: a job that panics, aborts, overruns
+//! or is killed harms no other job and is recorded as such. Results are appended one line per
+//! job and flushed, so a rerun resumes where a killed batch stopped.
+
+use super::command;
+use clap::ArgMatches;
+use indicatif::{ProgressBar, ProgressStyle};
+use quandary::puzzles::registry::{self, OptionsIn};
+use quandary::solve::answer::Query;
+use quandary::solve::cubes::{self, Part};
+use quandary::solve::search::Status;
+use quandary::Error;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{IsTerminal, Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One job of a job file.
+#[derive(Clone, Debug)]
+struct Job {
+    /// Line number in the job file, from 1.
+    line: usize,
+    id: String,
+    /// A fingerprint of the command it runs: a result is this job's only if it matches.
+    hash: String,
+    /// The command line after `quandary`, with `--json` (and `--time-limit`).
+    argv: Vec<String>,
+    time_limit: Option<f64>,
+}
+
+/// FNV-1a, 64 bits: a fingerprint stable across builds and platforms (not a security hash).
+fn fingerprint(parts: &[String]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain([0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// The words of a JSON value that stands for command-line words.
+fn words_of(v: &Value, what: &str) -> Result<Vec<String>, String> {
+    match v {
+        Value::Null => Ok(Vec::new()),
+        Value::String(s) => Ok(vec![s.clone()]),
+        Value::Number(n) => Ok(vec![n.to_string()]),
+        Value::Array(a) => a
+            .iter()
+            .map(|w| match w {
+                Value::String(s) => Ok(s.clone()),
+                Value::Number(n) => Ok(n.to_string()),
+                _ => Err(format!("\"{what}\" must hold strings or numbers")),
+            })
+            .collect(),
+        _ => Err(format!("\"{what}\" must be a list of words")),
+    }
+}
+
+/// A job line read: the command it stands for, checked by the command line's own parser.
+fn read_job(line: usize, text: &str) -> Result<Job, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(o) = &v else {
+        return Err("a job is a JSON object".into());
+    };
+    const KNOWN: [&str; 9] = [
+        "id",
+        "puzzle",
+        "query",
+        "verb",
+        "input",
+        "args",
+        "at_least",
+        "time_limit",
+        "cube",
+    ];
+    if let Some(k) = o.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown field \"{k}\" (a job has {})",
+            KNOWN.join(", ")
+        ));
+    }
+    let puzzle = v["puzzle"]
+        .as_str()
+        .ok_or("give \"puzzle\": one of tank, gunport, chess, battleship, tantrix")?;
+    if registry::find(puzzle).is_none() {
+        return Err(format!("no puzzle '{puzzle}'"));
+    }
+    let query = v["query"]
+        .as_str()
+        .or(v["verb"].as_str())
+        .ok_or("give \"query\": the verb, as on the command line (solve, optimum, count, ...)")?;
+    let mut argv = vec![puzzle.to_string(), query.to_string()];
+    argv.extend(words_of(&v["input"], "input")?);
+    match &v["args"] {
+        Value::Object(flags) => {
+            for (k, val) in flags {
+                let flag = format!("--{}", k.trim_start_matches('-').replace('_', "-"));
+                match val {
+                    Value::Bool(true) => argv.push(flag),
+                    Value::Bool(false) | Value::Null => {}
+                    Value::Array(_) => {
+                        for w in words_of(val, k)? {
+                            argv.extend([flag.clone(), w]);
+                        }
+                    }
+                    other => {
+                        let w = words_of(other, k)?;
+                        argv.push(flag);
+                        argv.extend(w);
+                    }
+                }
+            }
+        }
+        other => argv.extend(words_of(other, "args")?),
+    }
+    if let Some(n) = v.get("at_least") {
+        argv.extend(["--at-least".into(), words_of(n, "at_least")?.concat()]);
+    }
+    let time_limit = match &v["time_limit"] {
+        Value::Null => None,
+        t => match t.as_f64() {
+            Some(s) if s.is_finite() && s >= 0.0 => Some(s),
+            _ => return Err(format!("time_limit {t} is not a number of seconds")),
+        },
+    };
+    if let Some(t) = time_limit {
+        argv.extend(["--time-limit".into(), t.to_string()]);
+    }
+    argv.push("--json".into());
+    // The command line's own parser: a job that would not run is found now, not later.
+    command()
+        .try_get_matches_from(std::iter::once("quandary".to_string()).chain(argv.clone()))
+        .map_err(|e| {
+            let text = e.render().to_string();
+            text.lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ")
+                .to_string()
+        })?;
+    let hash = fingerprint(&argv);
+    let id = match &v["id"] {
+        Value::Null => format!("job-{hash}"),
+        Value::String(s) if !s.is_empty() => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return Err("\"id\" must be a non-empty string or a number".into()),
+    };
+    Ok(Job {
+        line,
+        id,
+        hash,
+        argv,
+        time_limit,
+    })
+}
+
+/// The jobs of a file; bad lines reported (with their numbers) and skipped.
+fn read_jobs(path: &str) -> Result<Vec<Job>, Error> {
+    let text = quandary::input::read_file(path)?;
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    for (k, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match read_job(k + 1, t) {
+            Ok(job) => {
+                if let Some(first) = ids.get(&job.id) {
+                    eprintln!(
+                        "quandary: {path} line {}: skipped: id \"{}\" is already the id of line {first}",
+                        k + 1,
+                        job.id
+                    );
+                    continue;
+                }
+                ids.insert(job.id.clone(), k + 1);
+                jobs.push(job);
+            }
+            Err(why) => eprintln!("quandary: {path} line {}: skipped: {why}", k + 1),
+        }
+    }
+    Ok(jobs)
+}
+
+/// Which share of the jobs this batch runs: `(index, count, where it came from)`.
+fn shard(arg: Option<&String>) -> Result<Option<(usize, usize, String)>, Error> {
+    let number = |name: &str, s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| Error::input(format!("{name}={s} is not a whole number")))
+    };
+    let env = |name: &str| std::env::var(name).ok().filter(|s| !s.trim().is_empty());
+    let (i, n, from) = if let Some(s) = arg {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| Error::input(format!("--shard {s}: write I/N, e.g. 0/4")))?;
+        (
+            number("--shard index", i)?,
+            number("--shard count", n)?,
+            format!("--shard {s}"),
+        )
+    } else if let Some(id) = env("SLURM_ARRAY_TASK_ID") {
+        let count = env("SLURM_ARRAY_TASK_COUNT").ok_or_else(|| {
+            Error::input("SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT")
+        })?;
+        let min =
+            env("SLURM_ARRAY_TASK_MIN").map_or(Ok(0), |m| number("SLURM_ARRAY_TASK_MIN", &m))?;
+        let step = env("SLURM_ARRAY_TASK_STEP")
+            .map_or(Ok(1), |m| number("SLURM_ARRAY_TASK_STEP", &m))?
+            .max(1);
+        let id = number("SLURM_ARRAY_TASK_ID", &id)?;
+        (
+            id.checked_sub(min)
+                .ok_or_else(|| Error::input("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN"))?
+                / step,
+            number("SLURM_ARRAY_TASK_COUNT", &count)?,
+            format!("Slurm array task {id}"),
+        )
+    } else if let Some(index) = env("JOB_COMPLETION_INDEX") {
+        let count = env("JOB_COMPLETIONS").ok_or_else(|| {
+            Error::input("JOB_COMPLETION_INDEX is set but not JOB_COMPLETIONS: set it in the Job's environment to spec.completions (see deploy/kubernetes-job.yaml), or give --shard I/N")
+        })?;
+        (
+            number("JOB_COMPLETION_INDEX", &index)?,
+            number("JOB_COMPLETIONS", &count)?,
+            format!("Kubernetes completion index {index}"),
+        )
+    } else {
+        return Ok(None);
+    };
+    if n == 0 || i >= n {
+        return Err(Error::input(format!(
+            "{from}: shard {i} of {n} does not exist (shards are 0 to N-1)"
+        )));
+    }
+    Ok(Some((i, n, from)))
+}
+
+/// The results already in a results file, by job id. A torn last line (a batch killed while
+/// writing it) is cut off so that its job runs again; results of other jobs are refused.
+fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error> {
+    let mut done = HashSet::new();
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return Ok(done);
+    };
+    let mut text = String::new();
+    file.read_to_string(&mut text).map_err(|source| Error::Io {
+        path: path.into(),
+        source,
+    })?;
+    let by_id: HashMap<&str, &Job> = jobs.iter().map(|j| (j.id.as_str(), j)).collect();
+    let mut good_len = 0;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (k, line) in lines.iter().enumerate() {
+        let last = k + 1 == lines.len();
+        let parsed = serde_json::from_str::<Value>(line.trim_end())
+            .ok()
+            .filter(|_| line.ends_with('\n'));
+        let Some(v) = parsed else {
+            if last {
+                eprintln!(
+                    "quandary: {path}: the last line is incomplete (a run was stopped while writing it); its job runs again"
+                );
+                break;
+            }
+            return Err(Error::input(format!(
+                "{path} line {}: not a result line; is this a results file of quandary batch?",
+                k + 1
+            )));
+        };
+        let (Some(id), Some(hash)) = (v["id"].as_str(), v["job"].as_str()) else {
+            return Err(Error::input(format!(
+                "{path} line {}: a result without \"id\" and \"job\"; is this a results file of quandary batch?",
+                k + 1
+            )));
+        };
+        match by_id.get(id) {
+            Some(job) if job.hash == hash => {}
+            Some(job) => {
+                return Err(Error::input(format!(
+                    "{path} line {}: job \"{id}\" was a different command there ({}) than in the job file now ({}): these results belong to another batch; give another --out",
+                    k + 1,
+                    v["argv"].as_array().map_or(String::new(), |a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" ")),
+                    job.argv.join(" ")
+                )))
+            }
+            None => {
+                return Err(Error::input(format!(
+                    "{path} line {}: job \"{id}\" is not in this job file (or not in this shard): these results belong to another batch; give another --out",
+                    k + 1
+                )))
+            }
+        }
+        good_len += line.len();
+        // A job killed by a signal it was not sent by us (the batch itself interrupted, the
+        // kernel's memory killer) is tried again.
+        if v["status"] != "killed" {
+            done.insert(id.to_string());
+        }
+    }
+    if good_len < text.len() {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(good_len as u64));
+        f.map_err(|source| Error::Io {
+            path: path.into(),
+            source,
+        })?;
+    }
+    Ok(done)
+}
+
+/// How one job ended.
+struct Ended {
+    status: String,
+    exit: Option<i32>,
+    outcome: Value,
+    message: Option<String>,
+    seconds: f64,
+}
+
+/// Extra wall-clock time a job gets past its own time limit before the batch kills it.
+fn grace(limit: f64) -> Duration {
+    Duration::from_secs_f64(limit * 0.25 + 5.0)
+}
+
+/// Runs one job as a child process of this program.
+fn run_job(job: &Job, memory_mb: Option<u64>) -> Ended {
+    let started = Instant::now();
+    // QUANDARY_BATCH_PROGRAM: run jobs through another program (a wrapper that starts
+    // quandary in a container, say); by default this one.
+    let exe = match std::env::var_os("QUANDARY_BATCH_PROGRAM") {
+        Some(p) => std::path::PathBuf::from(p),
+        None => std::env::current_exe().unwrap_or_else(|_| "quandary".into()),
+    };
+    let mut cmd = Command::new(exe);
+    cmd.args(&job.argv)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(mb) = memory_mb {
+        cmd.env("QUANDARY_MEMORY_MB", mb.to_string());
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            return Ended {
+                status: "error".into(),
+                exit: None,
+                outcome: Value::Null,
+                message: Some(format!("could not start: {e}")),
+                seconds: 0.0,
+            }
+        }
+    };
+    let pipe = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let out = pipe(Box::new(child.stdout.take().expect("piped")));
+    let err = pipe(Box::new(child.stderr.take().expect("piped")));
+    let kill_at = job
+        .time_limit
+        .map(|t| started + Duration::from_secs_f64(t) + grace(t));
+    let mut overran = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) => {}
+            Err(_) => break None,
+        }
+        if kill_at.is_some_and(|k| Instant::now() >= k) {
+            overran = true;
+            let _ = child.kill();
+            break child.wait().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    let seconds = started.elapsed().as_secs_f64();
+    let last_words = |s: &str| {
+        let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(3)..].join(" / ")
+    };
+    let outcome: Value = stdout
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .unwrap_or(Value::Null);
+    let exit = status.and_then(|s| s.code());
+    let (status, message) = if overran {
+        (
+            "timeout".to_string(),
+            Some(format!(
+                "killed after {seconds:.1} s: over its time limit of {} s plus {:.0} s",
+                job.time_limit.unwrap_or(0.0),
+                grace(job.time_limit.unwrap_or(0.0)).as_secs_f64()
+            )),
+        )
+    } else if exit.is_none() {
+        use std::os::unix::process::ExitStatusExt;
+        let signal = status.and_then(|s| s.signal()).unwrap_or(0);
+        (
+            "killed".to_string(),
+            Some(format!("ended by signal {signal}: {}", last_words(&stderr))),
+        )
+    } else if let Some(s) = outcome["in_scope"]["status"]
+        .as_str()
+        .filter(|_| outcome["cube"].is_object() && exit != Some(101))
+    {
+        // A cube's question is the cube: its answer there is the job's answer.
+        (s.to_string(), None)
+    } else if let Some(s) = outcome["status"].as_str().filter(|_| exit != Some(101)) {
+        let message = outcome["error"].as_str().map(str::to_string);
+        (s.to_string(), message)
+    } else {
+        let why = match exit {
+            Some(101) => "panicked",
+            _ => "ended without an answer",
+        };
+        (
+            "crashed".to_string(),
+            Some(format!(
+                "{why} (exit status {}): {}",
+                exit.unwrap_or(-1),
+                last_words(&stderr)
+            )),
+        )
+    };
+    Ended {
+        status,
+        exit,
+        outcome,
+        message,
+        seconds,
+    }
+}
+
+/// `quandary batch`.
+pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
+    let path = m.get_one::<String>("jobs").expect("required");
+    let all = read_jobs(path)?;
+    let shard = shard(m.get_one::<String>("shard"))?;
+    let mine: Vec<Job> = match &shard {
+        Some((i, n, _)) => all
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| k % n == *i)
+            .map(|(_, j)| j.clone())
+            .collect(),
+        None => all.clone(),
+    };
+    let stem = path.strip_suffix(".jsonl").unwrap_or(path);
+    let out = match (m.get_one::<String>("out"), &shard) {
+        (Some(o), _) => o.clone(),
+        (None, Some((i, n, _))) => format!("{stem}.results-{i}-of-{n}.jsonl"),
+        (None, None) => format!("{stem}.results.jsonl"),
+    };
+    let done = resume(&out, &mine)?;
+    let pending: Vec<Job> = mine
+        .iter()
+        .filter(|j| !done.contains(&j.id))
+        .cloned()
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let k = m
+        .get_one::<usize>("jobs-at-once")
+        .copied()
+        .unwrap_or(cores)
+        .max(1);
+    // Each child takes its share of the memory limit, unless the user set one.
+    let memory_mb = std::env::var("QUANDARY_MEMORY_MB")
+        .is_err()
+        .then(|| quandary::solve::budget::memory_limit() / (1 << 20) / k as u64);
+    eprintln!(
+        "quandary: {} jobs in {path}{}; {} done already in {out}; running {} ({} at a time)",
+        all.len(),
+        shard.as_ref().map_or(String::new(), |(i, n, from)| format!(
+            ", {} in shard {i} of {n} ({from})",
+            mine.len()
+        )),
+        mine.len() - pending.len(),
+        pending.len(),
+        k
+    );
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&out)
+        .map_err(|source| Error::Io {
+            path: out.clone(),
+            source,
+        })?;
+    let file = Mutex::new(file);
+    let counts: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
+    let bar = if std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(pending.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} jobs, {elapsed} (about {eta} left) {msg}",
+            )
+            .expect("valid template"),
+        );
+        b.enable_steady_tick(Duration::from_millis(500));
+        Some(b)
+    } else {
+        None
+    };
+    let queue = Mutex::new(pending.iter());
+    let failed_write: Mutex<Option<Error>> = Mutex::new(None);
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..k.min(pending.len().max(1)) {
+            s.spawn(|| loop {
+                let Some(job) = queue.lock().expect("queue").next() else {
+                    break;
+                };
+                if failed_write.lock().expect("flag").is_some() {
+                    break;
+                }
+                let e = run_job(job, memory_mb);
+                let line = json!({"id": job.id, "job": job.hash, "line": job.line,
+                    "argv": job.argv, "status": e.status, "exit": e.exit,
+                    "seconds": (e.seconds * 1000.0).round() / 1000.0,
+                    "message": e.message, "outcome": e.outcome});
+                let written = {
+                    let mut f = file.lock().expect("file");
+                    writeln!(f, "{line}")
+                        .and_then(|()| f.flush())
+                        .and_then(|()| f.sync_data())
+                };
+                if let Err(source) = written {
+                    *failed_write.lock().expect("flag") = Some(Error::Io {
+                        path: out.clone(),
+                        source,
+                    });
+                    break;
+                }
+                let summary = {
+                    let mut c = counts.lock().expect("counts");
+                    *c.entry(e.status.clone()).or_default() += 1;
+                    c.iter()
+                        .map(|(k, v)| format!("{k} {v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let n = finished.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                match &bar {
+                    Some(b) => {
+                        b.set_message(summary);
+                        b.inc(1);
+                    }
+                    None => eprintln!(
+                        "[{n}/{}] {}: {} ({:.1} s)",
+                        pending.len(),
+                        job.id,
+                        e.status,
+                        e.seconds
+                    ),
+                }
+            });
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if let Some(e) = failed_write.into_inner().expect("flag") {
+        return Err(e);
+    }
+    let counts = counts.into_inner().expect("counts");
+    let answered = |s: &str| matches!(s, "solved" | "optimal" | "infeasible");
+    let open: usize = counts
+        .iter()
+        .filter(|(s, _)| !answered(s))
+        .map(|(_, n)| n)
+        .sum();
+    outln!(
+        "{} jobs run, results in {out}: {}",
+        pending.len(),
+        if counts.is_empty() {
+            "nothing to do".to_string()
+        } else {
+            counts
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    Ok(if open > 0 { 1 } else { 0 })
+}
+
+/// The words of a job generator's command with every `A..B` range expanded: one command per
+/// combination (with `ascending`, only those whose ranged values do not decrease).
+fn expand(words: &[String], ascending: bool) -> Result<Vec<Vec<String>>, Error> {
+    let range = |w: &str| -> Option<(i64, i64)> {
+        let (a, b) = w.split_once("..")?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    };
+    let mut out: Vec<(Vec<String>, Vec<i64>)> = vec![(Vec::new(), Vec::new())];
+    for w in words {
+        match range(w) {
+            Some((a, b)) if a <= b && b - a <= 10_000 => {
+                out = out
+                    .into_iter()
+                    .flat_map(|(ws, vs)| {
+                        (a..=b).filter_map(move |x| {
+                            if ascending && vs.last().is_some_and(|&p| x < p) {
+                                return None;
+                            }
+                            let mut ws = ws.clone();
+                            ws.push(x.to_string());
+                            let mut vs = vs.clone();
+                            vs.push(x);
+                            Some((ws, vs))
+                        })
+                    })
+                    .collect();
+            }
+            Some((a, b)) => {
+                return Err(Error::input(format!(
+                    "range {a}..{b}: give A..B with A ≤ B and at most 10000 values"
+                )))
+            }
+            None => out.iter_mut().for_each(|(ws, _)| ws.push(w.clone())),
+        }
+        if out.len() > 1_000_000 {
+            return Err(Error::input("more than a million jobs: narrow the ranges"));
+        }
+    }
+    Ok(out.into_iter().map(|(ws, _)| ws).collect())
+}
+
+/// `quandary jobs`: writes the job file of a sweep (ranges `A..B` in any word) or of one
+/// question split into cubes (`--cubes K`).
+pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
+    let words: Vec<String> = m
+        .get_many::<String>("command")
+        .expect("required")
+        .cloned()
+        .collect();
+    let cubes = m.get_one::<usize>("cubes").copied();
+    let mut limit = m.get_one::<f64>("time-limit").copied();
+    let mut lines = Vec::new();
+    for mut argv in expand(&words, m.get_flag("ascending"))? {
+        // A --time-limit in the command becomes the job's own (the batch kills overruns).
+        if let Some(k) = argv.iter().position(|w| w == "--time-limit") {
+            let t = argv.get(k + 1).and_then(|t| t.parse().ok());
+            if t.is_none() {
+                return Err(Error::input("--time-limit needs a number of seconds"));
+            }
+            limit = limit.or(t);
+            argv.drain(k..k + 2);
+        }
+        let parsed = command()
+            .try_get_matches_from(std::iter::once("quandary".to_string()).chain(argv.clone()))
+            .map_err(|e| {
+                Error::input(format!(
+                    "`{}`: {} (the flags of `quandary jobs` itself, --cubes, --ascending, --time-limit, -o, go before the puzzle)",
+                    argv.join(" "),
+                    e.render().to_string().lines().next().unwrap_or("")
+                ))
+            })?;
+        let [puzzle, verb, rest @ ..] = argv.as_slice() else {
+            return Err(Error::input(
+                "give a puzzle and a verb, e.g. `gunport optimum 1..12 1..12`",
+            ));
+        };
+        let job = |id: String, args: Vec<String>, cube: Option<(usize, usize)>| {
+            let mut j = json!({"id": id, "puzzle": puzzle, "query": verb, "args": args});
+            if let Some(t) = limit {
+                j["time_limit"] = json!(t);
+            }
+            if let Some((i, k)) = cube {
+                j["cube"] = json!({"index": i, "of": k});
+            }
+            j
+        };
+        let id = argv.join(" ");
+        match cubes {
+            None => lines.push(job(id, rest.to_vec(), None)),
+            Some(k) => {
+                let (entry, vm, query) = generic(&parsed).ok_or_else(|| {
+                    Error::input("--cubes splits solve, count, unique, optimum and reach questions")
+                })?;
+                if query == Query::Forced
+                    || vm.try_get_one::<String>("cube").ok().flatten().is_some()
+                {
+                    return Err(Error::input(
+                        "--cubes splits solve, count, unique, optimum and reach questions (not forced, not one cube)",
+                    ));
+                }
+                let input: Vec<String> = vm
+                    .get_many::<String>("input")
+                    .map(|w| w.cloned().collect())
+                    .unwrap_or_default();
+                let n = entry.decisions(&input, OptionsIn::Matches(vm), query)?;
+                let split = cubes::split(n, k).map_err(Error::input)?;
+                for (i, c) in split.iter().enumerate() {
+                    let mut args = rest.to_vec();
+                    args.extend(["--cube".to_string(), cubes::show(c)]);
+                    lines.push(job(
+                        format!("{id} / cube {} of {k}", i + 1),
+                        args,
+                        Some((i + 1, k)),
+                    ));
+                }
+            }
+        }
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    match m.get_one::<String>("output") {
+        Some(path) if path != "-" => {
+            super::write_file(path, &text)?;
+            eprintln!("quandary: {} jobs written to {path}", lines.len());
+        }
+        _ => print!("{text}"),
+    }
+    Ok(0)
+}
+
+/// The puzzle, the verb's flags and the query of a generic verb's command line.
+fn generic(matches: &ArgMatches) -> Option<(&'static dyn registry::Entry, &ArgMatches, Query)> {
+    let (name, pm) = matches.subcommand()?;
+    let entry = registry::find(name)?;
+    let (verb, vm) = pm.subcommand()?;
+    let query = super::query_of(entry, verb, vm)?;
+    Some((entry, vm, query))
+}
+
+/// One result line of a results file.
+struct Result1 {
+    id: String,
+    /// The job's line in its job file (results are listed in that order).
+    line: u64,
+    argv: Vec<String>,
+    status: String,
+    seconds: f64,
+    outcome: Value,
+    message: Option<String>,
+}
+
+/// The command a result answers, without the words that only say how it ran (`--cube`,
+/// `--time-limit`, `--json`): results with the same key answer one question.
+fn question(argv: &[String]) -> String {
+    let mut out = Vec::new();
+    let mut it = argv.iter();
+    while let Some(w) = it.next() {
+        match w.as_str() {
+            "--cube" | "--time-limit" => {
+                it.next();
+            }
+            "--json" => {}
+            _ => out.push(w.clone()),
+        }
+    }
+    out.join(" ")
+}
+
+fn read_results(paths: &[String]) -> Result<Vec<Result1>, Error> {
+    let mut out = Vec::new();
+    let mut seen: HashMap<String, String> = HashMap::new();
+    for path in paths {
+        let text = quandary::input::read_file(path)?;
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        for (k, line) in lines.iter().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v: Value = match serde_json::from_str(line.trim_end()) {
+                Ok(v) if line.ends_with('\n') => v,
+                _ if k + 1 == lines.len() => {
+                    eprintln!("quandary: {path}: the last line is incomplete; left out (rerun the batch to redo its job)");
+                    continue;
+                }
+                _ => {
+                    return Err(Error::input(format!(
+                        "{path} line {}: not a result line of quandary batch",
+                        k + 1
+                    )))
+                }
+            };
+            let (Some(id), Some(argv)) = (v["id"].as_str(), v["argv"].as_array()) else {
+                return Err(Error::input(format!(
+                    "{path} line {}: a result without \"id\" and \"argv\"",
+                    k + 1
+                )));
+            };
+            let at = format!("{path} line {}", k + 1);
+            if let Some(first) = seen.insert(id.to_string(), at.clone()) {
+                return Err(Error::input(format!(
+                    "job \"{id}\" has two results ({first} and {at}): merge each batch's results once"
+                )));
+            }
+            out.push(Result1 {
+                id: id.to_string(),
+                line: v["line"].as_u64().unwrap_or(u64::MAX),
+                argv: argv
+                    .iter()
+                    .filter_map(|w| w.as_str().map(str::to_string))
+                    .collect(),
+                status: v["status"].as_str().unwrap_or("error").to_string(),
+                seconds: v["seconds"].as_f64().unwrap_or(0.0),
+                outcome: v["outcome"].clone(),
+                message: v["message"].as_str().map(str::to_string),
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn status_of(s: &str) -> Status {
+    match s {
+        "solved" => Status::Solved,
+        "optimal" => Status::Optimal,
+        "infeasible" => Status::Infeasible,
+        _ => Status::Unknown,
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Solved => "solved",
+        Status::Optimal => "optimal",
+        Status::Infeasible => "infeasible",
+        Status::Unknown => "unknown",
+    }
+}
+
+/// A cube's answer, read off its result.
+fn part(r: &Result1) -> Part {
+    let o = &r.outcome;
+    let scoped = &o["in_scope"];
+    let answered = matches!(
+        r.status.as_str(),
+        "solved" | "optimal" | "infeasible" | "unknown"
+    );
+    let status = if !answered {
+        Status::Unknown
+    } else if scoped.is_object() {
+        status_of(scoped["status"].as_str().unwrap_or(""))
+    } else {
+        status_of(o["status"].as_str().unwrap_or(""))
+    };
+    let num = |v: &Value| {
+        v.as_u64()
+            .map(u128::from)
+            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+    };
+    Part {
+        cube: serde_json::from_value(o["cube"]["literals"].clone()).unwrap_or_default(),
+        status,
+        count: num(&scoped["count"]),
+        count_at_least: num(&o["count_at_least"]),
+        unique: scoped["unique"].as_bool(),
+        objective: o["objective"].as_i64(),
+        source: r.id.clone(),
+    }
+}
+
+/// `quandary merge`: the answer of every question in results files; the cubes of a split
+/// question combined into its answer, after checking that they cover the whole space.
+pub fn merge(m: &ArgMatches) -> Result<i32, Error> {
+    let paths: Vec<String> = m
+        .get_many::<String>("results")
+        .expect("required")
+        .cloned()
+        .collect();
+    let results = read_results(&paths)?;
+    if let Some(jobs_path) = m.get_one::<String>("jobs") {
+        let have: HashSet<&str> = results.iter().map(|r| r.id.as_str()).collect();
+        let missing: Vec<String> = read_jobs(jobs_path)?
+            .into_iter()
+            .filter(|j| !have.contains(j.id.as_str()))
+            .map(|j| j.id)
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::input(format!(
+                "{} jobs of {jobs_path} have no result (first: \"{}\"); run their batch (again) first",
+                missing.len(),
+                missing[0]
+            )));
+        }
+    }
+    // Questions in the order their first result appears.
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: HashMap<String, Vec<&Result1>> = HashMap::new();
+    let mut sorted: Vec<&Result1> = results.iter().collect();
+    sorted.sort_by_key(|r| r.line);
+    for r in sorted {
+        let q = question(&r.argv);
+        if !groups.contains_key(&q) {
+            order.push(q.clone());
+        }
+        groups.entry(q).or_default().push(r);
+    }
+    let mut rows = Vec::new();
+    for q in &order {
+        let rs = &groups[q];
+        let cubed = rs
+            .iter()
+            .filter(|r| r.outcome["cube"].is_object() || r.argv.iter().any(|w| w == "--cube"))
+            .count();
+        let row = if cubed == 0 {
+            rs.iter().map(|r| single(q, r)).collect::<Vec<_>>()
+        } else if cubed < rs.len() {
+            return Err(Error::input(format!(
+                "`{q}`: {} results are cubes and {} are not: results of two different batches?",
+                cubed,
+                rs.len() - cubed
+            )));
+        } else {
+            vec![combined(q, rs)?]
+        };
+        rows.extend(row);
+    }
+    let open = rows
+        .iter()
+        .filter(|r| {
+            !matches!(
+                r["status"].as_str(),
+                Some("solved" | "optimal" | "infeasible")
+            )
+        })
+        .count();
+    if m.get_flag("json") {
+        outln!("{}", json!({"answers": rows, "unanswered": open}));
+    } else if m.get_flag("csv") {
+        outln!("question,status,objective,count,unique,cubes,seconds,longest");
+        for r in &rows {
+            let field = |k: &str| match &r[k] {
+                Value::Null => String::new(),
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            outln!(
+                "\"{}\",{},{},{},{},{},{},{}",
+                field("question").replace('"', "\"\""),
+                field("status"),
+                field("objective"),
+                field("count"),
+                field("unique"),
+                field("cubes"),
+                field("seconds"),
+                field("longest")
+            );
+        }
+    } else {
+        for r in &rows {
+            outln!("{}", r["text"].as_str().unwrap_or(""));
+        }
+    }
+    Ok(if open > 0 { 1 } else { 0 })
+}
+
+/// The answer of a question run as one job.
+fn single(q: &str, r: &Result1) -> Value {
+    let o = &r.outcome;
+    let status = if matches!(
+        r.status.as_str(),
+        "solved" | "optimal" | "infeasible" | "unknown"
+    ) {
+        o["status"].as_str().unwrap_or(&r.status).to_string()
+    } else {
+        r.status.clone()
+    };
+    let mut text = format!("{q}: {status}");
+    for (k, label) in [
+        ("objective", "value"),
+        ("count", "count"),
+        ("unique", "unique"),
+    ] {
+        if !o[k].is_null() {
+            text += &format!(", {label} {}", o[k]);
+        }
+    }
+    if let Some(msg) = &r.message {
+        text += &format!(" ({msg})");
+    }
+    json!({"question": q, "id": r.id, "status": status, "objective": o["objective"],
+           "count": o["count"], "unique": o["unique"], "seconds": r.seconds,
+           "longest": r.seconds, "text": text})
+}
+
+/// The answer of a question split into cubes, after the coverage check.
+fn combined(q: &str, rs: &[&Result1]) -> Result<Value, Error> {
+    let parts: Vec<Part> = rs.iter().map(|r| part(r)).collect();
+    // The cube each job ran, from its own report (or, if it never reported, its command).
+    let cube_of = |r: &Result1, p: &Part| -> Result<Vec<i64>, Error> {
+        if r.outcome["cube"].is_object() {
+            return Ok(p.cube.clone());
+        }
+        let k = r
+            .argv
+            .iter()
+            .position(|w| w == "--cube")
+            .expect("a cube job");
+        cubes::parse(r.argv.get(k + 1).map_or("", |s| s.as_str()))
+            .map_err(|e| Error::input(format!("job \"{}\": {e}", r.id)))
+    };
+    let mut all = Vec::new();
+    for (r, p) in rs.iter().zip(&parts) {
+        all.push(cube_of(r, p)?);
+    }
+    let sizes: HashSet<u64> = rs
+        .iter()
+        .filter_map(|r| r.outcome["cube"]["decisions"].as_u64())
+        .filter(|&n| n > 0)
+        .collect();
+    if sizes.len() > 1 {
+        return Err(Error::input(format!(
+            "`{q}`: its cubes were run on formulations with different numbers of decisions ({sizes:?}): not one question"
+        )));
+    }
+    let n = sizes.into_iter().next().unwrap_or(0) as usize;
+    let n = if n == 0 {
+        all.iter()
+            .flatten()
+            .map(|l| l.unsigned_abs() as usize)
+            .max()
+            .unwrap_or(0)
+    } else {
+        n
+    };
+    cubes::coverage(&all, n)
+        .map_err(|why| Error::input(format!("`{q}`: will not merge: {why}")))?;
+    let verb = rs[0].argv.get(1).map_or("", |s| s.as_str());
+    let query = match verb {
+        "count" => Query::Count,
+        "unique" => Query::Unique,
+        "optimum" => Query::Optimum,
+        "reach" => Query::AtLeast(0),
+        _ => match rs[0].outcome["cube"]["maximise"] {
+            Value::Bool(_) => Query::Optimum,
+            _ => Query::First,
+        },
+    };
+    let maximise = rs
+        .iter()
+        .find_map(|r| r.outcome["cube"]["maximise"].as_bool());
+    let c = cubes::combine(query, maximise, &parts);
+    let total: f64 = rs.iter().map(|r| r.seconds).sum();
+    let longest = rs.iter().map(|r| r.seconds).fold(0.0, f64::max);
+    let within = rs.iter().find_map(|r| r.outcome["cube"]["within"].as_str());
+    let status = status_name(c.status);
+    let mut text = format!("{q}: {status}");
+    if let Some(v) = c.objective {
+        text += &format!(", value {v}");
+    }
+    if let Some(n) = c.count {
+        text += &format!(", count {n}");
+    }
+    if let Some(n) = c.count_at_least {
+        text += &format!(", at least {n} counted");
+    }
+    if let Some(u) = c.unique {
+        text += &format!(", unique {u}");
+    }
+    text += &format!(
+        " [{} cubes covering the whole space; {:.1} s in all, longest {:.1} s]",
+        rs.len(),
+        total,
+        longest
+    );
+    if let Some(w) = within {
+        text += &format!(" [among {w} only]");
+    }
+    if !c.unanswered.is_empty() {
+        let why: Vec<String> = rs
+            .iter()
+            .filter(|r| c.unanswered.contains(&r.id))
+            .take(3)
+            .map(|r| format!("{} ({})", r.id, r.message.as_deref().unwrap_or(&r.status)))
+            .collect();
+        text += &format!(
+            "; {} cubes unanswered: {}",
+            c.unanswered.len(),
+            why.join("; ")
+        );
+    }
+    Ok(
+        json!({"question": q, "status": status, "objective": c.objective, "count": c.count,
+              "count_at_least": c.count_at_least, "unique": c.unique, "cubes": rs.len(),
+              "from": c.from, "unanswered": c.unanswered, "within": within,
+              "seconds": (total * 1000.0).round() / 1000.0, "longest": longest, "text": text}),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_expand_in_order_and_ascending_keeps_non_decreasing() {
+        let w = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        let all = expand(&w("gunport optimum 1..3 2..3"), false).unwrap();
+        assert_eq!(all.len(), 6);
+        let up = expand(&w("gunport optimum 1..3 1..3"), true).unwrap();
+        let pairs: Vec<String> = up.iter().map(|c| c[2..].join("x")).collect();
+        assert_eq!(pairs, ["1x1", "1x2", "1x3", "2x2", "2x3", "3x3"]);
+        assert!(expand(&w("tank solve 5..2"), false).is_err());
+    }
+
+    #[test]
+    fn jobs_read_as_command_lines() {
+        let j = read_job(
+            3,
+            r#"{"id": "a", "puzzle": "gunport", "query": "optimum", "input": [6, 6], "args": {"formulation": "cell"}, "time_limit": 5}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            j.argv.join(" "),
+            "gunport optimum 6 6 --formulation cell --time-limit 5 --json"
+        );
+        // The same command written as raw words has the same fingerprint.
+        let k = read_job(
+            4,
+            r#"{"id": "b", "puzzle": "gunport", "query": "optimum", "args": ["6", "6", "--formulation", "cell"], "time_limit": 5}"#,
+        )
+        .unwrap();
+        assert_eq!(j.hash, k.hash);
+        for (bad, says) in [
+            (r#"{"puzzle": "sudoku", "query": "solve"}"#, "no puzzle"),
+            (r#"{"puzzle": "tank", "query": "fly", "input": [5]}"#, "fly"),
+            (
+                r#"{"puzzle": "tank", "query": "solve", "args": {"no-such": 1}}"#,
+                "no-such",
+            ),
+            (
+                r#"{"puzzle": "tank", "query": "solve", "time_limit": -1}"#,
+                "time_limit",
+            ),
+            (
+                r#"{"puzzle": "tank", "query": "solve", "colour": 1}"#,
+                "unknown field",
+            ),
+            (r#"[1, 2]"#, "object"),
+            (r#"{"puzzle": "#, "not JSON"),
+        ] {
+            let e = read_job(1, bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn questions_ignore_how_they_ran() {
+        let w = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            question(&w("tank count 5 --cube +1 --time-limit 9 --json")),
+            "tank count 5"
+        );
+    }
+}
