@@ -19,7 +19,9 @@ use quandary::Error;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{IsTerminal, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -165,10 +167,11 @@ fn read_job(line: usize, text: &str) -> Result<Job, String> {
 }
 
 /// The jobs of a file; bad lines reported (with their numbers) and skipped.
-fn read_jobs(path: &str) -> Result<Vec<Job>, Error> {
+fn read_jobs(path: &str) -> Result<(Vec<Job>, usize), Error> {
     let text = quandary::input::read_file(path)?;
     let mut jobs: Vec<Job> = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut skipped = 0;
     for (k, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
@@ -182,15 +185,19 @@ fn read_jobs(path: &str) -> Result<Vec<Job>, Error> {
                         k + 1,
                         job.id
                     );
+                    skipped += 1;
                     continue;
                 }
                 ids.insert(job.id.clone(), k + 1);
                 jobs.push(job);
             }
-            Err(why) => eprintln!("quandary: {path} line {}: skipped: {why}", k + 1),
+            Err(why) => {
+                eprintln!("quandary: {path} line {}: skipped: {why}", k + 1);
+                skipped += 1;
+            }
         }
     }
-    Ok(jobs)
+    Ok((jobs, skipped))
 }
 
 /// Which share of the jobs this batch runs: `(index, count, where it came from)`.
@@ -336,8 +343,36 @@ fn grace(limit: f64) -> Duration {
     Duration::from_secs_f64(limit * 0.25 + 5.0)
 }
 
-/// Runs one job as a child process of this program.
-fn run_job(job: &Job, memory_mb: Option<u64>) -> Ended {
+/// Set when the batch is asked to stop (Ctrl-C, SIGTERM from a scheduler).
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C and SIGTERM stop the batch: the jobs in flight are killed (each runs in a process
+/// group of its own, so a terminal's Ctrl-C reaches only the batch) and not recorded.
+fn stop_on_signals() {
+    extern "C" fn on_stop(_: libc::c_int) {
+        STOP.store(true, Ordering::SeqCst);
+    }
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_stop as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+    }
+}
+
+/// Kills a job's whole process group (a wrapper program and whatever it started).
+fn kill_group(child: &mut std::process::Child) {
+    // SAFETY: kill(2) on the group this child leads (it was started with process_group(0)).
+    unsafe {
+        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+    }
+    let _ = child.kill();
+}
+
+/// Runs one job as a child process of this program; `None` if the batch was stopped first.
+fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
     let started = Instant::now();
     // QUANDARY_BATCH_PROGRAM: run jobs through another program (a wrapper that starts
     // quandary in a container, say); by default this one.
@@ -347,6 +382,7 @@ fn run_job(job: &Job, memory_mb: Option<u64>) -> Ended {
     };
     let mut cmd = Command::new(exe);
     cmd.args(&job.argv)
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -356,13 +392,13 @@ fn run_job(job: &Job, memory_mb: Option<u64>) -> Ended {
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            return Ended {
+            return Some(Ended {
                 status: "error".into(),
                 exit: None,
                 outcome: Value::Null,
                 message: Some(format!("could not start: {e}")),
                 seconds: 0.0,
-            }
+            })
         }
     };
     let pipe = |mut r: Box<dyn Read + Send>| {
@@ -384,9 +420,14 @@ fn run_job(job: &Job, memory_mb: Option<u64>) -> Ended {
             Ok(None) => {}
             Err(_) => break None,
         }
+        if STOP.load(Ordering::SeqCst) {
+            kill_group(&mut child);
+            let _ = child.wait();
+            return None;
+        }
         if kill_at.is_some_and(|k| Instant::now() >= k) {
             overran = true;
-            let _ = child.kill();
+            kill_group(&mut child);
             break child.wait().ok();
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -443,19 +484,19 @@ fn run_job(job: &Job, memory_mb: Option<u64>) -> Ended {
             )),
         )
     };
-    Ended {
+    Some(Ended {
         status,
         exit,
         outcome,
         message,
         seconds,
-    }
+    })
 }
 
 /// `quandary batch`.
 pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
     let path = m.get_one::<String>("jobs").expect("required");
-    let all = read_jobs(path)?;
+    let (all, skipped) = read_jobs(path)?;
     let shard = shard(m.get_one::<String>("shard"))?;
     let mine: Vec<Job> = match &shard {
         Some((i, n, _)) => all
@@ -508,6 +549,7 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
             source,
         })?;
     let file = Mutex::new(file);
+    stop_on_signals();
     let counts: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
     let bar = if std::io::stderr().is_terminal() {
         let b = ProgressBar::new(pending.len() as u64);
@@ -524,17 +566,19 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
     };
     let queue = Mutex::new(pending.iter());
     let failed_write: Mutex<Option<Error>> = Mutex::new(None);
-    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..k.min(pending.len().max(1)) {
             s.spawn(|| loop {
                 let Some(job) = queue.lock().expect("queue").next() else {
                     break;
                 };
-                if failed_write.lock().expect("flag").is_some() {
+                if failed_write.lock().expect("flag").is_some() || STOP.load(Ordering::SeqCst) {
                     break;
                 }
-                let e = run_job(job, memory_mb);
+                let Some(e) = run_job(job, memory_mb) else {
+                    break;
+                };
                 let line = json!({"id": job.id, "job": job.hash, "line": job.line,
                     "argv": job.argv, "status": e.status, "exit": e.exit,
                     "seconds": (e.seconds * 1000.0).round() / 1000.0,
@@ -560,7 +604,7 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                let n = finished.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                let n = finished.fetch_add(1, Ordering::SeqCst) + 1;
                 match &bar {
                     Some(b) => {
                         b.set_message(summary);
@@ -584,14 +628,22 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
         return Err(e);
     }
     let counts = counts.into_inner().expect("counts");
+    if STOP.load(Ordering::SeqCst) {
+        let n = finished.load(Ordering::SeqCst);
+        eprintln!(
+            "quandary: stopped after {n} of {} jobs; the jobs in flight were not recorded; the same command resumes",
+            pending.len()
+        );
+        return Ok(130);
+    }
     let answered = |s: &str| matches!(s, "solved" | "optimal" | "infeasible");
     let open: usize = counts
         .iter()
         .filter(|(s, _)| !answered(s))
         .map(|(_, n)| n)
         .sum();
-    outln!(
-        "{} jobs run, results in {out}: {}",
+    eprintln!(
+        "quandary: {} jobs run, results in {out}: {}",
         pending.len(),
         if counts.is_empty() {
             "nothing to do".to_string()
@@ -603,7 +655,12 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
                 .join(", ")
         }
     );
-    Ok(if open > 0 { 1 } else { 0 })
+    if skipped > 0 {
+        eprintln!(
+            "quandary: {skipped} lines of {path} were skipped (see above): mend them and run again"
+        );
+    }
+    Ok(if open > 0 || skipped > 0 { 1 } else { 0 })
 }
 
 /// The words of a job generator's command with every `A..B` range expanded: one command per
@@ -723,6 +780,12 @@ pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
                 }
             }
         }
+    }
+    // Every job written is one `quandary batch` will run.
+    for (k, l) in lines.iter().enumerate() {
+        read_job(k + 1, &l.to_string()).map_err(|why| {
+            Error::Internal(format!("job {} as written would not run: {why}", k + 1))
+        })?;
     }
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     match m.get_one::<String>("output") {
@@ -886,6 +949,7 @@ pub fn merge(m: &ArgMatches) -> Result<i32, Error> {
     if let Some(jobs_path) = m.get_one::<String>("jobs") {
         let have: HashSet<&str> = results.iter().map(|r| r.id.as_str()).collect();
         let missing: Vec<String> = read_jobs(jobs_path)?
+            .0
             .into_iter()
             .filter(|j| !have.contains(j.id.as_str()))
             .map(|j| j.id)

@@ -123,7 +123,7 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                     .help("The model as `solve` builds it, with symmetry-breaking rows where the puzzle has them (valid for finding, not counting)"),
             )
             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print exactly one JSON object on stdout")),
-        "reach" => common_args(cmd).arg(
+        "reach" => common_args(cmd).arg(cube_arg()).arg(
             Arg::new("at-least")
                 .long("at-least")
                 .visible_alias("holes")
@@ -134,14 +134,16 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                 .help("The value to reach"),
         ),
         "forced" => common_args(cmd).arg(out_arg()),
-        _ => common_args(cmd).arg(out_arg()).arg(
-            Arg::new("cube")
-                .long("cube")
-                .value_name("LITS")
-                .allow_hyphen_values(true)
-                .help("Search only the cube LITS of a question split by `quandary jobs --cubes K` (\"+1 -4\": decision 1 true, decision 4 false); the answer holds in the cube only"),
-        ),
+        _ => common_args(cmd).arg(out_arg()).arg(cube_arg()),
     }
+}
+
+fn cube_arg() -> Arg {
+    Arg::new("cube")
+        .long("cube")
+        .value_name("LITS")
+        .allow_hyphen_values(true)
+        .help("Search only the cube LITS of a question split by `quandary jobs --cubes K` (\"+1 -4\": decision 1 true, decision 4 false); the answer holds in the cube only")
 }
 
 fn out_arg() -> Arg {
