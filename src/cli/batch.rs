@@ -783,9 +783,8 @@ pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
     }
     // Every job written is one `quandary batch` will run.
     for (k, l) in lines.iter().enumerate() {
-        read_job(k + 1, &l.to_string()).map_err(|why| {
-            Error::Internal(format!("job {} as written would not run: {why}", k + 1))
-        })?;
+        read_job(k + 1, &l.to_string())
+            .map_err(|why| Error::input(format!("job {} would not run: {why}", k + 1)))?;
     }
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     match m.get_one::<String>("output") {

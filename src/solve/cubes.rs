@@ -50,11 +50,8 @@ pub fn parse(text: &str) -> Result<Cube, String> {
     Ok(cube)
 }
 
-/// A cube as [`parse`] reads it ("+1 -4 +7"); the empty cube is the whole space.
+/// A cube as [`parse`] reads it ("+1 -4 +7"); the empty cube (the whole space) is "".
 pub fn show(cube: &[i64]) -> String {
-    if cube.is_empty() {
-        return "(the whole space)".into();
-    }
     cube.iter()
         .map(|l| format!("{l:+}"))
         .collect::<Vec<_>>()
@@ -322,6 +319,7 @@ mod tests {
     fn parse_reads_what_show_writes() {
         let c = vec![1, -4, 7];
         assert_eq!(parse(&show(&c)).unwrap(), c);
+        assert_eq!(parse(&show(&[])).unwrap(), Vec::<i64>::new());
         assert_eq!(parse("1,-4,+7").unwrap(), c);
         assert!(parse("1 -1").is_err());
         assert!(parse("0").is_err());

@@ -106,9 +106,10 @@ pub fn run_cube<P: Puzzle>(
             );
         }
         let within = f.scope.take();
+        let this = describe(cube);
         f.scope = Some(match &within {
-            Some(s) => format!("the cube {} of {s}", super::cubes::show(cube)),
-            None => format!("the cube {}", super::cubes::show(cube)),
+            Some(s) => format!("{this} of {s}"),
+            None => this,
         });
         facts = Some(super::cubes::CubeFacts {
             literals: cube.to_vec(),
@@ -125,7 +126,7 @@ pub fn run_cube<P: Puzzle>(
     };
     if outcome.scope.is_none() {
         // Stopped before the model was built: still an answer about the cube only.
-        outcome.scope = Some(format!("the cube {}", super::cubes::show(cube)));
+        outcome.scope = Some(describe(cube));
     }
     outcome.facts.cube = facts.or_else(|| {
         Some(super::cubes::CubeFacts {
@@ -136,6 +137,14 @@ pub fn run_cube<P: Puzzle>(
         })
     });
     verified::<P>(instance, outcome, limits)
+}
+
+/// A cube in a scope's words.
+fn describe(cube: &[i64]) -> String {
+    match cube {
+        [] => "the cube of the whole space".into(),
+        _ => format!("the cube {}", super::cubes::show(cube)),
+    }
 }
 
 /// The outcome with its time, and every solution checked by the puzzle's verifier (the

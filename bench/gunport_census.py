@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The Gunport census: results of `quandary batch` on every m x n board (m <= n) turned into
+data/gunport/census.csv and a Markdown table, each board set beside the published values
+(Sands: mn/3 when 3 divides a side; Pearce's formula, proven by Klostermeyer and Yeo for
+boards with a side of at most 13; the domino bound mn - 2*ceil(mn/3), a theorem for m, n >= 2).
+
+    quandary jobs --ascending --time-limit 60 -o census.jsonl gunport optimum 1..20 1..20
+    quandary batch census.jsonl --jobs 1
+    python3 bench/gunport_census.py census.results.jsonl [more results files...]
+"""
+import csv
+import json
+import sys
+
+
+def pearce(m, n):
+    mn = m * n
+    a, b = m % 3, n % 3
+    if a == 0 or b == 0:
+        return mn // 3
+    return (mn - 4) // 3 if a == b else (mn - 2) // 3
+
+
+def sands(m, n):
+    return m * n // 3 if m % 3 == 0 or n % 3 == 0 else None
+
+
+def domino_bound(m, n):
+    if m < 2 or n < 2:
+        return None
+    mn = m * n
+    return mn - 2 * ((mn + 2) // 3)
+
+
+def main(paths):
+    boards = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                m, n = int(r["argv"][2]), int(r["argv"][3])
+                o = r.get("outcome") or {}
+                boards[(m, n)] = {
+                    "status": o.get("status", r["status"]),
+                    "holes": o.get("objective"),
+                    "bound": o.get("bound"),
+                    "method": (o.get("stats") or {}).get("method", r.get("message") or ""),
+                    "seconds": r["seconds"],
+                }
+    rows = []
+    for (m, n), b in sorted(boards.items()):
+        p = pearce(m, n) if m >= 2 else None
+        s = sands(m, n)
+        d = domino_bound(m, n)
+        proved = b["status"] == "optimal"
+        known = s if s is not None else (p if m <= 13 and m >= 2 else None)
+        agrees = "" if not proved or known is None else ("yes" if b["holes"] == known else "NO")
+        rows.append([m, n, b["holes"], b["status"], d, s, p, agrees, b["seconds"], b["method"]])
+    with open("data/gunport/census.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["m", "n", "holes", "status", "domino_bound", "sands", "pearce",
+                    "agrees_with_published", "seconds", "method"])
+        w.writerows(rows)
+    # The table: value per board; "≥v" where the limit stopped the proof (v found, the domino
+    # bound not reached); "—" for boards not run.
+    size = max(max(k) for k in boards)
+    print("| m \\ n | " + " | ".join(str(n) for n in range(1, size + 1)) + " |")
+    print("|---" * (size + 1) + "|")
+    for m in range(1, size + 1):
+        cells = []
+        for n in range(1, size + 1):
+            b = boards.get((m, n))
+            if n < m:
+                cells.append("")
+            elif b is None:
+                cells.append("—")
+            elif b["status"] == "optimal":
+                cells.append(str(b["holes"]))
+            elif b["holes"] is not None:
+                cells.append(f"≥{b['holes']}")
+            else:
+                cells.append("?")
+        print(f"| **{m}** | " + " | ".join(cells) + " |")
+    proved = sum(1 for r in rows if r[3] == "optimal")
+    disagree = [f"{r[0]}×{r[1]}" for r in rows if r[7] == "NO"]
+    fails = [f"{r[0]}×{r[1]}" for r in rows if r[3] == "optimal" and r[6] is not None and r[2] != r[6]]
+    print()
+    print(f"{len(rows)} boards, {proved} proved optimal; disagreements with published values: "
+          f"{', '.join(disagree) or 'none'}; boards where Pearce's formula fails among those proved: "
+          f"{', '.join(fails) or 'none'}; total {sum(r[8] for r in rows):.0f} s of job time.")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["census.results.jsonl"])
