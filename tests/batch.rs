@@ -332,6 +332,17 @@ fn every_way_a_job_ends_is_recorded() {
         &[("QUANDARY_BATCH_PROGRAM", s(&program))],
     );
     assert!(err.contains("1 jobs run"), "{err}");
+    // Merge takes the later result of the job run again, and says what became of each.
+    let (code, out, err, _) = quandary(&["merge", s(&dir.join("j.results.jsonl"))]);
+    assert_eq!(code, 1, "{err}");
+    for line in [
+        "tank solve 4: solved",
+        "tank solve 7: crashed",
+        "tank solve 8: killed",
+        "tank solve 9: timeout",
+    ] {
+        assert!(out.lines().any(|l| l.starts_with(line)), "{line}: {out}");
+    }
 }
 
 /// Ten small jobs, for the shard tests.

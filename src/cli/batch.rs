@@ -836,8 +836,8 @@ fn question(argv: &[String]) -> String {
 }
 
 fn read_results(paths: &[String]) -> Result<Vec<Result1>, Error> {
-    let mut out = Vec::new();
-    let mut seen: HashMap<String, String> = HashMap::new();
+    let mut out: Vec<Result1> = Vec::new();
+    let mut seen: HashMap<String, (String, usize)> = HashMap::new();
     for path in paths {
         let text = quandary::input::read_file(path)?;
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -865,12 +865,7 @@ fn read_results(paths: &[String]) -> Result<Vec<Result1>, Error> {
                 )));
             };
             let at = format!("{path} line {}", k + 1);
-            if let Some(first) = seen.insert(id.to_string(), at.clone()) {
-                return Err(Error::input(format!(
-                    "job \"{id}\" has two results ({first} and {at}): merge each batch's results once"
-                )));
-            }
-            out.push(Result1 {
+            let result = Result1 {
                 id: id.to_string(),
                 line: v["line"].as_u64().unwrap_or(u64::MAX),
                 argv: argv
@@ -881,7 +876,20 @@ fn read_results(paths: &[String]) -> Result<Vec<Result1>, Error> {
                 seconds: v["seconds"].as_f64().unwrap_or(0.0),
                 outcome: v["outcome"].clone(),
                 message: v["message"].as_str().map(str::to_string),
-            });
+            };
+            match seen.get(id).cloned() {
+                // A killed job runs again on resume: its later result replaces the kill.
+                Some((_, index)) if out[index].status == "killed" => out[index] = result,
+                Some((first, _)) => {
+                    return Err(Error::input(format!(
+                        "job \"{id}\" has two results ({first} and {at}): merge each batch's results once"
+                    )))
+                }
+                None => {
+                    seen.insert(id.to_string(), (at, out.len()));
+                    out.push(result);
+                }
+            }
         }
     }
     Ok(out)
