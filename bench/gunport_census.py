@@ -6,7 +6,10 @@ boards with a side of at most 13; the domino bound mn - 2*ceil(mn/3), a theorem 
 
     quandary jobs --ascending --time-limit 60 -o census.jsonl gunport optimum 1..20 1..20
     quandary batch census.jsonl --jobs 1
-    python3 bench/gunport_census.py census.results.jsonl [more results files...]
+    python3 bench/gunport_census.py census.results.jsonl [later passes...]
+
+Later passes are `reach M N --at-least B ...` runs (B the domino bound) on the boards the first
+pass left open: a packing found there proves the optimum.
 """
 import csv
 import json
@@ -38,15 +41,37 @@ def main(paths):
         with open(path) as f:
             for line in f:
                 r = json.loads(line)
-                m, n = int(r["argv"][2]), int(r["argv"][3])
+                m, n = sorted((int(r["argv"][2]), int(r["argv"][3])))
                 o = r.get("outcome") or {}
-                boards[(m, n)] = {
+                found = {
                     "status": o.get("status", r["status"]),
                     "holes": o.get("objective"),
-                    "bound": o.get("bound"),
                     "method": (o.get("stats") or {}).get("method", r.get("message") or ""),
                     "seconds": r["seconds"],
                 }
+                old = boards.get((m, n))
+                found["upper"] = o.get("bound") if found["status"] == "optimal" else domino_bound(m, n)
+                if r["argv"][1] == "reach" and old is not None:
+                    # A later pass on an open board: `reach --at-least v` either finds a
+                    # packing (a lower bound) or proves there is none (an upper bound: the
+                    # largest value below v with the parity of mn).
+                    words = " ".join(r["argv"][1:-3])
+                    v = int(r["argv"][r["argv"].index("--at-least") + 1])
+                    old["seconds"] += found["seconds"]
+                    if found["status"] == "infeasible":
+                        below = v - 1 - ((v - 1 - m * n) % 2)
+                        old["upper"] = min(x for x in (old["upper"], below) if x is not None)
+                        old["method"] += f"; `{words}`: none (so at most {below})"
+                    elif found["holes"] is not None:
+                        if (old["holes"] or -1) < found["holes"]:
+                            old["holes"] = found["holes"]
+                        old["method"] += f"; `{words}`: found {found['holes']}"
+                    else:
+                        old["method"] += f"; `{words}`: no answer"
+                    if old["holes"] is not None and old["upper"] is not None and old["holes"] >= old["upper"]:
+                        old["status"] = "optimal"
+                    continue
+                boards[(m, n)] = found
     rows = []
     for (m, n), b in sorted(boards.items()):
         p = pearce(m, n) if m >= 2 else None
@@ -61,8 +86,8 @@ def main(paths):
         w.writerow(["m", "n", "holes", "status", "domino_bound", "sands", "pearce",
                     "agrees_with_published", "seconds", "method"])
         w.writerows(rows)
-    # The table: value per board; "≥v" where the limit stopped the proof (v found, the domino
-    # bound not reached); "—" for boards not run.
+    # The table: value per board; "v–u" where a packing with v holes is known and u is the best
+    # upper bound proved; "—" for boards not run.
     size = max(max(k) for k in boards)
     print("| m \\ n | " + " | ".join(str(n) for n in range(1, size + 1)) + " |")
     print("|---" * (size + 1) + "|")
@@ -76,6 +101,8 @@ def main(paths):
                 cells.append("—")
             elif b["status"] == "optimal":
                 cells.append(str(b["holes"]))
+            elif b["holes"] is not None and b.get("upper") is not None:
+                cells.append(f"{b['holes']}–{b['upper']}")
             elif b["holes"] is not None:
                 cells.append(f"≥{b['holes']}")
             else:

@@ -285,3 +285,57 @@ fn the_budget_program_runs_along_the_longer_side() {
         assert_eq!(none.holes, None, "{m}×{n}");
     }
 }
+
+#[test]
+fn pearces_formula_fails_on_14_by_16() {
+    // The census (docs/gunport.md) found 72 holes on 14×16 where Pearce's formula says 74, and
+    // three methods show that 74 cannot be reached: the strong SAT model, the budget program
+    // (below, under a second), and SAT on the seed's unstrengthened cell model (204 s).
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/gunport/14x16-72.txt"
+    ))
+    .unwrap();
+    let p = packing_from_rows(&text);
+    assert_eq!((p.m, p.n), (14, 16));
+    assert_eq!(verify(&p), Ok(72));
+    assert_eq!(Gunport { m: 14, n: 16 }.pearce(), 74);
+    use quandary::puzzles::gunport::budget;
+    assert_eq!(budget::at_least(14, 16, 74, None).unwrap().holes, None);
+}
+
+#[test]
+fn the_census_agrees_with_every_published_value() {
+    // data/gunport/census.csv (bench/gunport_census.py from `quandary batch` results): every
+    // proved optimum equals Sands' mn/3 when 3 divides a side, Pearce's formula when a side is
+    // at most 13 (Klostermeyer and Yeo), and never passes the domino bound; A280984's 19×19.
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/gunport/census.csv"))
+            .unwrap();
+    let mut proved = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.splitn(5, ',').collect();
+        let (m, n): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        let g = Gunport { m, n };
+        let Ok(holes) = f[2].parse::<i64>() else {
+            continue;
+        };
+        if let Some(d) = g.domino_bound() {
+            assert!(holes <= d, "{m}×{n}: {holes} holes, over the domino bound {d}");
+        }
+        if f[3] != "optimal" {
+            continue;
+        }
+        proved += 1;
+        if let Some(s) = g.sands() {
+            assert_eq!(holes, s as i64, "{m}×{n}: Sands");
+        }
+        if (2..=13).contains(&m.min(n)) {
+            assert_eq!(holes, g.pearce(), "{m}×{n}: Klostermeyer–Yeo");
+        }
+        if (m, n) == (19, 19) {
+            assert_eq!(holes, 117, "A280984");
+        }
+    }
+    assert!(proved >= 200, "{proved} boards proved");
+}
