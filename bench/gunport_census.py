@@ -6,7 +6,10 @@ boards with a side of at most 13; the domino bound mn - 2*ceil(mn/3), a theorem 
 
     quandary jobs --ascending --time-limit 60 -o census.jsonl gunport optimum 1..20 1..20
     quandary batch census.jsonl --jobs 1
-    python3 bench/gunport_census.py census.results.jsonl [later passes...]
+    python3 bench/gunport_census.py [--docs] census.results.jsonl [later passes...]
+
+--docs also writes the table and the list of boards where Pearce's formula fails into
+docs/gunport.md, between its census markers.
 
 Later passes are `reach M N --at-least B ...` runs (B the domino bound) on the boards the first
 pass left open: a packing found there proves the optimum.
@@ -35,7 +38,13 @@ def domino_bound(m, n):
     return mn - 2 * ((mn + 2) // 3)
 
 
-def main(paths):
+def put(text, start, end, body):
+    a = text.index(start) + len(start)
+    b = text.index(end)
+    return text[:a] + "\n\n" + body + "\n\n" + text[b:]
+
+
+def main(paths, docs=False):
     boards = {}
     for path in paths:
         with open(path) as f:
@@ -88,9 +97,11 @@ def main(paths):
         w.writerows(rows)
     # The table: value per board; "v–u" where a packing with v holes is known and u is the best
     # upper bound proved; "—" for boards not run.
+    lines = []
+    say = lines.append
     size = max(max(k) for k in boards)
-    print("| m \\ n | " + " | ".join(str(n) for n in range(1, size + 1)) + " |")
-    print("|---" * (size + 1) + "|")
+    say("| m \\ n | " + " | ".join(str(n) for n in range(1, size + 1)) + " |")
+    say("|---" * (size + 1) + "|")
     for m in range(1, size + 1):
         cells = []
         for n in range(1, size + 1):
@@ -107,15 +118,29 @@ def main(paths):
                 cells.append(f"≥{b['holes']}")
             else:
                 cells.append("?")
-        print(f"| **{m}** | " + " | ".join(cells) + " |")
+        say(f"| **{m}** | " + " | ".join(cells) + " |")
     proved = sum(1 for r in rows if r[3] == "optimal")
     disagree = [f"{r[0]}×{r[1]}" for r in rows if r[7] == "NO"]
     fails = [f"{r[0]}×{r[1]}" for r in rows if r[3] == "optimal" and r[6] is not None and r[2] != r[6]]
-    print()
-    print(f"{len(rows)} boards, {proved} proved optimal; disagreements with published values: "
-          f"{', '.join(disagree) or 'none'}; boards where Pearce's formula fails among those proved: "
-          f"{', '.join(fails) or 'none'}; total {sum(r[8] for r in rows):.0f} s of job time.")
+    say("")
+    say(f"{len(rows)} boards, {proved} proved optimal; disagreements with published values: "
+        f"{', '.join(disagree) or 'none'}; boards where Pearce's formula fails among those proved: "
+        f"{', '.join(fails) or 'none'}; total {sum(r[8] for r in rows):.0f} s of job time.")
+    print("\n".join(lines))
+    if docs:
+        failing = "\n".join(f"| {r[0]}×{r[1]} | {r[6]} | {r[2]} |" for r in rows
+                            if r[3] == "optimal" and r[6] is not None and r[2] != r[6])
+        with open("docs/gunport.md") as f:
+            text = f.read()
+        text = put(text, "<!-- census table: bench/gunport_census.py -->",
+                   "<!-- end of census table -->", "\n".join(lines))
+        text = put(text, "<!-- census failures -->", "<!-- end of census failures -->",
+                   "| board | Pearce's formula | optimum (proved) |\n|---|---|---|\n" + failing)
+        with open("docs/gunport.md", "w") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["census.results.jsonl"])
+    args = sys.argv[1:]
+    docs = "--docs" in args
+    main([a for a in args if a != "--docs"] or ["census.results.jsonl"], docs)
