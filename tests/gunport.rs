@@ -309,9 +309,11 @@ fn the_census_agrees_with_every_published_value() {
     // data/gunport/census.csv (bench/gunport_census.py from `quandary batch` results): every
     // proved optimum equals Sands' mn/3 when 3 divides a side, Pearce's formula when a side is
     // at most 13 (Klostermeyer and Yeo), and never passes the domino bound; A280984's 19×19.
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/gunport/census.csv"))
-            .unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/gunport/census.csv"
+    ))
+    .unwrap();
     let mut proved = 0;
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.splitn(5, ',').collect();
@@ -321,7 +323,10 @@ fn the_census_agrees_with_every_published_value() {
             continue;
         };
         if let Some(d) = g.domino_bound() {
-            assert!(holes <= d, "{m}×{n}: {holes} holes, over the domino bound {d}");
+            assert!(
+                holes <= d,
+                "{m}×{n}: {holes} holes, over the domino bound {d}"
+            );
         }
         if f[3] != "optimal" {
             continue;
