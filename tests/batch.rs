@@ -493,3 +493,54 @@ fn the_gnu_parallel_recipe_gives_the_direct_answers() {
         10
     );
 }
+
+#[test]
+fn a_hard_cube_split_again_replaces_it_in_the_merge() {
+    let dir = scratch("refine");
+    let file = dir.join("c.jsonl");
+    jobs(&file, &["--cubes", "2", "tank", "solve", "3"]);
+    let (code, _, err, _) = quandary(&["batch", s(&file)]);
+    assert_eq!(code, 0, "{err}");
+    // Pretend the second cube ran out of time.
+    let results = dir.join("c.results.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut rows: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    rows.sort_by_key(|l| l["line"].as_u64());
+    rows[1]["status"] = "unknown".into();
+    rows[1]["outcome"]["in_scope"]["status"] = "unknown".into();
+    let hard = rows[1]["outcome"]["cube"]["literals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{:+}", l.as_i64().unwrap()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let body: String = rows.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&results, body).unwrap();
+    let (code, out, _, _) = quandary(&["merge", s(&results)]);
+    assert_eq!(code, 1, "one cube unanswered: {out}");
+    assert!(out.contains("1 cubes unanswered"), "{out}");
+    // Split the hard cube into 4 and run those.
+    let finer = dir.join("finer.jsonl");
+    jobs(
+        &finer,
+        &["--cubes", "4", "tank", "solve", "3", "--cube", &hard],
+    );
+    for job in lines(&finer) {
+        let cube = job["args"][2].as_str().unwrap().to_string();
+        assert!(cube.starts_with(&hard), "{cube} refines {hard}");
+    }
+    let (code, _, err, _) = quandary(&["batch", s(&finer)]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err, _) =
+        quandary(&["merge", s(&results), s(&dir.join("finer.results.jsonl"))]);
+    assert_eq!(code, 0, "{out} {err}");
+    assert!(out.contains("tank solve 3: infeasible"), "{out}");
+    assert!(
+        out.contains("1 unanswered cubes replaced by finer ones"),
+        "{out}"
+    );
+}

@@ -756,19 +756,41 @@ pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
                 let (entry, vm, query) = generic(&parsed).ok_or_else(|| {
                     Error::input("--cubes splits solve, count, unique, optimum and reach questions")
                 })?;
-                if query == Query::Forced
-                    || vm.try_get_one::<String>("cube").ok().flatten().is_some()
-                {
+                if query == Query::Forced {
                     return Err(Error::input(
-                        "--cubes splits solve, count, unique, optimum and reach questions (not forced, not one cube)",
+                        "--cubes splits solve, count, unique, optimum and reach questions, not forced",
                     ));
                 }
+                // With --cube C, the cube C is split further (a hard cube of an earlier split):
+                // each new cube is C plus decisions at places C does not fix.
+                let within = match vm.try_get_one::<String>("cube").ok().flatten() {
+                    Some(text) => {
+                        cubes::parse(text).map_err(|e| Error::input(format!("--cube: {e}")))?
+                    }
+                    None => Vec::new(),
+                };
                 let input: Vec<String> = vm
                     .get_many::<String>("input")
                     .map(|w| w.cloned().collect())
                     .unwrap_or_default();
-                let n = entry.decisions(&input, OptionsIn::Matches(vm), query)?;
-                let split = cubes::split(n, k).map_err(Error::input)?;
+                let places = entry.decisions(&input, OptionsIn::Matches(vm), query)?;
+                let fixed: Vec<_> = within
+                    .iter()
+                    .filter_map(|l| places.get(l.unsigned_abs() as usize - 1))
+                    .collect();
+                let free: Vec<usize> = cubes::split_decisions(&places)
+                    .into_iter()
+                    .filter(|&d| !fixed.contains(&&places[d]))
+                    .collect();
+                let split: Vec<cubes::Cube> = cubes::split(&free, k)
+                    .map_err(Error::input)?
+                    .into_iter()
+                    .map(|c| within.iter().copied().chain(c).collect())
+                    .collect();
+                let rest: Vec<String> = match rest.iter().position(|w| w == "--cube") {
+                    Some(at) => [&rest[..at], &rest[at + 2..]].concat(),
+                    None => rest.to_vec(),
+                };
                 for (i, c) in split.iter().enumerate() {
                     let mut args = rest.to_vec();
                     args.extend(["--cube".to_string(), cubes::show(c)]);
@@ -1071,7 +1093,33 @@ fn single(q: &str, r: &Result1) -> Value {
 
 /// The answer of a question split into cubes, after the coverage check.
 fn combined(q: &str, rs: &[&Result1]) -> Result<Value, Error> {
-    let parts: Vec<Part> = rs.iter().map(|r| part(r)).collect();
+    // A cube left unanswered and split again (`jobs --cubes K ... --cube C`) is replaced by
+    // its finer cubes once they have answers: it is set aside here, and the coverage check
+    // below decides whether what remains covers the space.
+    let all_parts: Vec<Part> = rs.iter().map(|r| part(r)).collect();
+    let refined = |u: &Part| {
+        u.status == Status::Unknown
+            && all_parts.iter().any(|a| {
+                a.status != Status::Unknown
+                    && a.cube.len() > u.cube.len()
+                    && u.cube.iter().all(|l| a.cube.contains(l))
+            })
+    };
+    let keep: Vec<bool> = all_parts.iter().map(|p| !refined(p)).collect();
+    let replaced = keep.iter().filter(|k| !**k).count();
+    let rs: Vec<&Result1> = rs
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(r, _)| *r)
+        .collect();
+    let rs = rs.as_slice();
+    let parts: Vec<Part> = all_parts
+        .into_iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(p, _)| p)
+        .collect();
     // The cube each job ran, from its own report (or, if it never reported, its command).
     let cube_of = |r: &Result1, p: &Part| -> Result<Vec<i64>, Error> {
         if r.outcome["cube"].is_object() {
@@ -1144,10 +1192,14 @@ fn combined(q: &str, rs: &[&Result1]) -> Result<Value, Error> {
         text += &format!(", unique {u}");
     }
     text += &format!(
-        " [{} cubes covering the whole space; {:.1} s in all, longest {:.1} s]",
+        " [{} cubes covering the whole space; {:.1} s in all, longest {:.1} s{}]",
         rs.len(),
         total,
-        longest
+        longest,
+        match replaced {
+            0 => String::new(),
+            n => format!("; {n} unanswered cubes replaced by finer ones"),
+        }
     );
     if let Some(w) = within {
         text += &format!(" [among {w} only]");
@@ -1168,7 +1220,7 @@ fn combined(q: &str, rs: &[&Result1]) -> Result<Value, Error> {
     Ok(
         json!({"question": q, "status": status, "objective": c.objective, "count": c.count,
               "count_at_least": c.count_at_least, "unique": c.unique, "cubes": rs.len(),
-              "from": c.from, "unanswered": c.unanswered, "within": within,
+              "from": c.from, "unanswered": c.unanswered, "within": within, "replaced": replaced,
               "seconds": (total * 1000.0).round() / 1000.0, "longest": longest, "text": text}),
     )
 }

@@ -63,8 +63,14 @@ pub trait Entry: Sync {
         limits: &Limits,
         cube: Option<&[i64]>,
     ) -> Result<Report>;
-    /// How many decision variables the formulation answering `query` has: what cubes split.
-    fn decisions(&self, words: &[String], options: OptionsIn, query: Query) -> Result<usize>;
+    /// Where each decision variable of the formulation answering `query` sits on the board
+    /// (what cubes split on, one decision per place).
+    fn decisions(
+        &self,
+        words: &[String],
+        options: OptionsIn,
+        query: Query,
+    ) -> Result<Vec<crate::solve::answer::Place>>;
     /// The 0-1 program of an instance, with a title naming the instance and formulation.
     fn model(&self, words: &[String], options: OptionsIn, query: Query) -> Result<(String, Model)>;
     /// Adds the puzzle's option flags to a command.
@@ -135,11 +141,20 @@ impl<P: Puzzle> Entry for Registered<P> {
         };
         Ok(report::<P>(&instance, &options, outcome))
     }
-    fn decisions(&self, words: &[String], from: OptionsIn, query: Query) -> Result<usize> {
+    fn decisions(
+        &self,
+        words: &[String],
+        from: OptionsIn,
+        query: Query,
+    ) -> Result<Vec<crate::solve::answer::Place>> {
         let options = options::<P>(from)?;
         let instance = P::read(words, &options)?;
-        let n = P::formulate(&instance, &options, query)?.decisions.len();
-        Ok(n)
+        let places = P::formulate(&instance, &options, query)?
+            .meanings
+            .iter()
+            .map(|m| m.place)
+            .collect();
+        Ok(places)
     }
     fn model(&self, words: &[String], from: OptionsIn, query: Query) -> Result<(String, Model)> {
         let options = options::<P>(from)?;

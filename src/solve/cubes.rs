@@ -4,7 +4,7 @@
 //!
 //! A cube is a list of literals `+k` / `-k`: decision `k` (counted from 1, in the order the
 //! formulation lists its decisions) true / false. [`split`] makes cubes that partition the
-//! space by construction; [`coverage`] checks that a set of cubes it is given does, without
+//! space by construction, over decisions at distinct places ([`split_decisions`]); [`coverage`] checks that a set of cubes it is given does, without
 //! assuming where they came from: the cubes must be pairwise disjoint (any two disagree on a
 //! decision) and their shares of the space (`2^-len` each) must add up to exactly 1. [`combine`]
 //! turns the cubes' answers into the answer to the whole question.
@@ -58,28 +58,43 @@ pub fn show(cube: &[i64]) -> String {
         .join(" ")
 }
 
-/// At least `k` cubes over the first decisions in the formulation's order (for grid puzzles:
-/// the first cells in reading order, so the first rows): the space is halved on decision 1,
-/// then each half on decision 2, and so on, breadth first, until there are `k` cubes (depths
-/// differ by at most one). `decisions` bounds how many can be made: `2^decisions`.
-pub fn split(decisions: usize, k: usize) -> Result<Vec<Cube>, String> {
+/// Which decisions to split on: one per place (cell), the places in the order the formulation
+/// first names them (for grid puzzles: reading order, so the first rows). Splitting on two
+/// decisions of one place (two values of one cell, two dominoes over one cell) would make
+/// cubes that contradict themselves and leave the rest of the space in few cubes.
+pub fn split_decisions<P: PartialEq>(places: &[P]) -> Vec<usize> {
+    let mut seen: Vec<&P> = Vec::new();
+    let mut chosen = Vec::new();
+    for (k, p) in places.iter().enumerate() {
+        if !seen.contains(&p) {
+            seen.push(p);
+            chosen.push(k);
+        }
+        if chosen.len() >= 20 {
+            break;
+        }
+    }
+    chosen
+}
+
+/// `k` cubes over the decisions `on` (indices from 0, as [`split_decisions`] picks them): the
+/// space is halved on the first, then each half on the second, and so on, breadth first, until
+/// there are `k` cubes (depths differ by at most one); at most `2^on.len()`.
+pub fn split(on: &[usize], k: usize) -> Result<Vec<Cube>, String> {
     if k == 0 {
         return Err("--cubes 0: give at least one cube".into());
     }
-    let most = if decisions >= 20 {
-        1 << 20
-    } else {
-        1 << decisions
-    };
+    let most: usize = 1 << on.len().min(20);
     if k > most {
         return Err(format!(
-            "--cubes {k}: this formulation has {decisions} decisions, so at most {most} cubes"
+            "--cubes {k}: this formulation has {} places to split on, so at most {most} cubes",
+            on.len()
         ));
     }
     let mut queue: std::collections::VecDeque<Cube> = [Vec::new()].into();
     while queue.len() < k {
         let c = queue.pop_front().expect("never empty");
-        let next = c.len() as i64 + 1;
+        let next = on[c.len()] as i64 + 1;
         let mut t = c.clone();
         t.push(next);
         let mut f = c;
@@ -292,18 +307,29 @@ mod tests {
 
     #[test]
     fn split_partitions_the_space_for_any_k() {
+        let on: Vec<usize> = (0..10).collect();
         for k in 1..=33 {
-            let cubes = split(10, k).unwrap();
+            let cubes = split(&on, k).unwrap();
             assert_eq!(cubes.len(), k);
             coverage(&cubes, 10).unwrap();
         }
-        assert!(split(3, 9).is_err());
-        assert_eq!(split(3, 8).unwrap().len(), 8);
+        assert!(split(&on[..3], 9).is_err());
+        assert_eq!(split(&on[..3], 8).unwrap().len(), 8);
+    }
+
+    #[test]
+    fn splits_take_one_decision_per_place() {
+        // Three values for each of three cells: decisions 0, 3, 6 are the first of each cell.
+        let places = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+        assert_eq!(split_decisions(&places), vec![0, 3, 6]);
+        let cubes = split(&split_decisions(&places), 4).unwrap();
+        assert_eq!(cubes[0], vec![1, 4]);
+        coverage(&cubes, 9).unwrap();
     }
 
     #[test]
     fn coverage_finds_missing_and_overlapping_cubes() {
-        let mut cubes = split(5, 8).unwrap();
+        let mut cubes = split(&[0, 1, 2, 3, 4], 8).unwrap();
         let gone = cubes.pop().unwrap();
         let e = coverage(&cubes, 5).unwrap_err();
         assert!(e.contains("1 of 8 parts are missing"), "{e}");
