@@ -254,6 +254,36 @@ fn shard(arg: Option<&String>) -> Result<Option<(usize, usize, String)>, Error> 
     Ok(Some((i, n, from)))
 }
 
+/// The result lines of a results file, with their line numbers (from 1), and the length of the
+/// text up to the last whole line. A last line cut short (a batch killed while writing it) is
+/// left out and said; any other line that is not a JSON object is an error.
+fn result_lines(path: &str, text: &str, torn: &str) -> Result<(Vec<(usize, Value)>, usize), Error> {
+    let mut out = Vec::new();
+    let mut whole = 0;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (k, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            whole += line.len();
+            continue;
+        }
+        match serde_json::from_str::<Value>(line.trim_end()) {
+            Ok(v) if line.ends_with('\n') && v.is_object() => out.push((k + 1, v)),
+            _ if k + 1 == lines.len() => {
+                eprintln!("quandary: {path}: the last line is incomplete (a batch was stopped while writing it); {torn}");
+                break;
+            }
+            _ => {
+                return Err(Error::input(format!(
+                    "{path} line {}: not a result line; is this a results file of quandary batch?",
+                    k + 1
+                )))
+            }
+        }
+        whole += line.len();
+    }
+    Ok((out, whole))
+}
+
 /// The results already in a results file, by job id. A torn last line (a batch killed while
 /// writing it) is cut off so that its job runs again; results of other jobs are refused.
 fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error> {
@@ -267,29 +297,12 @@ fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error> {
         source,
     })?;
     let by_id: HashMap<&str, &Job> = jobs.iter().map(|j| (j.id.as_str(), j)).collect();
-    let mut good_len = 0;
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    for (k, line) in lines.iter().enumerate() {
-        let last = k + 1 == lines.len();
-        let parsed = serde_json::from_str::<Value>(line.trim_end())
-            .ok()
-            .filter(|_| line.ends_with('\n'));
-        let Some(v) = parsed else {
-            if last {
-                eprintln!(
-                    "quandary: {path}: the last line is incomplete (a run was stopped while writing it); its job runs again"
-                );
-                break;
-            }
-            return Err(Error::input(format!(
-                "{path} line {}: not a result line; is this a results file of quandary batch?",
-                k + 1
-            )));
-        };
+    let (lines, good_len) = result_lines(path, &text, "its job runs again")?;
+    for (k, v) in lines {
         let (Some(id), Some(hash)) = (v["id"].as_str(), v["job"].as_str()) else {
             return Err(Error::input(format!(
                 "{path} line {}: a result without \"id\" and \"job\"; is this a results file of quandary batch?",
-                k + 1
+                k
             )));
         };
         match by_id.get(id) {
@@ -297,7 +310,7 @@ fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error> {
             Some(job) => {
                 return Err(Error::input(format!(
                     "{path} line {}: job \"{id}\" was a different command there ({}) than in the job file now ({}): these results belong to another batch; give another --out",
-                    k + 1,
+                    k,
                     v["argv"].as_array().map_or(String::new(), |a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" ")),
                     job.argv.join(" ")
                 )))
@@ -305,11 +318,10 @@ fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error> {
             None => {
                 return Err(Error::input(format!(
                     "{path} line {}: job \"{id}\" is not in this job file (or not in this shard): these results belong to another batch; give another --out",
-                    k + 1
+                    k
                 )))
             }
         }
-        good_len += line.len();
         // A job killed by a signal it was not sent by us (the batch itself interrupted, the
         // kernel's memory killer) is tried again.
         if v["status"] != "killed" {
@@ -862,31 +874,19 @@ fn read_results(paths: &[String]) -> Result<Vec<Result1>, Error> {
     let mut seen: HashMap<String, (String, usize)> = HashMap::new();
     for path in paths {
         let text = quandary::input::read_file(path)?;
-        let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        for (k, line) in lines.iter().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v: Value = match serde_json::from_str(line.trim_end()) {
-                Ok(v) if line.ends_with('\n') => v,
-                _ if k + 1 == lines.len() => {
-                    eprintln!("quandary: {path}: the last line is incomplete; left out (rerun the batch to redo its job)");
-                    continue;
-                }
-                _ => {
-                    return Err(Error::input(format!(
-                        "{path} line {}: not a result line of quandary batch",
-                        k + 1
-                    )))
-                }
-            };
+        let (lines, _) = result_lines(
+            path,
+            &text,
+            "left out (run the batch again to redo its job)",
+        )?;
+        for (k, v) in lines {
             let (Some(id), Some(argv)) = (v["id"].as_str(), v["argv"].as_array()) else {
                 return Err(Error::input(format!(
                     "{path} line {}: a result without \"id\" and \"argv\"",
-                    k + 1
+                    k
                 )));
             };
-            let at = format!("{path} line {}", k + 1);
+            let at = format!("{path} line {}", k);
             let result = Result1 {
                 id: id.to_string(),
                 line: v["line"].as_u64().unwrap_or(u64::MAX),
