@@ -72,6 +72,16 @@ fn jobs(file: &Path, command: &[&str]) {
     assert_eq!(code, 0, "{err}");
 }
 
+/// Writes the jobs of `command` to DIR/NAME.jsonl, runs them (every one must answer) and
+/// returns the results file.
+fn run_jobs(dir: &Path, name: &str, command: &[&str]) -> PathBuf {
+    let file = dir.join(format!("{name}.jsonl"));
+    jobs(&file, command);
+    let (code, out, err, _) = quandary(&["batch", s(&file)]);
+    assert_eq!(code, 0, "every job answers: {out} {err}");
+    dir.join(format!("{name}.results.jsonl"))
+}
+
 #[test]
 fn a_sweep_through_batch_gives_the_direct_answers() {
     let dir = scratch("sweep");
@@ -106,13 +116,10 @@ fn a_sweep_through_batch_gives_the_direct_answers() {
 /// Splits `command` into `k` cubes, runs them, merges: the merged answer.
 fn by_cubes(name: &str, k: &str, command: &[&str]) -> Value {
     let dir = scratch(name);
-    let file = dir.join("cubes.jsonl");
     let mut args = vec!["--cubes", k];
     args.extend(command);
-    jobs(&file, &args);
-    let (code, out, err, _) = quandary(&["batch", s(&file)]);
-    assert_eq!(code, 0, "every cube answers: {out} {err}");
-    let answers = merged(&[s(&dir.join("cubes.results.jsonl"))]);
+    let results = run_jobs(&dir, "cubes", &args);
+    let answers = merged(&[s(&results)]);
     assert_eq!(answers.len(), 1, "one question: {answers:?}");
     assert!(answers[0]["text"]
         .as_str()
@@ -189,11 +196,8 @@ fn a_cube_run_says_its_answer_holds_in_the_cube_only() {
 #[test]
 fn merge_refuses_cubes_that_do_not_cover_the_space() {
     let dir = scratch("coverage");
+    let results = run_jobs(&dir, "c", &["--cubes", "4", "tank", "solve", "3"]);
     let file = dir.join("c.jsonl");
-    jobs(&file, &["--cubes", "4", "tank", "solve", "3"]);
-    let (code, _, err, _) = quandary(&["batch", s(&file)]);
-    assert_eq!(code, 0, "{err}");
-    let results = dir.join("c.results.jsonl");
     let all = std::fs::read_to_string(&results).unwrap();
     let kept: Vec<&str> = all.lines().collect();
     // One cube missing: every other cube refuted is not a refutation.
@@ -497,12 +501,8 @@ fn the_gnu_parallel_recipe_gives_the_direct_answers() {
 #[test]
 fn a_hard_cube_split_again_replaces_it_in_the_merge() {
     let dir = scratch("refine");
-    let file = dir.join("c.jsonl");
-    jobs(&file, &["--cubes", "2", "tank", "solve", "3"]);
-    let (code, _, err, _) = quandary(&["batch", s(&file)]);
-    assert_eq!(code, 0, "{err}");
+    let results = run_jobs(&dir, "c", &["--cubes", "2", "tank", "solve", "3"]);
     // Pretend the second cube ran out of time.
-    let results = dir.join("c.results.jsonl");
     let text = std::fs::read_to_string(&results).unwrap();
     let mut rows: Vec<Value> = text
         .lines()
@@ -524,19 +524,16 @@ fn a_hard_cube_split_again_replaces_it_in_the_merge() {
     assert_eq!(code, 1, "one cube unanswered: {out}");
     assert!(out.contains("1 cubes unanswered"), "{out}");
     // Split the hard cube into 4 and run those.
-    let finer = dir.join("finer.jsonl");
-    jobs(
-        &finer,
+    let finer = run_jobs(
+        &dir,
+        "finer",
         &["--cubes", "4", "tank", "solve", "3", "--cube", &hard],
     );
-    for job in lines(&finer) {
+    for job in lines(&dir.join("finer.jsonl")) {
         let cube = job["args"][2].as_str().unwrap().to_string();
         assert!(cube.starts_with(&hard), "{cube} refines {hard}");
     }
-    let (code, _, err, _) = quandary(&["batch", s(&finer)]);
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err, _) =
-        quandary(&["merge", s(&results), s(&dir.join("finer.results.jsonl"))]);
+    let (code, out, err, _) = quandary(&["merge", s(&results), s(&finer)]);
     assert_eq!(code, 0, "{out} {err}");
     assert!(out.contains("tank solve 3: infeasible"), "{out}");
     assert!(
