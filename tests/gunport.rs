@@ -249,16 +249,17 @@ fn packing_from_rows(text: &str) -> Packing {
     Packing { m, n, dominoes }
 }
 
+/// A packing stored in data/gunport/ as rows of `o<>^v`.
+fn stored_packing(file: &str) -> Packing {
+    let path = format!("{}/data/gunport/{file}", env!("CARGO_MANIFEST_DIR"));
+    packing_from_rows(&std::fs::read_to_string(path).unwrap())
+}
+
 #[test]
 fn the_stored_19_by_19_packing_leaves_117_holes() {
     // Found by `quandary gunport reach 19 19 --holes 117 --symmetry half-turn`; 119 is what
     // Pearce's formula says, and `reach --method budget` shows that no packing reaches it.
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/gunport/19x19-117.txt"
-    ))
-    .unwrap();
-    let p = packing_from_rows(&text);
+    let p = stored_packing("19x19-117.txt");
     assert_eq!((p.m, p.n), (19, 19));
     assert_eq!(verify(&p), Ok(117));
     assert_eq!(Gunport { m: 19, n: 19 }.pearce(), 119);
@@ -291,12 +292,7 @@ fn pearces_formula_fails_on_14_by_16() {
     // The census (docs/gunport.md) found 72 holes on 14×16 where Pearce's formula says 74, and
     // three methods show that 74 cannot be reached: the strong SAT model, the budget program
     // (below, under a second), and SAT on the seed's unstrengthened cell model (204 s).
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/gunport/14x16-72.txt"
-    ))
-    .unwrap();
-    let p = packing_from_rows(&text);
+    let p = stored_packing("14x16-72.txt");
     assert_eq!((p.m, p.n), (14, 16));
     assert_eq!(verify(&p), Ok(72));
     assert_eq!(Gunport { m: 14, n: 16 }.pearce(), 74);

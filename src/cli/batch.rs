@@ -648,7 +648,6 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
         );
         return Ok(130);
     }
-    let answered = |s: &str| matches!(s, "solved" | "optimal" | "infeasible");
     let open: usize = counts
         .iter()
         .filter(|(s, _)| !answered(s))
@@ -917,33 +916,28 @@ fn read_results(paths: &[String]) -> Result<Vec<Result1>, Error> {
     Ok(out)
 }
 
+/// A status word of a report (as `--json` writes it); anything else (a job that failed:
+/// `error`, `crashed`, `killed`, `timeout`) is no answer.
 fn status_of(s: &str) -> Status {
-    match s {
-        "solved" => Status::Solved,
-        "optimal" => Status::Optimal,
-        "infeasible" => Status::Infeasible,
-        _ => Status::Unknown,
-    }
+    serde_json::from_value(json!(s)).unwrap_or(Status::Unknown)
 }
 
-fn status_name(s: Status) -> &'static str {
-    match s {
-        Status::Solved => "solved",
-        Status::Optimal => "optimal",
-        Status::Infeasible => "infeasible",
-        Status::Unknown => "unknown",
-    }
+/// Whether a status word is an answer (solved, optimal, infeasible).
+fn answered(s: &str) -> bool {
+    status_of(s) != Status::Unknown
+}
+
+/// Whether a job ended with a report of its own, answered or stopped by its limit (not
+/// failed).
+fn reported(s: &str) -> bool {
+    answered(s) || s == "unknown"
 }
 
 /// A cube's answer, read off its result.
 fn part(r: &Result1) -> Part {
     let o = &r.outcome;
     let scoped = &o["in_scope"];
-    let answered = matches!(
-        r.status.as_str(),
-        "solved" | "optimal" | "infeasible" | "unknown"
-    );
-    let status = if !answered {
+    let status = if !reported(&r.status) {
         Status::Unknown
     } else if scoped.is_object() {
         status_of(scoped["status"].as_str().unwrap_or(""))
@@ -1025,12 +1019,7 @@ pub fn merge(m: &ArgMatches) -> Result<i32, Error> {
     }
     let open = rows
         .iter()
-        .filter(|r| {
-            !matches!(
-                r["status"].as_str(),
-                Some("solved" | "optimal" | "infeasible")
-            )
-        })
+        .filter(|r| !answered(r["status"].as_str().unwrap_or("")))
         .count();
     if m.get_flag("json") {
         outln!("{}", json!({"answers": rows, "unanswered": open}));
@@ -1065,10 +1054,7 @@ pub fn merge(m: &ArgMatches) -> Result<i32, Error> {
 /// The answer of a question run as one job.
 fn single(q: &str, r: &Result1) -> Value {
     let o = &r.outcome;
-    let status = if matches!(
-        r.status.as_str(),
-        "solved" | "optimal" | "infeasible" | "unknown"
-    ) {
+    let status = if reported(&r.status) {
         o["status"].as_str().unwrap_or(&r.status).to_string()
     } else {
         r.status.clone()
@@ -1177,7 +1163,7 @@ fn combined(q: &str, rs: &[&Result1]) -> Result<Value, Error> {
     let total: f64 = rs.iter().map(|r| r.seconds).sum();
     let longest = rs.iter().map(|r| r.seconds).fold(0.0, f64::max);
     let within = rs.iter().find_map(|r| r.outcome["cube"]["within"].as_str());
-    let status = status_name(c.status);
+    let status = json!(c.status).as_str().unwrap_or("unknown").to_string();
     let mut text = format!("{q}: {status}");
     if let Some(v) = c.objective {
         text += &format!(", value {v}");

@@ -4,11 +4,11 @@
 
 use super::{Answer, Backend};
 use crate::model::{Constraint, Lit, Var};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 /// How a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// A solution was found (no objective, or optimality not asked for).
