@@ -18,6 +18,7 @@ macro_rules! outln {
 }
 
 mod batch;
+mod certify;
 mod extra;
 mod progress;
 
@@ -91,6 +92,12 @@ fn common_args(cmd: Command) -> Command {
             .allow_hyphen_values(true)
             .value_parser(clap::value_parser!(f64))
             .help("Stop after SECS seconds with status \"unknown\" (exit status 1)"),
+    )
+    .arg(
+        Arg::new("proof")
+            .long("proof")
+            .value_name("DIR")
+            .help("Certify every refutation: write each as a CNF with its DRAT proof into DIR, with certificate.json (the full SAT model only; see docs/certificates.md)"),
     )
 }
 
@@ -459,7 +466,14 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         ),
         None => None,
     };
-    let report = entry.run(&words, options, query, &limits, cube.as_deref())?;
+    let report = match vm.try_get_one::<String>("proof").ok().flatten() {
+        None => entry.run(&words, options, query, &limits, cube.as_deref())?,
+        Some(dir) => certify::run(dir, entry, verb, &words, |recorder| {
+            quandary::solve::proof::recording(recorder, || {
+                entry.run(&words, options, query, &limits, cube.as_deref())
+            })
+        })?,
+    };
     if let Some(path) = vm.try_get_one::<String>("out").ok().flatten() {
         output.out = Some((path.clone(), report.file.clone()));
         if report.file.is_none() && report.solution.is_some() {

@@ -7,6 +7,7 @@ pub mod budget;
 pub mod cubes;
 pub mod portfolio;
 pub mod progress;
+pub mod proof;
 pub mod run;
 pub mod sat;
 pub mod search;

@@ -39,7 +39,14 @@ pub fn run<P: Puzzle>(
     query: Query,
     limits: &Limits,
 ) -> Result<Outcome<P::Solution>> {
-    let (found, tried) = by_phases::<P>(instance, options, query, limits)?;
+    // A recorded run ([`super::proof`]) certifies SAT refutations: it goes straight to the
+    // full model, on one engine.
+    let certifying = super::proof::active();
+    let (found, tried) = if certifying {
+        (None, Vec::new())
+    } else {
+        by_phases::<P>(instance, options, query, limits)?
+    };
     let mut outcome = match found {
         Some(found) => found,
         None if limits.expired() => stopped(
@@ -52,6 +59,9 @@ pub fn run<P: Puzzle>(
             "the restricted searches tried first",
         ),
         None => match stage(query, limits, "the exact method", || {
+            if certifying {
+                return None;
+            }
             P::exact(instance, options, query, limits.deadline)
         })? {
             Err(stopped) => stopped,
@@ -335,7 +345,14 @@ pub fn drive<S>(
         }
         return Ok(o);
     }
-    match f.engines.as_slice() {
+    super::proof::note_method(&f.method);
+    let engines = if super::proof::active() {
+        // One engine: a portfolio's members would each certify the same refutation.
+        &f.engines[..f.engines.len().min(1)]
+    } else {
+        f.engines.as_slice()
+    };
+    match engines {
         [] => {
             let b = super::sat::SatBackend::new(&f.model);
             on_backend(b, f, query, limits.deadline, as_phase)

@@ -35,6 +35,7 @@ impl cadical::Callbacks for Deadline {
 struct Sink<'a> {
     solver: &'a mut cadical::Solver<Deadline>,
     clauses: &'a mut usize,
+    log: &'a mut Option<super::proof::ClauseLog>,
 }
 
 impl CollectClauses for Sink<'_> {
@@ -48,6 +49,9 @@ impl CollectClauses for Sink<'_> {
         for cl in cl_iter {
             super::budget::charge(clause_bytes(cl.len()));
             self.solver.add_clause(cl.iter().map(|l| l.to_ipasir()));
+            if let Some(log) = self.log.as_mut() {
+                log.add(cl.iter().map(|l| l.to_ipasir()));
+            }
             *self.clauses += 1;
         }
         Ok(())
@@ -108,6 +112,9 @@ pub struct SatBackend {
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
     cancel: Option<Arc<AtomicBool>>,
+    /// Every clause given to CaDiCaL, kept while the run is recorded ([`super::proof`]): each
+    /// refutation is then certified.
+    log: Option<super::proof::ClauseLog>,
 }
 
 impl SatBackend {
@@ -137,6 +144,7 @@ impl SatBackend {
             deadline: None,
             stop: None,
             cancel,
+            log: super::proof::active().then(Default::default),
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -144,6 +152,9 @@ impl SatBackend {
         }
         for c in &model.constraints {
             backend.add_constraint(c);
+        }
+        if let Some(log) = backend.log.as_mut() {
+            log.model_done();
         }
         backend
     }
@@ -159,6 +170,7 @@ impl SatBackend {
             Sink {
                 solver: &mut self.solver,
                 clauses: &mut self.clauses,
+                log: &mut self.log,
             },
             &mut self.vars,
         )
@@ -166,8 +178,18 @@ impl SatBackend {
 
     fn push_clause(&mut self, lits: impl IntoIterator<Item = i32>) {
         let lits = lits.into_iter();
-        super::budget::charge(clause_bytes(lits.size_hint().0));
-        self.solver.add_clause(lits);
+        match self.log.as_mut() {
+            None => {
+                super::budget::charge(clause_bytes(lits.size_hint().0));
+                self.solver.add_clause(lits);
+            }
+            Some(log) => {
+                let lits: Vec<i32> = lits.collect();
+                super::budget::charge(clause_bytes(lits.len()));
+                self.solver.add_clause(lits.iter().copied());
+                log.add(lits);
+            }
+        }
         self.clauses += 1;
     }
 }
@@ -288,8 +310,29 @@ impl Backend for SatBackend {
             .solver
             .solve_with(assumptions.iter().map(|&l| ipasir(l)))
         {
-            Some(true) => Answer::Sat,
-            Some(false) => Answer::Unsat,
+            Some(true) => {
+                if self.log.is_some() {
+                    let n = self.vars.n_used() as i32;
+                    let model: Vec<i32> = (1..=n)
+                        .map(|v| {
+                            if self.solver.value(v) == Some(false) {
+                                -v
+                            } else {
+                                v
+                            }
+                        })
+                        .collect();
+                    super::proof::witness(&model);
+                }
+                Answer::Sat
+            }
+            Some(false) => {
+                if let Some(log) = &self.log {
+                    let units: Vec<i32> = assumptions.iter().map(|&l| ipasir(l)).collect();
+                    super::proof::certify(log, self.vars.n_used() as usize, &units, self.deadline);
+                }
+                Answer::Unsat
+            }
             None => Answer::Unknown,
         }
     }

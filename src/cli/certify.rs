@@ -1,0 +1,111 @@
+//! `--proof DIR`: a run whose refutations are certified ([`quandary::solve::proof`]), and the
+//! manifest that says what was certified: `certificate.json`, beside the CNF and DRAT files
+//! and `solution.txt` (the answer as printed).
+
+use quandary::error::{Error, Result};
+use quandary::puzzles::registry::{Entry, Report};
+use quandary::solve::proof::Recorder;
+use std::path::Path;
+
+/// Runs `work` with a recorder writing into `dir`, then writes the manifest and says on
+/// stderr what was certified.
+pub fn run(
+    dir: &str,
+    entry: &dyn Entry,
+    verb: &str,
+    words: &[String],
+    work: impl FnOnce(Recorder) -> (Result<Report>, Recorder),
+) -> Result<Report> {
+    let dir = Path::new(dir);
+    let argv: Vec<String> = std::env::args().collect();
+    let header = vec![
+        "quandary certificate: this formula is unsatisfiable".to_string(),
+        format!("command: {}", argv.join(" ")),
+        format!("puzzle: {}", entry.name()),
+        format!("query: {verb}"),
+        format!("instance: {}", words.join(" ")),
+    ];
+    let recorder = Recorder::new(dir, header)?;
+    clear_old(dir)?;
+    let (report, recorder) = work(recorder);
+    let report = report?;
+    let refuted = recorder.refutations.iter().filter(|r| r.refuted).count();
+    let complete = recorder.failures.is_empty() && refuted == recorder.refutations.len();
+    let status = serde_json::to_value(report.status).unwrap_or_default();
+    let status = status.as_str().unwrap_or("unknown");
+    let claim = match (status, recorder.refutations.is_empty()) {
+        ("unknown", _) => "none: the run did not settle the question",
+        (_, true) => "no refutation was needed: the answer rests on the solution, which the puzzle's verifier checked",
+        ("solved", false) | ("optimal", false) | ("infeasible", false) => {
+            "each CNF below is unsatisfiable (checked by its DRAT proof); the last one is the refutation the answer's completeness rests on (no better value, no further solution, or no solution at all)"
+        }
+        _ => "each CNF below is unsatisfiable (checked by its DRAT proof)",
+    };
+    let manifest = serde_json::json!({
+        "command": argv,
+        "puzzle": entry.name(),
+        "verb": verb,
+        "instance": report.instance,
+        "status": status,
+        "certified": complete && !recorder.refutations.is_empty(),
+        "claim": claim,
+        "refutations": recorder.refutations,
+        "models": recorder.models,
+        "models_file": "models.txt: every model the engine found, one line each (v, every variable as a DIMACS literal, 0)",
+        "failures": recorder.failures,
+        "check": "a DRAT checker on each pair, e.g. `rate refutation-1.cnf refutation-1.drat` or `drat-trim refutation-1.cnf refutation-1.drat`",
+        "trusted": "the translation of the puzzle into clauses (docs/certificates.md)",
+        "report": report,
+    });
+    let text = serde_json::to_string_pretty(&manifest)
+        .map_err(|e| Error::Internal(format!("the manifest: {e}")))?;
+    let write = |name: &str, contents: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, contents)
+            .map_err(|e| Error::input(format!("--proof: cannot write {}: {e}", path.display())))
+    };
+    write("certificate.json", &(text + "\n"))?;
+    write("solution.txt", &report.text)?;
+    let n = recorder.refutations.len();
+    let words = match (n, complete) {
+        (0, _) => "no refutation to certify".to_string(),
+        (_, true) => format!("{n} refutation(s), each written as CNF with a DRAT proof"),
+        (_, false) => format!(
+            "{n} refutation(s), {refuted} with a complete proof; NOT fully certified: {}",
+            if recorder.failures.is_empty() {
+                "the time limit stopped a proof".to_string()
+            } else {
+                recorder.failures.join("; ")
+            }
+        ),
+    };
+    eprintln!(
+        "certificate: {words}; in {}",
+        dir.join("certificate.json").display()
+    );
+    Ok(report)
+}
+
+/// Removes the files an earlier certificate left in `dir`, so that none is taken for this
+/// run's.
+fn clear_old(dir: &Path) -> Result<()> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Error::input(format!("--proof: cannot read {}: {e}", dir.display())))?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let ours = (name.starts_with("refutation-")
+            && (name.ends_with(".cnf") || name.ends_with(".drat")))
+            || name == "certificate.json"
+            || name == "models.txt"
+            || name == "solution.txt";
+        if ours {
+            std::fs::remove_file(e.path()).map_err(|err| {
+                Error::input(format!(
+                    "--proof: cannot remove {}: {err}",
+                    e.path().display()
+                ))
+            })?;
+        }
+    }
+    Ok(())
+}
