@@ -286,48 +286,93 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
         give_back[r] = give_back[r + 1] + here;
     }
     let off_row: u64 = (0..n).fold(0, |s, c| s | (OFF << (3 * c)));
-    let mut states = States::default();
-    states.insert(off_row, 0);
+    // The states of the last row, in parts (one a thread; each state in exactly one).
+    let mut states: Vec<Vec<(u64, i64)>> = vec![vec![(off_row, 0)]];
     let mut peak = 0;
     let mut total = 0;
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let cancel = crate::solve::budget::cancel_flag();
     for r in 0..m {
+        let count: usize = states.iter().map(Vec::len).sum();
         crate::solve::progress::message(&format!(
-            "row program: row {} of {m}, {} states",
-            r + 1,
-            states.len()
+            "row program: row {} of {m}, {count} states",
+            r + 1
         ));
-        let mut next = States::default();
-        let cols = columns(&board, r as i64);
-        for (i, (&prev, &booked)) in states.iter().enumerate() {
-            if i % 4096 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
-                return Outcome {
-                    holes: None,
-                    peak_states: peak,
-                    total_states: total,
-                    stopped: true,
-                };
-            }
-            let mut row = Row {
-                cols: &cols,
-                n,
-                prev,
-                last: r + 1 == m,
-                // Shortfall allowed once the row is complete (later rows may still give back
-                // their negative rests), and part way through it (this row's too).
-                allowed: budget - give_back[r + 1],
-                allowed_partial: budget - give_back[r],
-                out: &mut next,
+        let costs = Costs::new(&columns(&board, r as i64), n);
+        let parts = if count < PARALLEL_FROM { 1 } else { threads };
+        let step = Step {
+            costs: &costs,
+            n,
+            last: r + 1 == m,
+            // Shortfall allowed once the row is complete (later rows may still give back
+            // their negative rests), and part way through it (this row's too).
+            allowed: budget - give_back[r + 1],
+            allowed_partial: budget - give_back[r],
+            deadline,
+            cancel: cancel.as_deref(),
+            parts,
+            expected: count / parts / parts,
+        };
+        // The states of a row are independent: each thread extends its share into maps of
+        // its own (one per part of the next row's states, by hash); then each thread merges
+        // one part from every thread's maps, keeping the least shortfall of each state.
+        let shares = balanced(std::mem::take(&mut states), parts);
+        let extended: Option<Vec<Vec<States>>> = if parts == 1 {
+            step.extend_all(&shares[0]).map(|maps| vec![maps])
+        } else {
+            std::thread::scope(|scope| {
+                let step = &step;
+                let handles: Vec<_> = shares
+                    .iter()
+                    .map(|share| scope.spawn(move || step.extend_all(share)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a row program thread panicked"))
+                    .collect()
+            })
+        };
+        drop(shares);
+        let Some(mut extended) = extended else {
+            return Outcome {
+                holes: None,
+                peak_states: peak,
+                total_states: total,
+                stopped: true,
             };
-            row.extend(0, 0, booked);
-        }
-        peak = peak.max(next.len());
-        total += next.len();
+        };
+        // Part j of every thread's output, to be merged by one thread.
+        let by_part: Vec<Vec<States>> = (0..parts)
+            .map(|j| {
+                extended
+                    .iter_mut()
+                    .map(|maps| std::mem::take(&mut maps[j]))
+                    .collect()
+            })
+            .collect();
+        let next: Vec<Vec<(u64, i64)>> = if parts == 1 {
+            by_part.into_iter().map(merge).collect()
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = by_part
+                    .into_iter()
+                    .map(|maps| scope.spawn(move || merge(maps)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a row program thread panicked"))
+                    .collect()
+            })
+        };
+        let count: usize = next.iter().map(Vec::len).sum();
+        peak = peak.max(count);
+        total += count;
         states = next;
-        if states.is_empty() {
+        if count == 0 {
             break;
         }
     }
-    let best = states.values().copied().min();
+    let best = states.iter().flatten().map(|s| s.1).min();
     Outcome {
         holes: best
             .filter(|&b| b <= budget)
@@ -338,28 +383,123 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
     }
 }
 
-/// Enumerates the rows that may follow `prev`, column by column.
-struct Row<'a> {
-    cols: &'a [Column],
+/// Below this many states a row is extended on one thread (threads would cost more).
+const PARALLEL_FROM: usize = 20_000;
+
+/// What extending the states of one row needs.
+struct Step<'a> {
+    /// The shortfall booked at each column, looked up (see [`Costs`]).
+    costs: &'a Costs,
     n: usize,
-    prev: u64,
     last: bool,
     allowed: i64,
     allowed_partial: i64,
-    out: &'a mut States,
+    deadline: Option<std::time::Instant>,
+    cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// How many parts the next row's states are split into, by hash.
+    parts: usize,
+    /// About how many states each map will hold (its initial capacity).
+    expected: usize,
+}
+
+/// The part (of `parts`) a state belongs to.
+fn part_of(state: u64, parts: usize) -> usize {
+    ((state.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize) % parts
+}
+
+/// The states split into `parts` shares of about equal size.
+fn balanced(states: Vec<Vec<(u64, i64)>>, parts: usize) -> Vec<Vec<(u64, i64)>> {
+    if states.len() == parts {
+        // Parts by hash are about equal already.
+        return states;
+    }
+    let all = states.concat();
+    drop(states);
+    let share = all.len().div_ceil(parts).max(1);
+    let mut out: Vec<Vec<(u64, i64)>> = all.chunks(share).map(<[_]>::to_vec).collect();
+    out.resize(parts, Vec::new());
+    out
+}
+
+/// One part of the next row's states, from every thread's map of it: the least shortfall of
+/// each state.
+fn merge(maps: Vec<States>) -> Vec<(u64, i64)> {
+    let mut maps = maps;
+    maps.sort_by_key(|m| std::cmp::Reverse(m.len()));
+    let mut maps = maps.into_iter();
+    let mut all = maps.next().unwrap_or_default();
+    for m in maps {
+        for (k, v) in m {
+            let e = all.entry(k).or_insert(i64::MAX);
+            *e = (*e).min(v);
+        }
+    }
+    all.into_iter().collect()
+}
+
+impl Step<'_> {
+    /// Every row that may follow one of `states`, with its least shortfall; `None` when the
+    /// deadline passed or the run was cancelled first.
+    fn extend_all(&self, states: &[(u64, i64)]) -> Option<Vec<States>> {
+        let mut out: Vec<States> = (0..self.parts)
+            .map(|_| States::with_capacity_and_hasher(self.expected, Default::default()))
+            .collect();
+        for (i, &(prev, booked)) in states.iter().enumerate() {
+            if i % 4096 == 0 {
+                let late = self.deadline.is_some_and(|d| std::time::Instant::now() > d);
+                let cancelled = self
+                    .cancel
+                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+                if late || cancelled {
+                    return None;
+                }
+            }
+            let mut row = Row {
+                step: self,
+                prev,
+                prev_holes: holes_of(prev, self.n),
+                out: &mut out,
+            };
+            row.extend(0, 0, 0, booked);
+        }
+        Some(out)
+    }
+}
+
+/// Enumerates the rows that may follow `prev`, column by column.
+struct Row<'a> {
+    step: &'a Step<'a>,
+    prev: u64,
+    /// The holes of `prev`, one bit a column, column c at bit c + 1.
+    prev_holes: u32,
+    /// The next row's states, in parts by hash.
+    out: &'a mut [States],
+}
+
+/// The holes of a row, one bit a column, column c at bit c + 1 (so that column −1 is bit 0).
+fn holes_of(row: u64, n: usize) -> u32 {
+    (0..n)
+        .filter(|&c| cell(row, c) == HOLE)
+        .fold(0, |m, c| m | 1 << (c + 1))
 }
 
 impl Row<'_> {
     /// Cells 0..c of `row` are chosen; `booked` holds every booking of columns below c − 2.
-    fn extend(&mut self, c: usize, row: u64, booked: i64) {
-        crate::solve::budget::tick();
-        if c == self.n {
+    fn extend(&mut self, c: usize, row: u64, holes: u32, booked: i64) {
+        let n = self.step.n;
+        if c == n {
             let mut total = booked;
-            for k in self.n.saturating_sub(2)..self.n {
-                total += self.cost(k, row);
+            for k in n.saturating_sub(2)..n {
+                total += self.cost(k, row, holes);
             }
-            if total <= self.allowed {
-                let e = self.out.entry(canonical(row, self.n)).or_insert(i64::MAX);
+            if total <= self.step.allowed {
+                let key = canonical(row, n);
+                let part = if self.out.len() == 1 {
+                    0
+                } else {
+                    part_of(key, self.out.len())
+                };
+                let e = self.out[part].entry(key).or_insert(i64::MAX);
                 *e = (*e).min(total);
             }
             return;
@@ -378,46 +518,121 @@ impl Row<'_> {
                 options[count] = HOLE;
                 count += 1;
             }
-            if c + 1 < self.n && cell(self.prev, c + 1) != TOP {
+            if c + 1 < n && cell(self.prev, c + 1) != TOP {
                 options[count] = LEFT;
                 count += 1;
             }
-            if !self.last {
+            if !self.step.last {
                 options[count] = TOP;
                 count += 1;
             }
         }
         for &v in &options[..count] {
             let row = row | (v << (3 * c));
+            let holes = if v == HOLE {
+                holes | 1 << (c + 1)
+            } else {
+                holes
+            };
             let mut b = booked;
             if c >= 2 {
-                b += self.cost(c - 2, row);
-                if b > self.allowed_partial {
+                b += self.cost(c - 2, row, holes);
+                if b > self.step.allowed_partial {
                     continue;
                 }
             }
-            self.extend(c + 1, row, b);
+            self.extend(c + 1, row, holes, b);
         }
     }
 
-    /// The shortfall booked at column k when `row` (row r) follows `prev` (row r − 1): every
-    /// loss that needs both rows, or only row r, of the dominoes whose leftmost cell is in
-    /// column k, and the rests of those starting in row r. It reads columns k − 1 to k + 2
-    /// of `row`, which must be chosen.
-    fn cost(&self, k: usize, row: u64) -> i64 {
-        let col = &self.cols[k];
-        let mut cost = match cell(row, k) {
-            LEFT => col.left_starts.cost(self.prev, row),
-            TOP => col.top_starts.cost(self.prev, row),
-            _ => 0,
+    /// The shortfall booked at column k (see [`Costs`]); `holes` are the holes of `row`.
+    fn cost(&self, k: usize, row: u64, holes: u32) -> i64 {
+        self.step
+            .costs
+            .at(k, self.prev, row, self.prev_holes, holes)
+    }
+}
+
+/// The shortfall booked at each column k when a row follows the one before it, as a table:
+/// every loss that needs both rows, or only the newer, of the dominoes whose leftmost cell is
+/// in column k, and the rests of those starting in the newer row. It depends only on what
+/// starts at column k of the newer row (a horizontal or vertical domino, or neither), what is
+/// at column k of the older row (the top, bottom or left half of a domino, or neither), and
+/// which of the columns k − 1 to k + 2 of either row hold holes: 3 × 4 × 256 entries a
+/// column, filled once a row from the slots' gifts ([`Column`]).
+struct Costs {
+    table: Vec<i32>,
+}
+
+const KINDS: usize = 12;
+
+impl Costs {
+    fn new(cols: &[Column], n: usize) -> Costs {
+        let mut table = vec![0i32; n * KINDS * 256];
+        // A cell that is not a hole, of no kind the bookings look at.
+        const FILLED: u64 = 5;
+        for (k, col) in cols.iter().enumerate() {
+            for newer in 0..3 {
+                for older in 0..4 {
+                    for mask in 0..256usize {
+                        let (mut prev, mut row) = (0u64, 0u64);
+                        for j in 0..4 {
+                            let Some(c) = (k + j).checked_sub(1).filter(|&c| c < n) else {
+                                continue;
+                            };
+                            let hole =
+                                |bit: usize| if mask >> bit & 1 == 1 { HOLE } else { FILLED };
+                            prev |= hole(j) << (3 * c);
+                            row |= hole(4 + j) << (3 * c);
+                        }
+                        let set = |state: u64, v: u64| (state & !(7 << (3 * k))) | v << (3 * k);
+                        // The kinds at column k; "neither" keeps the mask's hole or not.
+                        if older < 3 {
+                            prev = set(prev, [TOP, BOTTOM, LEFT][older]);
+                        }
+                        match newer {
+                            0 => row = set(row, LEFT),
+                            1 => row = set(row, TOP),
+                            _ => {}
+                        }
+                        let starts = match newer {
+                            0 => col.left_starts.cost(prev, row),
+                            1 => col.top_starts.cost(prev, row),
+                            _ => 0,
+                        };
+                        let under = match older {
+                            0 => col.under_top.cost(prev, row),
+                            1 => col.under_bottom.cost(prev, row),
+                            2 => col.under_left.cost(prev, row),
+                            _ => 0,
+                        };
+                        table[(k * KINDS + newer * 4 + older) * 256 + mask] =
+                            (starts + under) as i32;
+                    }
+                }
+            }
+        }
+        Costs { table }
+    }
+
+    #[inline]
+    fn at(&self, k: usize, prev: u64, row: u64, prev_holes: u32, holes: u32) -> i64 {
+        let newer = match cell(row, k) {
+            LEFT => 0,
+            TOP => 1,
+            _ => 2,
         };
-        cost += match cell(self.prev, k) {
-            TOP => col.under_top.cost(self.prev, row),
-            BOTTOM => col.under_bottom.cost(self.prev, row),
-            LEFT => col.under_left.cost(self.prev, row),
-            _ => 0,
+        let older = match cell(prev, k) {
+            TOP => 0,
+            BOTTOM => 1,
+            LEFT => 2,
+            _ => 3,
         };
-        cost
+        if newer == 2 && older == 3 {
+            return 0;
+        }
+        let mask = ((prev_holes >> k) & 15) | ((holes >> k) & 15) << 4;
+        i64::from(self.table[(k * KINDS + newer * 4 + older) * 256 + mask as usize])
     }
 }
 
