@@ -1,6 +1,7 @@
 //! Gunport: the seed's optima, Sands's theorem, published counts of optimal packings, and the
 //! integer programs cross-checked against the transfer-matrix dynamic program.
 
+mod common;
 use quandary::puzzles::gunport::{
     dp, verify, Formulation, Gunport, GunportProblem, Options, Packing,
 };
@@ -339,4 +340,35 @@ fn the_census_agrees_with_every_published_value() {
         }
     }
     assert!(proved >= 200, "{proved} boards proved");
+}
+
+#[test]
+fn solve_settles_14_by_16_by_itself() {
+    // `solve` on a board whose symmetric searches miss Pearce's value: the budget program
+    // refutes 74, a symmetric SAT search draws 72, and the verifier passes the packing.
+    let (code, stdout, stderr, _) = common::quandary(&["gunport", "solve", "14", "16", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = common::one_json(&stdout);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["objective"], 72);
+    let method = v["stats"]["method"].as_str().unwrap();
+    assert!(method.contains("refutation of 74"), "{method}");
+    let steps = v["details"]["steps"].as_array().unwrap();
+    assert_eq!(steps[0]["search"], "budget program");
+    assert_eq!(steps[0]["refuted"], true);
+    // Asked for the integer program only, the same question is not settled by the budget
+    // program (the method names no refutation).
+    let (_, stdout, _, _) = common::quandary(&[
+        "gunport",
+        "solve",
+        "14",
+        "16",
+        "--method",
+        "sat",
+        "--json",
+        "--time-limit",
+        "3",
+    ]);
+    let v = common::one_json(&stdout);
+    assert!(!v["stats"]["method"].as_str().unwrap().contains("budget"));
 }

@@ -208,22 +208,6 @@ fn cell(state: u64, c: usize) -> u64 {
     (state >> (3 * c)) & 7
 }
 
-/// The row read right to left (left and right halves swap): the board and the charges are
-/// symmetric in the vertical axis, so a row and its mirror have mirrored continuations of
-/// equal shortfall, and only the smaller of the two is kept.
-fn canonical(row: u64, n: usize) -> u64 {
-    let mut mirror = 0;
-    for c in 0..n {
-        let v = match cell(row, c) {
-            LEFT => RIGHT,
-            RIGHT => LEFT,
-            v => v,
-        };
-        mirror |= v << (3 * (n - 1 - c));
-    }
-    row.min(mirror)
-}
-
 /// A multiplicative hash for the u64 states (the default SipHash is several times slower).
 #[derive(Default, Clone, Copy)]
 struct StateHasher(u64);
@@ -454,13 +438,22 @@ impl Step<'_> {
                     return None;
                 }
             }
+            let prev_holes = holes_of(prev, self.n);
+            let mut rest = [0i64; MAX_WIDTH + 1];
+            for k in (0..self.n).rev() {
+                rest[k] = rest[k + 1] + self.costs.least(k, prev, prev_holes);
+            }
+            if booked + rest[0] > self.allowed {
+                continue;
+            }
             let mut row = Row {
                 step: self,
                 prev,
-                prev_holes: holes_of(prev, self.n),
+                prev_holes,
+                rest,
                 out: &mut out,
             };
-            row.extend(0, 0, 0, booked);
+            row.extend(0, 0, 0, 0, booked);
         }
         Some(out)
     }
@@ -472,6 +465,9 @@ struct Row<'a> {
     prev: u64,
     /// The holes of `prev`, one bit a column, column c at bit c + 1.
     prev_holes: u32,
+    /// For each column k, the least that columns k and beyond can book after `prev`, whatever
+    /// the new row holds there (see [`Costs::least`]).
+    rest: [i64; MAX_WIDTH + 1],
     /// The next row's states, in parts by hash.
     out: &'a mut [States],
 }
@@ -485,7 +481,10 @@ fn holes_of(row: u64, n: usize) -> u32 {
 
 impl Row<'_> {
     /// Cells 0..c of `row` are chosen; `booked` holds every booking of columns below c − 2.
-    fn extend(&mut self, c: usize, row: u64, holes: u32, booked: i64) {
+    /// `mirror` is the chosen cells of `row` read right to left (left and right halves swap):
+    /// the board and the charges are symmetric in the vertical axis, so a row and its mirror
+    /// have mirrored continuations of equal shortfall, and only the smaller of the two is kept.
+    fn extend(&mut self, c: usize, row: u64, mirror: u64, holes: u32, booked: i64) {
         let n = self.step.n;
         if c == n {
             let mut total = booked;
@@ -493,7 +492,7 @@ impl Row<'_> {
                 total += self.cost(k, row, holes);
             }
             if total <= self.step.allowed {
-                let key = canonical(row, n);
+                let key = row.min(mirror);
                 let part = if self.out.len() == 1 {
                     0
                 } else {
@@ -529,6 +528,12 @@ impl Row<'_> {
         }
         for &v in &options[..count] {
             let row = row | (v << (3 * c));
+            let mirrored = match v {
+                LEFT => RIGHT,
+                RIGHT => LEFT,
+                v => v,
+            };
+            let mirror = mirror | (mirrored << (3 * (n - 1 - c)));
             let holes = if v == HOLE {
                 holes | 1 << (c + 1)
             } else {
@@ -537,11 +542,12 @@ impl Row<'_> {
             let mut b = booked;
             if c >= 2 {
                 b += self.cost(c - 2, row, holes);
-                if b > self.step.allowed_partial {
+                // Columns c − 1 and beyond book at least rest[c − 1].
+                if b > self.step.allowed_partial || b + self.rest[c - 1] > self.step.allowed {
                     continue;
                 }
             }
-            self.extend(c + 1, row, holes, b);
+            self.extend(c + 1, row, mirror, holes, b);
         }
     }
 
@@ -562,6 +568,9 @@ impl Row<'_> {
 /// column, filled once a row from the slots' gifts ([`Column`]).
 struct Costs {
     table: Vec<i32>,
+    /// For each column, kind at column k of the older row and holes of its columns k − 1 to
+    /// k + 2: the least entry of the table over everything the newer row may hold there.
+    least: Vec<i32>,
 }
 
 const KINDS: usize = 12;
@@ -612,7 +621,33 @@ impl Costs {
                 }
             }
         }
-        Costs { table }
+        let mut least = vec![i32::MAX; n * 4 * 16];
+        for k in 0..n {
+            for older in 0..4 {
+                for mask in 0..256usize {
+                    let v = table[(k * KINDS + older) * 256 + mask]
+                        .min(table[(k * KINDS + 4 + older) * 256 + mask])
+                        .min(table[(k * KINDS + 8 + older) * 256 + mask]);
+                    let e = &mut least[(k * 4 + older) * 16 + (mask & 15)];
+                    *e = (*e).min(v);
+                }
+            }
+        }
+        Costs { table, least }
+    }
+
+    /// The least column k can book after `prev` (holes `prev_holes`), whatever follows it:
+    /// a lower bound, since the table's entries for every kind and hole pattern of the newer
+    /// row are among those it takes the least of.
+    #[inline]
+    fn least(&self, k: usize, prev: u64, prev_holes: u32) -> i64 {
+        let older = match cell(prev, k) {
+            TOP => 0,
+            BOTTOM => 1,
+            LEFT => 2,
+            _ => 3,
+        };
+        i64::from(self.least[(k * 4 + older) * 16 + ((prev_holes >> k) & 15) as usize])
     }
 
     #[inline]
