@@ -44,8 +44,9 @@ def put(text, start, end, body):
     return text[:a] + "\n\n" + body + "\n\n" + text[b:]
 
 
-def main(paths, docs=False):
-    boards = {}
+def results(paths):
+    """Each result line of `quandary batch` results files: the line, the board (m <= n), the
+    CLI's outcome object, and what it found."""
     for path in paths:
         with open(path) as f:
             for line in f:
@@ -58,29 +59,35 @@ def main(paths, docs=False):
                     "method": (o.get("stats") or {}).get("method", r.get("message") or ""),
                     "seconds": r["seconds"],
                 }
-                old = boards.get((m, n))
-                found["upper"] = o.get("bound") if found["status"] == "optimal" else domino_bound(m, n)
-                if r["argv"][1] == "reach" and old is not None:
-                    # A later pass on an open board: `reach --at-least v` either finds a
-                    # packing (a lower bound) or proves there is none (an upper bound: the
-                    # largest value below v with the parity of mn).
-                    words = " ".join(r["argv"][1:-3])
-                    v = int(r["argv"][r["argv"].index("--at-least") + 1])
-                    old["seconds"] += found["seconds"]
-                    if found["status"] == "infeasible":
-                        below = v - 1 - ((v - 1 - m * n) % 2)
-                        old["upper"] = min(x for x in (old["upper"], below) if x is not None)
-                        old["method"] += f"; `{words}`: none (so at most {below})"
-                    elif found["holes"] is not None:
-                        if (old["holes"] or -1) < found["holes"]:
-                            old["holes"] = found["holes"]
-                        old["method"] += f"; `{words}`: found {found['holes']}"
-                    else:
-                        old["method"] += f"; `{words}`: no answer"
-                    if old["holes"] is not None and old["upper"] is not None and old["holes"] >= old["upper"]:
-                        old["status"] = "optimal"
-                    continue
-                boards[(m, n)] = found
+                yield r, m, n, o, found
+
+
+def main(paths, docs=False):
+    boards = {}
+    for r, m, n, o, found in results(paths):
+        old = boards.get((m, n))
+        found["upper"] = o.get("bound") if found["status"] == "optimal" else domino_bound(m, n)
+        if r["argv"][1] == "reach" and old is not None:
+            # A later pass on an open board: `reach --at-least v` either finds a
+            # packing (a lower bound) or proves there is none (an upper bound: the
+            # largest value below v with the parity of mn).
+            words = " ".join(r["argv"][1:-3])
+            v = int(r["argv"][r["argv"].index("--at-least") + 1])
+            old["seconds"] += found["seconds"]
+            if found["status"] == "infeasible":
+                below = v - 1 - ((v - 1 - m * n) % 2)
+                old["upper"] = min(x for x in (old["upper"], below) if x is not None)
+                old["method"] += f"; `{words}`: none (so at most {below})"
+            elif found["holes"] is not None:
+                if (old["holes"] or -1) < found["holes"]:
+                    old["holes"] = found["holes"]
+                old["method"] += f"; `{words}`: found {found['holes']}"
+            else:
+                old["method"] += f"; `{words}`: no answer"
+            if old["holes"] is not None and old["upper"] is not None and old["holes"] >= old["upper"]:
+                old["status"] = "optimal"
+            continue
+        boards[(m, n)] = found
     rows = []
     for (m, n), b in sorted(boards.items()):
         p = pearce(m, n) if m >= 2 else None
