@@ -428,16 +428,8 @@ impl Step<'_> {
         let mut out: Vec<States> = (0..self.parts)
             .map(|_| States::with_capacity_and_hasher(self.expected, Default::default()))
             .collect();
-        for (i, &(prev, booked)) in states.iter().enumerate() {
-            if i % 4096 == 0 {
-                let late = self.deadline.is_some_and(|d| std::time::Instant::now() > d);
-                let cancelled = self
-                    .cancel
-                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
-                if late || cancelled {
-                    return None;
-                }
-            }
+        let mut ticks = 0u32;
+        for &(prev, booked) in states {
             let prev_holes = holes_of(prev, self.n);
             let mut rest = [0i64; MAX_WIDTH + 1];
             for k in (0..self.n).rev() {
@@ -451,11 +443,26 @@ impl Step<'_> {
                 prev,
                 prev_holes,
                 rest,
+                ticks,
+                stopped: false,
                 out: &mut out,
             };
             row.extend(0, 0, 0, 0, booked);
+            if row.stopped {
+                return None;
+            }
+            ticks = row.ticks;
         }
         Some(out)
+    }
+
+    /// Whether the deadline has passed or the run was cancelled.
+    fn expired(&self) -> bool {
+        let late = self.deadline.is_some_and(|d| std::time::Instant::now() > d);
+        let cancelled = self
+            .cancel
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+        late || cancelled
     }
 }
 
@@ -468,6 +475,10 @@ struct Row<'a> {
     /// For each column k, the least that columns k and beyond can book after `prev`, whatever
     /// the new row holds there (see [`Costs::least`]).
     rest: [i64; MAX_WIDTH + 1],
+    /// Partial rows built so far (the clock is read every few thousand), and whether the
+    /// deadline stopped the work (a single state's rows can take long on wide boards).
+    ticks: u32,
+    stopped: bool,
     /// The next row's states, in parts by hash.
     out: &'a mut [States],
 }
@@ -487,6 +498,7 @@ impl Row<'_> {
     fn extend(&mut self, c: usize, row: u64, mirror: u64, holes: u32, booked: i64) {
         let n = self.step.n;
         if c == n {
+            self.tick();
             let mut total = booked;
             for k in n.saturating_sub(2)..n {
                 total += self.cost(k, row, holes);
@@ -544,10 +556,24 @@ impl Row<'_> {
                 b += self.cost(c - 2, row, holes);
                 // Columns c − 1 and beyond book at least rest[c − 1].
                 if b > self.step.allowed_partial || b + self.rest[c - 1] > self.step.allowed {
+                    self.tick();
                     continue;
                 }
             }
+            if self.stopped {
+                return;
+            }
             self.extend(c + 1, row, mirror, holes, b);
+        }
+    }
+
+    /// Counts a partial row that ended (completed or dropped); reads the clock every few
+    /// thousand.
+    #[inline]
+    fn tick(&mut self) {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(8192) && self.step.expired() {
+            self.stopped = true;
         }
     }
 
