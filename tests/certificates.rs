@@ -27,18 +27,7 @@ fn scratch(name: &str) -> PathBuf {
 /// The DRAT checker, if this machine has one.
 fn checker() -> Option<String> {
     let name = std::env::var("QUANDARY_DRAT_CHECKER").unwrap_or_else(|_| "rate".into());
-    let found = std::process::Command::new(&name)
-        .arg("--help")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the DRAT checker `{name}` is missing under CI: .ci/run installs rate"
-        );
-        eprintln!("SKIPPED: no DRAT checker `{name}` here (cargo install rate); CI runs it");
-    }
-    found.then_some(name)
+    common::tool_here(&name, "--help", "cargo install rate").then_some(name)
 }
 
 /// Whether the checker accepts `proof` as a refutation of `cnf`.

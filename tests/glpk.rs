@@ -5,6 +5,7 @@
 //! Without glpsol on the machine the test says so and passes, except under CI (`CI` set),
 //! where a missing glpsol fails it.
 
+mod common;
 use quandary::model::lp;
 use quandary::puzzles::registry::{options, OptionsIn};
 use quandary::puzzles::Puzzle;
@@ -12,18 +13,7 @@ use quandary::solve::run::{run, Limits, Query};
 use serde_json::{json, Value};
 
 fn glpsol_here() -> bool {
-    let found = std::process::Command::new("glpsol")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "glpsol is missing under CI: .ci/run installs glpk-utils"
-        );
-        eprintln!("glpsol not installed: the GLPK check is skipped here (CI runs it)");
-    }
-    found
+    common::tool_here("glpsol", "--version", "Debian package glpk-utils")
 }
 
 /// GLPK's status line and objective value for an LP file.

@@ -48,3 +48,21 @@ pub fn stopped_within(args: &[&str], limit: f64) -> serde_json::Value {
     }
     v
 }
+
+/// Whether an outside program the tests check with is here (`program probe` succeeds). Under
+/// CI (`CI` set) a missing one fails the test, since .ci/run installs it (`installed_by` says
+/// how); elsewhere the check is skipped, saying so.
+pub fn tool_here(program: &str, probe: &str, installed_by: &str) -> bool {
+    let found = std::process::Command::new(program)
+        .arg(probe)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{program} is missing under CI: .ci/run installs it ({installed_by})"
+        );
+        eprintln!("SKIPPED: {program} is not installed here ({installed_by}); CI runs this check");
+    }
+    found
+}
