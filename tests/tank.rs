@@ -289,3 +289,36 @@ fn side_parser_never_panics_and_names_the_problem() {
         }
     }
 }
+
+/// The line automaton reads exactly the feasible lines: every sequence of values is checked by
+/// counting its hits directly, and the automaton accepts as many words as there are such lines.
+#[test]
+fn the_line_automaton_reads_exactly_the_feasible_lines() {
+    use quandary::puzzles::tank::lines::Lines;
+    for n in 2..=6usize {
+        let lines = Lines::new(n);
+        let mut feasible = 0u128;
+        let total = (n - 1).pow(n as u32);
+        for code in 0..total {
+            let mut c = code;
+            let w: Vec<usize> = (0..n)
+                .map(|_| {
+                    let v = c % (n - 1) + 1;
+                    c /= n - 1;
+                    v
+                })
+                .collect();
+            let hits: Vec<usize> = (0..n)
+                .map(|p| (0..n).filter(|&q| q != p && q.abs_diff(p) == w[q]).count())
+                .collect();
+            let word: Option<Vec<usize>> = (0..n).map(|p| lines.label(w[p], hits[p])).collect();
+            let ok = (0..n).all(|p| hits[p] <= w[p]);
+            if ok {
+                feasible += 1;
+            }
+            let accepted = word.is_some_and(|word| lines.accepts(&word));
+            assert_eq!(accepted, ok, "n = {n}, line {w:?}, hits {hits:?}");
+        }
+        assert_eq!(lines.words(), feasible, "n = {n}");
+    }
+}

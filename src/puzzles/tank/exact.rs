@@ -5,180 +5,87 @@
 //! `A(w)[p]` be the number of tanks of that line that attack position `p`. A board is legal
 //! exactly when, for every cell, (row attacks) + (column attacks) = value. So every row and every
 //! column is a *feasible line*: `A(w) <= w` pointwise. Each position of a feasible line carries
-//! a label (value, attacks along the line). All feasible lines go into one trie keyed by their
-//! labels, shared by rows and columns. The search fills the board cell by cell in row-major
-//! order, walking one trie node per row and one per column: at cell (i,j) it tries every label
-//! (v, r) below the row's node for which the column's node has the label (v, v - r). Every
-//! prefix in the trie extends to a full feasible line, and a completed board is legal by
-//! construction, so each board is reached exactly once and counting is exact.
+//! a label (value, attacks along the line). The feasible lines are read by one minimal automaton
+//! ([`super::lines`]), shared by rows and columns. The search fills the board cell by cell in
+//! row-major order, walking one automaton node per row and one per column: at cell (i,j) it tries
+//! every label (v, r) out of the row's node for which the column's node has the label (v, v − r).
+//! Every node leads to a full feasible line, and a completed board is legal by construction.
+//!
+//! Symmetry: the search keeps only boards whose top row, read left to right, is
+//! lexicographically least among the eight ways of reading an edge (each edge in both
+//! directions), which every orbit of the square's eight symmetries contains; the edges that
+//! start at the top corners are compared as they fill, the others on the last row. Each orbit
+//! is then reported once, from its least such board in row-major order, with all its distinct
+//! images, so the count is exact. The first rows are shared out among the cores.
 
+use super::lines::Lines;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
-/// Labels are packed as `v * n + a` (value v in 1..n-1, line attacks a in 0..v).
-struct Trie {
-    n: usize,
-    /// For each node: bit `label` set when a child with that label exists.
-    mask: Vec<u128>,
-    /// For each node: index of its first child; children are stored in label order.
-    first: Vec<u32>,
-    /// For each node: its labels mirrored as the crossing line needs them, (v, a) -> (v, v - a).
-    crossing: Vec<u128>,
-    /// `ahead[node * n + d]`: the labels found at depth d in the node's subtree.
-    ahead: Vec<u128>,
+/// The largest side the exact search accepts when asked for (`--method exact`); its automaton
+/// is small at any side, the search is what grows.
+pub const MAX_EXACT_SIDE: usize = 12;
+
+/// The largest side `--method auto` gives the exact search; beyond it, SAT.
+pub const AUTO_EXACT_SIDE: usize = 8;
+
+/// The eight symmetries of the square as maps of (row, column) on a side of n.
+fn images(board: &[Vec<u32>]) -> Vec<Vec<Vec<u32>>> {
+    let n = board.len();
+    let mut out: Vec<Vec<Vec<u32>>> = Vec::with_capacity(8);
+    for g in 0..8 {
+        let img: Vec<Vec<u32>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        let (a, b) = if g & 4 != 0 { (j, i) } else { (i, j) };
+                        let a = if g & 1 != 0 { n - 1 - a } else { a };
+                        let b = if g & 2 != 0 { n - 1 - b } else { b };
+                        board[a][b]
+                    })
+                    .collect()
+            })
+            .collect();
+        if !out.contains(&img) {
+            out.push(img);
+        }
+    }
+    out
 }
 
-impl Trie {
-    fn child(&self, node: usize, label: usize) -> Option<usize> {
-        let m = self.mask[node];
-        if m >> label & 1 == 0 {
-            return None;
-        }
-        let rank = (m & ((1u128 << label) - 1)).count_ones() as usize;
-        Some(self.first[node] as usize + rank)
-    }
+/// The eight edge readings: cells of each, from index 0 on. Reading 0 is the top row.
+fn readings(n: usize) -> Vec<Vec<(usize, usize)>> {
+    let last = n - 1;
+    vec![
+        (0..n).map(|t| (0, t)).collect(),
+        (0..n).map(|t| (0, last - t)).collect(),
+        (0..n).map(|t| (t, 0)).collect(),
+        (0..n).map(|t| (t, last)).collect(),
+        (0..n).map(|t| (last, t)).collect(),
+        (0..n).map(|t| (last, last - t)).collect(),
+        (0..n).map(|t| (last - t, 0)).collect(),
+        (0..n).map(|t| (last - t, last)).collect(),
+    ]
 }
 
-/// The largest side the exact search accepts: the 8×8 trie takes 1.6 GB and 5 s to build;
-/// at 9×9 it no longer fits in 24 GiB.
-pub const MAX_EXACT_SIDE: usize = 8;
-
-/// Every feasible line of length n, as label sequences, in lexicographic order of values.
-fn feasible_lines(n: usize, mut emit: impl FnMut(&[usize])) {
-    fn go(
-        n: usize,
-        p: usize,
-        w: &mut Vec<usize>,
-        hits: &mut Vec<usize>,
-        labels: &mut Vec<usize>,
-        emit: &mut dyn FnMut(&[usize]),
-    ) {
-        if p == n {
-            for q in 0..n {
-                labels[q] = w[q] * n + hits[q];
+/// Whether the top row is still possibly least among the edge readings, given that the cells
+/// before `filled` (row-major) are set.
+fn top_least(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>], filled: usize) -> bool {
+    let n = board.len();
+    let known = |(i, j): (usize, usize)| i * n + j < filled;
+    reads[1..].iter().all(|r| {
+        for (t, &c) in r.iter().enumerate() {
+            if !known(c) || !known((0, t)) {
+                return true;
             }
-            emit(labels);
-            return;
-        }
-        for v in 1..n {
-            // A tank at p with value v hits p - v (already placed) and p + v (later).
-            if p >= v {
-                let q = p - v;
-                if hits[q] + 1 > w[q] {
-                    continue;
-                }
-                hits[q] += 1;
-            }
-            if p + v < n {
-                hits[p + v] += 1;
-            }
-            // Cells before p receive no more hits from later cells except from exactly one
-            // position each per value; the final check below settles the rest.
-            w.push(v);
-            let ok = hits[p] <= v;
-            if ok {
-                go(n, p + 1, w, hits, labels, emit);
-            }
-            w.pop();
-            if p + v < n {
-                hits[p + v] -= 1;
-            }
-            if p >= v {
-                hits[p - v] -= 1;
+            let (x, top) = (board[c.0][c.1], board[0][t]);
+            if x != top {
+                return x > top;
             }
         }
-    }
-    let mut labels = vec![0; n];
-    let mut hits = vec![0; n];
-    go(
-        n,
-        0,
-        &mut Vec::with_capacity(n),
-        &mut hits,
-        &mut labels,
-        &mut emit,
-    );
-}
-
-fn build_trie(n: usize, order: &[usize]) -> Trie {
-    // Collect lines, sort by label sequence, then build level by level.
-    let mut lines: Vec<Vec<u8>> = Vec::new();
-    feasible_lines(n, |l| {
-        // A position's attacks can still exceed its value if the hit came from a later cell;
-        // keep only lines where every position is within its value.
-        if l.iter().all(|&lab| lab % n <= lab / n) {
-            crate::solve::budget::charge(32 + n as u64);
-            lines.push(order.iter().map(|&p| l[p] as u8).collect());
-        }
-    });
-    lines.sort_unstable();
-    lines.dedup();
-    let mut mask = vec![0u128];
-    let mut first = vec![0u32];
-    let mut depth = vec![0u8];
-    // Breadth-first: groups of lines sharing a prefix form a node.
-    let mut groups: Vec<(usize, usize, usize)> = vec![(0, lines.len(), 0)]; // (start, end, node)
-    #[allow(clippy::needless_range_loop)] // depth indexes every line of a group
-    for depth_now in 0..n {
-        let mut next = Vec::new();
-        for &(start, end, node) in &groups {
-            first[node] = mask.len() as u32;
-            let mut s = start;
-            while s < end {
-                let label = lines[s][depth_now] as usize;
-                let mut e = s;
-                while e < end && lines[e][depth_now] as usize == label {
-                    e += 1;
-                }
-                mask[node] |= 1u128 << label;
-                let child = mask.len();
-                // This node's mask, first child, depth, crossing and look-ahead rows.
-                crate::solve::budget::charge(37 + 16 * n as u64);
-                mask.push(0);
-                first.push(0);
-                depth.push(depth_now as u8 + 1);
-                next.push((s, e, child));
-                s = e;
-            }
-        }
-        groups = next;
-    }
-    let crossing = mask
-        .iter()
-        .map(|&m| {
-            let mut out = 0u128;
-            let mut bits = m;
-            while bits != 0 {
-                let label = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (v, a) = (label / n, label % n);
-                out |= 1u128 << (v * n + v - a);
-            }
-            out
-        })
-        .collect();
-    // Children come after their parents, so one backward pass fills the look-ahead table.
-    let mut ahead = vec![0u128; mask.len() * n];
-    for node in (0..mask.len()).rev() {
-        let m = mask[node];
-        if m == 0 {
-            continue;
-        }
-        let first_child = first[node] as usize;
-        let depth = depth[node] as usize;
-        ahead[node * n + depth] = m;
-        for child in first_child..first_child + m.count_ones() as usize {
-            for d in depth + 1..n {
-                ahead[node * n + d] |= ahead[child * n + d];
-            }
-        }
-    }
-    Trie {
-        n,
-        mask,
-        first,
-        crossing,
-        ahead,
-    }
+        true
+    })
 }
 
 /// The exact search. `on_board` sees every legal board; returning `false` stops the search,
@@ -187,100 +94,210 @@ fn build_trie(n: usize, order: &[usize]) -> Trie {
 pub fn search(
     n: usize,
     deadline: Option<Instant>,
-    mut on_board: impl FnMut(&[Vec<u32>]) -> bool,
+    on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
 ) -> (u64, bool) {
     assert!(
         (2..=MAX_EXACT_SIDE).contains(&n),
         "exact search supports sides 2..={MAX_EXACT_SIDE}"
     );
-    let order = fill_order(n);
-    let trie = build_trie(n, &order);
-    let mut state = State {
-        n,
-        row_node: vec![0; n],
-        col_node: vec![0; n],
-        board: vec![vec![0; n]; n],
-        count: 0,
-        stopped: false,
-        order,
-        deadline,
-        nodes: 0,
+    let lines = Lines::new(n);
+    let reads = readings(n);
+    // The first rows that can lead the search (least among their own two readings).
+    let mut firsts: Vec<Vec<usize>> = Vec::new();
+    State::new(n, &lines, &reads, deadline).go(0, &mut Sink::Firsts(&mut firsts));
+    let shared = Shared {
+        next: AtomicUsize::new(0),
+        count: AtomicU64::new(0),
+        nodes: AtomicU64::new(0),
+        stopped: AtomicBool::new(false),
+        on_board: Mutex::new(Box::new(on_board)),
+        firsts,
     };
-    state.go(&trie, 0, &mut on_board);
-    (state.count, !state.stopped)
+    let threads = std::thread::available_parallelism()
+        .map(|t| t.get())
+        .unwrap_or(1)
+        .clamp(1, 8);
+    std::thread::scope(|sc| {
+        for _ in 0..threads {
+            let (shared, lines, reads) = (&shared, &lines, &reads);
+            sc.spawn(move || {
+                let mut s = State::new(n, lines, reads, deadline);
+                loop {
+                    let t = shared.next.fetch_add(1, Ordering::Relaxed);
+                    if t >= shared.firsts.len() || shared.stopped.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if !s.start_from(&shared.firsts[t]) {
+                        continue;
+                    }
+                    s.go(n, &mut Sink::Boards(shared));
+                    crate::solve::progress::message(&format!(
+                        "line search: {} of {} first rows, {} boards",
+                        t + 1,
+                        shared.firsts.len(),
+                        shared.count.load(Ordering::Relaxed)
+                    ));
+                }
+            });
+        }
+    });
+    (shared.count.into_inner(), !shared.stopped.into_inner())
 }
 
-struct State {
+struct Shared<'f> {
+    next: AtomicUsize,
+    count: AtomicU64,
+    nodes: AtomicU64,
+    stopped: AtomicBool,
+    #[allow(clippy::type_complexity)] // one callback, shared by the threads
+    on_board: Mutex<Box<dyn FnMut(&[Vec<u32>]) -> bool + Send + 'f>>,
+    firsts: Vec<Vec<usize>>,
+}
+
+struct State<'a> {
     n: usize,
+    lines: &'a Lines,
+    reads: &'a [Vec<(usize, usize)>],
     row_node: Vec<usize>,
     col_node: Vec<usize>,
     board: Vec<Vec<u32>>,
-    count: u64,
-    stopped: bool,
+    /// The label taken at each cell, row-major.
+    labels: Vec<usize>,
     deadline: Option<Instant>,
     nodes: u64,
-    /// The position of each depth of the trie; see [`fill_order`].
-    order: Vec<usize>,
 }
 
-/// The order in which positions of a line are filled. Row-major natural order measured
-/// fastest (6×6 counted in 24 s, against 40 s for outside-in order 0, n-1, 1, n-2, ...).
-fn fill_order(n: usize) -> Vec<usize> {
-    (0..n).collect()
+/// Where a search hands what it reaches.
+enum Sink<'s, 'f> {
+    /// Collect the first rows (labels), stopping there.
+    Firsts(&'s mut Vec<Vec<usize>>),
+    /// Complete boards.
+    Boards(&'s Shared<'f>),
 }
 
-impl State {
-    fn go(&mut self, trie: &Trie, cell: usize, on_board: &mut dyn FnMut(&[Vec<u32>]) -> bool) {
+impl<'a> State<'a> {
+    fn new(
+        n: usize,
+        lines: &'a Lines,
+        reads: &'a [Vec<(usize, usize)>],
+        deadline: Option<Instant>,
+    ) -> Self {
+        State {
+            n,
+            lines,
+            reads,
+            row_node: vec![0; n],
+            col_node: vec![0; n],
+            board: vec![vec![0; n]; n],
+            labels: vec![0; n * n],
+            deadline,
+            nodes: 0,
+        }
+    }
+
+    /// Sets the first row to `labels`; false if the columns cannot take it.
+    fn start_from(&mut self, labels: &[usize]) -> bool {
+        let lines = self.lines;
+        self.row_node.fill(0);
+        self.col_node.fill(0);
+        for (j, &l) in labels.iter().enumerate() {
+            let Some(r) = lines.child(self.row_node[0], l) else {
+                return false;
+            };
+            let Some(c) = lines.child(0, lines.cross[l] as usize) else {
+                return false;
+            };
+            self.row_node[0] = r;
+            self.col_node[j] = c;
+            self.board[0][j] = lines.labels[l].0 as u32;
+            self.labels[j] = l;
+        }
+        true
+    }
+
+    fn go(&mut self, cell: usize, sink: &mut Sink) {
         let n = self.n;
+        let lines = self.lines;
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1 << 22) {
-            crate::solve::progress::message(&format!(
-                "line-trie search: {} million nodes, {} boards",
-                self.nodes >> 20,
-                self.count
-            ));
-        }
-        if self.nodes.is_multiple_of(65536)
-            && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                || crate::solve::budget::cancelled())
-        {
-            self.stopped = true;
-            return;
-        }
-        if cell == n * n {
-            self.count += 1;
-            if !on_board(&self.board) {
-                self.stopped = true;
+        if self.nodes.is_multiple_of(65536) {
+            if let Sink::Boards(sh) = sink {
+                sh.nodes.fetch_add(65536, Ordering::Relaxed);
+                if self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || crate::solve::budget::cancelled()
+                {
+                    sh.stopped.store(true, Ordering::Relaxed);
+                }
+                if sh.stopped.load(Ordering::Relaxed) {
+                    return;
+                }
             }
-            return;
         }
-        // Row node depth is dj, column node depth is di; the cell is (order[di], order[dj]).
-        let (di, dj) = (cell / n, cell % n);
-        let (i, j) = (self.order[di], self.order[dj]);
+        match sink {
+            Sink::Firsts(out) if cell == n => {
+                out.push(self.labels[..n].to_vec());
+                return;
+            }
+            Sink::Boards(sh) if cell == n * n => {
+                self.leaf(sh);
+                return;
+            }
+            _ => {}
+        }
+        let (i, j) = (cell / n, cell % n);
         let (r, c) = (self.row_node[i], self.col_node[j]);
-        let mut m = trie.mask[r];
-        while m != 0 && !self.stopped {
+        let mut m = lines.mask[r] & lines.crossing[c];
+        while m != 0 {
+            if let Sink::Boards(sh) = sink {
+                if sh.stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+            }
             let label = m.trailing_zeros() as usize;
             m &= m - 1;
-            let (v, ra) = (label / n, label % n);
-            let Some(col_child) = trie.child(c, v * n + (v - ra)) else {
-                continue;
-            };
-            let row_child = trie.child(r, label).expect("label taken from the mask");
+            let row_child = lines.child(r, label).expect("label taken from the mask");
+            let col_child = lines
+                .child(c, lines.cross[label] as usize)
+                .expect("label taken from the crossing mask");
             // Look ahead along the row: every later cell of this row must still have a label
             // that its column can take.
-            if (dj + 1..n).any(|d| {
-                trie.ahead[row_child * n + d] & trie.crossing[self.col_node[self.order[d]]] == 0
-            }) {
+            if (j + 1..n)
+                .any(|d| lines.ahead[row_child * n + d] & lines.crossing[self.col_node[d]] == 0)
+            {
                 continue;
             }
             self.row_node[i] = row_child;
             self.col_node[j] = col_child;
-            self.board[i][j] = v as u32;
-            self.go(trie, cell + 1, on_board);
+            self.board[i][j] = lines.labels[label].0 as u32;
+            self.labels[cell] = label;
+            let on_edge = i == 0 || i == n - 1 || j == 0 || j == n - 1;
+            if !on_edge || top_least(&self.board, self.reads, cell + 1) {
+                self.go(cell + 1, sink);
+            }
             self.row_node[i] = r;
             self.col_node[j] = c;
         }
-        debug_assert_eq!(trie.n, n);
+    }
+
+    /// A complete legal board whose top row is least among the edge readings: report its orbit
+    /// if it is the orbit's least such board.
+    fn leaf(&mut self, sh: &Shared) {
+        let n = self.n;
+        let imgs = images(&self.board);
+        let least = imgs
+            .iter()
+            .filter(|b| top_least(b, self.reads, n * n))
+            .min()
+            .expect("the board itself qualifies");
+        if *least != self.board {
+            return;
+        }
+        sh.count.fetch_add(imgs.len() as u64, Ordering::Relaxed);
+        let mut f = sh.on_board.lock().expect("board callback");
+        for b in &imgs {
+            if !f(b) {
+                sh.stopped.store(true, Ordering::Relaxed);
+                return;
+            }
+        }
     }
 }

@@ -361,6 +361,7 @@ pub fn attackers_of(board: &Board, i: usize, j: usize) -> Vec<(usize, usize)> {
 }
 
 pub mod exact;
+pub mod lines;
 
 /// The board as text: one row per line, values aligned.
 pub fn to_text(board: &Board) -> String {
@@ -405,7 +406,7 @@ pub enum Method {
     Auto,
     /// The integer program on the SAT backend.
     Sat,
-    /// The dedicated line-trie search (sides 2 to 8).
+    /// The dedicated line search over the feasible-line automaton (sides 2 to 12).
     Exact,
 }
 
@@ -512,7 +513,8 @@ impl Puzzle for TankAttack {
         deadline: Option<Instant>,
     ) -> Option<Result<Exact<Board>>> {
         let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetric.is_none();
-        let wanted = o.method != Method::Sat;
+        let wanted = o.method == Method::Exact
+            || (o.method == Method::Auto && t.n <= exact::AUTO_EXACT_SIDE);
         let limit = match query {
             Query::First => Some(1),
             Query::Unique => Some(2),
@@ -545,7 +547,7 @@ impl Puzzle for TankAttack {
             solutions: boards,
             count: count as u128,
             objective: None,
-            method: "exact line-trie search".into(),
+            method: "exact line search".into(),
             details: None,
         }))
     }
