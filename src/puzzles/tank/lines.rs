@@ -31,66 +31,9 @@ pub struct Lines {
     first: Vec<u32>,
     /// The child of every transition.
     targets: Vec<u32>,
-    /// Nodes of depth d are `start[d]..start[d + 1]`; the one node of depth n accepts.
-    start: Vec<u32>,
 }
 
 impl Lines {
-    /// Narrows `domains` (the labels each position of one line may take) to the labels that
-    /// lie on some accepted word within them; false when none is left. `seen` is scratch space
-    /// of one entry per node.
-    pub fn support(&self, domains: &mut [u128], seen: &mut Vec<u8>) -> bool {
-        let n = self.n;
-        seen.clear();
-        seen.resize(self.mask.len(), 0);
-        // Forward: nodes reachable within the domains (bit 1).
-        seen[0] = 1;
-        for d in 0..n {
-            for x in self.start[d] as usize..self.start[d + 1] as usize {
-                if seen[x] & 1 == 0 {
-                    continue;
-                }
-                let f = self.first[x] as usize;
-                let m = self.mask[x];
-                let mut bits = m & domains[d];
-                while bits != 0 {
-                    let l = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    let rank = (m & ((1u128 << l) - 1)).count_ones() as usize;
-                    seen[self.targets[f + rank] as usize] |= 1;
-                }
-            }
-        }
-        // Backward: nodes that also reach the end (bit 2), and the labels used on the way.
-        let end = self.start[n] as usize;
-        if seen[end] & 1 == 0 {
-            return false;
-        }
-        seen[end] |= 2;
-        for d in (0..n).rev() {
-            let mut used = 0u128;
-            for x in self.start[d] as usize..self.start[d + 1] as usize {
-                if seen[x] & 1 == 0 {
-                    continue;
-                }
-                let f = self.first[x] as usize;
-                let m = self.mask[x];
-                let mut bits = m & domains[d];
-                while bits != 0 {
-                    let l = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    let rank = (m & ((1u128 << l) - 1)).count_ones() as usize;
-                    if seen[self.targets[f + rank] as usize] & 2 != 0 {
-                        used |= 1u128 << l;
-                        seen[x] |= 2;
-                    }
-                }
-            }
-            domains[d] = used;
-        }
-        true
-    }
-
     pub fn child(&self, node: usize, label: usize) -> Option<usize> {
         let m = self.mask[node];
         if m >> label & 1 == 0 {
@@ -293,7 +236,6 @@ impl Lines {
             ahead,
             first,
             targets,
-            start,
         }
     }
 }
