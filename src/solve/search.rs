@@ -157,9 +157,12 @@ impl<'a, B: Backend> Search<'a, B> {
     /// The last, unsatisfiable, solve is the proof of optimality. `value` evaluates the objective
     /// in the model's own direction; `on_improve` sees each better solution.
     ///
-    /// `target`, when given, is a value the caller expects to be optimal (e.g. a proved bound
-    /// that the model also contains as a row). The first solve then looks only for solutions at
-    /// least that good; if there are none, the search goes on from scratch.
+    /// `target`, when given, is a bound proved outside the model (e.g. the domino bound of
+    /// Gunport): no solution beats it. The first solve looks only for solutions that reach it;
+    /// one that does is optimal at once (no solve is spent refuting a better value, which the
+    /// model can find hard even when it holds the bound as a row: two encodings of one sum
+    /// do not see each other by propagation). If none reaches it, the search goes on from
+    /// scratch.
     ///
     /// `step` is the objective's granularity: when every solution's value differs from every
     /// other's by a multiple of `step` (e.g. gunport holes, always ≡ mn mod 2), the next bound
@@ -193,7 +196,10 @@ impl<'a, B: Backend> Search<'a, B> {
                         on_improve(v);
                         best = Some((v, a));
                         let minimised = if maximise { -v } else { v };
-                        // Prove it: nothing better exists.
+                        if minimised <= if maximise { -t } else { t } {
+                            return (Status::Optimal, best);
+                        }
+                        // Otherwise prove it: nothing better exists.
                         let Some(better) = self.backend.objective_at_most(minimised - step) else {
                             return (Status::Optimal, best);
                         };
@@ -374,6 +380,30 @@ mod tests {
         let mut s = Search::new(SatBackend::new(&m), None);
         let (status, best) = s.optimise(|a| obj.value(a), false, None, 1, |_| {});
         assert_eq!((status, best.unwrap().0), (Status::Optimal, 6));
+    }
+
+    #[test]
+    fn a_solution_at_a_proved_target_is_optimal_without_a_further_solve() {
+        let (mut m, xs) = three_of_five();
+        let terms: Vec<(i64, Lit)> = xs
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as i64 + 1, v.pos()))
+            .collect();
+        m.maximise(terms);
+        let obj = m.objective.clone().unwrap();
+        let mut s = Search::new(SatBackend::new(&m), None);
+        let (status, best) = s.optimise(|a| obj.value(a), true, Some(12), 1, |_| {});
+        assert_eq!((status, best.unwrap().0), (Status::Optimal, 12));
+        assert_eq!(
+            s.stats.solver_calls, 1,
+            "the target was reached by the first solve"
+        );
+        // Without the target the same optimum takes a refutation after the last solution.
+        let mut s = Search::new(SatBackend::new(&m), None);
+        let (status, _) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
+        assert_eq!(status, Status::Optimal);
+        assert!(s.stats.solver_calls >= 2);
     }
 
     #[test]
