@@ -9,13 +9,15 @@ a Markdown table (with --docs, written into docs/gunport.md between its audit ma
 
 A board is "holds" when the optimum equals Pearce's value, "fails" when it is proved below it
 (the budget program's refutation of Pearce's value and a packing two holes fewer), and open
-when the time limit stopped the run (the best packing found, if any, is given).
+when the time limit stopped the run (the best packing found, if any, is given). A packing
+that reaches the domino bound (a proved bound, equal to Pearce's value) settles the board
+whatever the run's status says.
 """
 import csv
 import json
 import sys
 
-from gunport_census import pearce, put, results  # bench/ is the script's own directory
+from gunport_census import domino_bound, pearce, put, results  # bench/: the script's own directory
 
 
 def main(paths, docs=False):
@@ -23,6 +25,11 @@ def main(paths, docs=False):
     rows = []
     for (m, n), b in sorted(boards.items()):
         p = pearce(m, n)
+        if b["status"] != "optimal" and b["holes"] is not None and b["holes"] == domino_bound(m, n):
+            # A verified packing at the domino bound (a proved upper bound) is optimal: runs
+            # before the fix of 2026-11-23 found it and went on trying to refute more holes.
+            b["status"] = "optimal"
+            b["method"] += " (packing at the domino bound)"
         if b["status"] == "optimal":
             verdict = "holds" if b["holes"] == p else "fails"
         else:

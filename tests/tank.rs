@@ -44,7 +44,7 @@ fn options(method: Method, formulation: Formulation) -> Options {
 
 fn all_boards_exact(n: usize) -> BTreeSet<Board> {
     let mut out = BTreeSet::new();
-    let (count, complete) = exact::search(n, None, |b| {
+    let (count, complete, _) = exact::search(n, None, None, |b| {
         out.insert(b.to_vec());
         true
     });
@@ -320,5 +320,25 @@ fn the_line_automaton_reads_exactly_the_feasible_lines() {
             assert_eq!(accepted, ok, "n = {n}, line {w:?}, hits {hits:?}");
         }
         assert_eq!(lines.words(), feasible, "n = {n}");
+    }
+}
+
+/// The parts of the exact search add up to the whole: 6×6 split three ways and seven ways.
+#[test]
+fn the_parts_of_the_exact_search_add_up_to_the_whole_count() {
+    for parts in [3, 7] {
+        let mut total = 0;
+        let mut boards = BTreeSet::new();
+        for k in 0..parts {
+            let (count, complete, firsts) = exact::search(6, None, Some((k, parts)), |b| {
+                assert!(boards.insert(b.to_vec()), "a board seen by two parts");
+                true
+            });
+            assert!(complete);
+            assert!(firsts >= parts);
+            total += count;
+        }
+        assert_eq!(total, 13);
+        assert_eq!(boards, all_boards_exact(6));
     }
 }

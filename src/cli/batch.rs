@@ -677,23 +677,29 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
 /// The words of a job generator's command with every `A..B` range expanded: one command per
 /// combination (with `ascending`, only those whose ranged values do not decrease).
 fn expand(words: &[String], ascending: bool) -> Result<Vec<Vec<String>>, Error> {
-    let range = |w: &str| -> Option<(i64, i64)> {
+    // A range may carry a `/N` after it (`--part 1..40/40`), kept on every value.
+    let range = |w: &str| -> Option<(i64, i64, String)> {
+        let (w, tail) = match w.find('/') {
+            Some(k) => (&w[..k], w[k..].to_string()),
+            None => (w, String::new()),
+        };
         let (a, b) = w.split_once("..")?;
-        Some((a.parse().ok()?, b.parse().ok()?))
+        Some((a.parse().ok()?, b.parse().ok()?, tail))
     };
     let mut out: Vec<(Vec<String>, Vec<i64>)> = vec![(Vec::new(), Vec::new())];
     for w in words {
         match range(w) {
-            Some((a, b)) if a <= b && b - a <= 10_000 => {
+            Some((a, b, tail)) if a <= b && b - a <= 10_000 => {
                 out = out
                     .into_iter()
                     .flat_map(|(ws, vs)| {
+                        let tail = tail.clone();
                         (a..=b).filter_map(move |x| {
                             if ascending && vs.last().is_some_and(|&p| x < p) {
                                 return None;
                             }
                             let mut ws = ws.clone();
-                            ws.push(x.to_string());
+                            ws.push(format!("{x}{tail}"));
                             let mut vs = vs.clone();
                             vs.push(x);
                             Some((ws, vs))
@@ -701,7 +707,7 @@ fn expand(words: &[String], ascending: bool) -> Result<Vec<Vec<String>>, Error> 
                     })
                     .collect();
             }
-            Some((a, b)) => {
+            Some((a, b, _)) => {
                 return Err(Error::input(format!(
                     "range {a}..{b}: give A..B with A ≤ B and at most 10000 values"
                 )))
@@ -1224,6 +1230,11 @@ mod tests {
         let pairs: Vec<String> = up.iter().map(|c| c[2..].join("x")).collect();
         assert_eq!(pairs, ["1x1", "1x2", "1x3", "2x2", "2x3", "3x3"]);
         assert!(expand(&w("tank solve 5..2"), false).is_err());
+        let parts = expand(&w("tank count 7 --part 1..3/3"), false).unwrap();
+        let last: Vec<&str> = parts.iter().map(|c| c[4].as_str()).collect();
+        assert_eq!(last, ["1/3", "2/3", "3/3"]);
+        // A word with a slash but no range is kept as it is.
+        assert_eq!(expand(&w("x a/b"), false).unwrap(), [w("x a/b")]);
     }
 
     #[test]

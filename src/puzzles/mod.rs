@@ -173,6 +173,9 @@ pub struct Exact<S> {
     pub method: String,
     /// Figures particular to the method.
     pub details: Option<serde_json::Value>,
+    /// The part of the space the answer covers, when the method was asked for one part only
+    /// (its status, count and uniqueness then hold inside that part; see `Outcome::in_scope`).
+    pub scope: Option<String>,
 }
 
 /// A search restricted to part of the space, tried before the full model. It can contribute

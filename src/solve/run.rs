@@ -253,6 +253,9 @@ fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
     o.solutions = e.solutions;
     o.details = e.details;
     o.stats.method = e.method;
+    if let Some(scope) = e.scope {
+        restrict_to_scope(&mut o, scope);
+    }
     o
 }
 

@@ -1015,6 +1015,7 @@ impl Puzzle for ChessAvoidance {
             count: n as u128,
             objective: None,
             method: "exact bitset counter".into(),
+            scope: None,
             details: None,
         }))
     }

@@ -924,6 +924,7 @@ impl Puzzle for GunportProblem {
                     count: d.packings,
                     objective: Some(d.holes as i64),
                     method: "transfer-matrix dynamic program".into(),
+                    scope: None,
                     details: None,
                 }))
             }
@@ -1032,6 +1033,7 @@ fn settle_optimum(g: &Gunport, deadline: Option<Instant>) -> Option<Result<Exact
         count: 0,
         objective: None,
         method: format!("budget program and SAT, {why}"),
+        scope: None,
         details: Some(serde_json::json!({
             "steps": steps,
             "at_most": refuted.map(|r| g.most_below(r)),
@@ -1146,6 +1148,7 @@ fn settled(
         count: 1,
         objective: Some(h),
         method,
+        scope: None,
         details: Some(serde_json::json!({
             "steps": steps,
             "seconds": started.elapsed().as_secs_f64(),
@@ -1204,6 +1207,7 @@ fn budget_reach(
         count: 0,
         objective: r.holes.map(|h| h as i64),
         method: "dynamic program over rows within the charge budget".into(),
+        scope: None,
         details: Some(serde_json::json!({
             "peak_states": r.peak_states,
             "total_states": r.total_states,

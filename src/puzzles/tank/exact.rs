@@ -89,13 +89,17 @@ fn top_least(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>], filled: usize) -
 }
 
 /// The exact search. `on_board` sees every legal board; returning `false` stops the search,
-/// and so does the deadline. Returns the number of boards seen and whether the search ran to
-/// the end (so that the count is complete).
+/// and so does the deadline. `part` = (k, parts) runs only the first rows k, k + parts, ...
+/// (0-based) of the search's list, and sees the boards of the orbits they lead; the parts'
+/// counts add up to the whole. Returns the number of boards seen, whether the search (or the
+/// part) ran to the end, so that the count is complete, and how many first rows the whole
+/// search has.
 pub fn search(
     n: usize,
     deadline: Option<Instant>,
+    part: Option<(usize, usize)>,
     on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
-) -> (u64, bool) {
+) -> (u64, bool, usize) {
     assert!(
         (2..=MAX_EXACT_SIDE).contains(&n),
         "exact search supports sides 2..={MAX_EXACT_SIDE}"
@@ -105,6 +109,15 @@ pub fn search(
     // The first rows that can lead the search (least among their own two readings).
     let mut firsts: Vec<Vec<usize>> = Vec::new();
     State::new(n, &lines, &reads, deadline).go(0, &mut Sink::Firsts(&mut firsts));
+    let all_firsts = firsts.len();
+    if let Some((k, parts)) = part {
+        firsts = firsts
+            .into_iter()
+            .enumerate()
+            .filter(|(t, _)| t % parts == k)
+            .map(|(_, f)| f)
+            .collect();
+    }
     let shared = Shared {
         next: AtomicUsize::new(0),
         count: AtomicU64::new(0),
@@ -141,7 +154,11 @@ pub fn search(
             });
         }
     });
-    (shared.count.into_inner(), !shared.stopped.into_inner())
+    (
+        shared.count.into_inner(),
+        !shared.stopped.into_inner(),
+        all_firsts,
+    )
 }
 
 struct Shared<'f> {

@@ -430,6 +430,27 @@ pub struct Options {
     /// In the SVG, ring cell ROW,COL (1-based) and shade the tanks attacking it
     #[cfg_attr(feature = "cli", arg(long, value_name = "ROW,COL"))]
     pub mark: Option<String>,
+    /// Run only part K of N of the exact search (its first rows K, K + N, K + 2N, ...); the
+    /// answer holds for that part, and the parts' counts add up to the whole
+    #[cfg_attr(feature = "cli", arg(long, value_name = "K/N"))]
+    pub part: Option<String>,
+}
+
+/// Reads `--part K/N` as (K − 1, N).
+fn parse_part(part: &Option<String>) -> Result<Option<(usize, usize)>> {
+    let Some(text) = part else { return Ok(None) };
+    let bad = || {
+        Error::input(format!(
+            "--part '{text}' is not a part: give K/N with 1 <= K <= N, e.g. 3/40"
+        ))
+    };
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok(Some((k - 1, n)))
 }
 
 /// Reads `--mark ROW,COL` (1-based) as a 0-based cell of an n×n board.
@@ -469,7 +490,15 @@ impl Puzzle for TankAttack {
         let [word] = crate::puzzles::words(words, "one word, the side n of the n×n board")?;
         let t = Tank::parse(word)?;
         parse_mark(&options.mark, t.n)?;
-        if options.method == Method::Exact && !(2..=exact::MAX_EXACT_SIDE).contains(&t.n) {
+        if parse_part(&options.part)?.is_some()
+            && (options.method == Method::Sat || options.symmetric.is_some())
+        {
+            return Err(Error::input(
+                "--part splits the exact search: it cannot go with --method sat or --symmetric",
+            ));
+        }
+        let exact_asked = options.method == Method::Exact || options.part.is_some();
+        if exact_asked && !(2..=exact::MAX_EXACT_SIDE).contains(&t.n) {
             return Err(Error::input(format!(
                 "--method exact handles sides 2 to {}; this board has side {} (use --method sat)",
                 exact::MAX_EXACT_SIDE,
@@ -513,7 +542,9 @@ impl Puzzle for TankAttack {
         deadline: Option<Instant>,
     ) -> Option<Result<Exact<Board>>> {
         let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetric.is_none();
+        let part = parse_part(&o.part).ok().flatten();
         let wanted = o.method == Method::Exact
+            || part.is_some()
             || (o.method == Method::Auto && t.n <= exact::AUTO_EXACT_SIDE);
         let limit = match query {
             Query::First => Some(1),
@@ -525,7 +556,7 @@ impl Puzzle for TankAttack {
             return None;
         }
         let mut boards: Vec<Board> = Vec::new();
-        let (count, complete) = exact::search(t.n, deadline, |b| {
+        let (count, complete, firsts) = exact::search(t.n, deadline, part, |b| {
             if boards.len() < 2 {
                 boards.push(b.to_vec());
             }
@@ -548,7 +579,15 @@ impl Puzzle for TankAttack {
             count: count as u128,
             objective: None,
             method: "exact line search".into(),
-            details: None,
+            details: Some(serde_json::json!({ "first_rows": firsts })),
+            scope: part.map(|(k, n)| {
+                format!(
+                    "part {} of {n} of the exact search (the orbits led by its first rows {}, {}, ... of {firsts})",
+                    k + 1,
+                    k + 1,
+                    k + 1 + n
+                )
+            }),
         }))
     }
 
