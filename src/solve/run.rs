@@ -379,6 +379,10 @@ fn on_backend<S, B: Backend>(
     as_phase: bool,
 ) -> Result<Outcome<S>> {
     let mut search = Search::new(backend, deadline).with_progress(&f.method);
+    if super::proof::active() {
+        // The certificate covers the optimum itself, not a bound proved outside the model.
+        search = search.proving_targets();
+    }
     if let Some(cuts) = f.cuts.take() {
         search = search.with_cuts(cuts);
     }

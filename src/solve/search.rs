@@ -42,6 +42,8 @@ pub struct Search<'a, B: Backend> {
     started: Instant,
     deadline: Option<Instant>,
     pub stats: SearchStats,
+    /// Whether a target handed to [`optimise`](Self::optimise) is trusted as proved.
+    trust_targets: bool,
 }
 
 /// The result of one step: a solution, a proof that none is left, or a limit.
@@ -63,7 +65,15 @@ impl<'a, B: Backend> Search<'a, B> {
             started,
             deadline,
             stats: SearchStats::default(),
+            trust_targets: true,
         }
+    }
+
+    /// Makes [`optimise`](Self::optimise) prove a reached target inside the model as well,
+    /// for a recorded run whose certificate must not rest on a bound proved elsewhere.
+    pub fn proving_targets(mut self) -> Self {
+        self.trust_targets = false;
+        self
     }
 
     /// Reports this search's progress, under the name `what`, to the installed
@@ -159,7 +169,7 @@ impl<'a, B: Backend> Search<'a, B> {
     ///
     /// `target`, when given, is a bound proved outside the model (e.g. the domino bound of
     /// Gunport): no solution beats it. The first solve looks only for solutions that reach it;
-    /// one that does is optimal at once (no solve is spent refuting a better value, which the
+    /// one that does is optimal at once (unless [`proving_targets`](Self::proving_targets)) (no solve is spent refuting a better value, which the
     /// model can find hard even when it holds the bound as a row: two encodings of one sum
     /// do not see each other by propagation). If none reaches it, the search goes on from
     /// scratch.
@@ -196,7 +206,7 @@ impl<'a, B: Backend> Search<'a, B> {
                         on_improve(v);
                         best = Some((v, a));
                         let minimised = if maximise { -v } else { v };
-                        if minimised <= if maximise { -t } else { t } {
+                        if self.trust_targets && minimised <= if maximise { -t } else { t } {
                             return (Status::Optimal, best);
                         }
                         // Otherwise prove it: nothing better exists.
@@ -399,6 +409,11 @@ mod tests {
             s.stats.solver_calls, 1,
             "the target was reached by the first solve"
         );
+        // A recorded run proves the target in the model too: one more (refuting) solve.
+        let mut s = Search::new(SatBackend::new(&m), None).proving_targets();
+        let (status, best) = s.optimise(|a| obj.value(a), true, Some(12), 1, |_| {});
+        assert_eq!((status, best.unwrap().0), (Status::Optimal, 12));
+        assert_eq!(s.stats.solver_calls, 2);
         // Without the target the same optimum takes a refutation after the last solution.
         let mut s = Search::new(SatBackend::new(&m), None);
         let (status, _) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
