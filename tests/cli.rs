@@ -503,7 +503,7 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
         (Some("unknown"), Some("infeasible"))
     );
 
-    // Quarter turns need a square board; the exact method sides 2 to 8.
+    // Quarter turns need a square board; the exact method sides 2 to 12.
     for bad in [
         &[
             "gunport",
@@ -515,7 +515,7 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
             "--symmetry",
             "quarter-turn",
         ][..],
-        &["tank", "solve", "9", "--method", "exact"],
+        &["tank", "solve", "13", "--method", "exact"],
     ] {
         let (code, _, stderr) = quandary(bad);
         assert_eq!(code, 2, "{bad:?}: {stderr}");

@@ -19,6 +19,9 @@ fn every_verb_stops_at_the_limit_on_instances_too_large_to_build_in_time() {
         &["tank", "count", "40"],
         &["tank", "unique", "40"],
         &["tank", "forced", "40"],
+        // The exact search: collecting the first rows alone takes longer than the limit.
+        &["tank", "solve", "12", "--method", "exact"],
+        &["tank", "count", "10", "--method", "exact"],
         &["gunport", "solve", "60", "60"],
         &["gunport", "count", "60", "60"],
         &["gunport", "unique", "60", "60"],

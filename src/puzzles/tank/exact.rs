@@ -93,29 +93,35 @@ fn top_least(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>], filled: usize) -
 /// (0-based) of the search's list, and sees the boards of the orbits they lead; the parts'
 /// counts add up to the whole. Returns the number of boards seen, whether the search (or the
 /// part) ran to the end, so that the count is complete, and how many first rows the whole
-/// search has.
+/// search has (`None` when it stopped before it had listed them).
 pub fn search(
     n: usize,
     deadline: Option<Instant>,
     part: Option<(usize, usize)>,
     on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
-) -> (u64, bool, usize) {
+) -> (u64, bool, Option<usize>) {
     assert!(
         (2..=MAX_EXACT_SIDE).contains(&n),
         "exact search supports sides 2..={MAX_EXACT_SIDE}"
     );
     let lines = Lines::new(n);
+    debug_assert!(lines.labels.len() <= 256, "labels are stored as bytes");
     let reads = readings(n);
-    // The first rows that can lead the search (least among their own two readings).
-    let mut firsts: Vec<Vec<usize>> = Vec::new();
-    State::new(n, &lines, &reads, deadline).go(0, &mut Sink::Firsts(&mut firsts));
-    let all_firsts = firsts.len();
+    // The first rows that can lead the search (least among their own two readings), their
+    // labels n bytes a row (tens of millions of rows from n = 9 on).
+    let mut firsts: Vec<u8> = Vec::new();
+    let mut first = State::new(n, &lines, &reads, deadline);
+    first.go(0, &mut Sink::Firsts(&mut firsts));
+    if first.halted {
+        return (0, false, None);
+    }
+    let all_firsts = firsts.len() / n;
     if let Some((k, parts)) = part {
         firsts = firsts
-            .into_iter()
+            .chunks(n)
             .enumerate()
             .filter(|(t, _)| t % parts == k)
-            .map(|(_, f)| f)
+            .flat_map(|(_, f)| f.iter().copied())
             .collect();
     }
     let shared = Shared {
@@ -137,17 +143,18 @@ pub fn search(
                 let mut s = State::new(n, lines, reads, deadline);
                 loop {
                     let t = shared.next.fetch_add(1, Ordering::Relaxed);
-                    if t >= shared.firsts.len() || shared.stopped.load(Ordering::Relaxed) {
+                    let rows = shared.firsts.len() / n;
+                    if t >= rows || shared.stopped.load(Ordering::Relaxed) {
                         break;
                     }
-                    if !s.start_from(&shared.firsts[t]) {
+                    if !s.start_from(&shared.firsts[t * n..(t + 1) * n]) {
                         continue;
                     }
                     s.go(n, &mut Sink::Boards(shared));
                     crate::solve::progress::message(&format!(
                         "line search: {} of {} first rows, {} boards",
                         t + 1,
-                        shared.firsts.len(),
+                        rows,
                         shared.count.load(Ordering::Relaxed)
                     ));
                 }
@@ -157,7 +164,7 @@ pub fn search(
     (
         shared.count.into_inner(),
         !shared.stopped.into_inner(),
-        all_firsts,
+        Some(all_firsts),
     )
 }
 
@@ -168,7 +175,8 @@ struct Shared<'f> {
     stopped: AtomicBool,
     #[allow(clippy::type_complexity)] // one callback, shared by the threads
     on_board: Mutex<Box<dyn FnMut(&[Vec<u32>]) -> bool + Send + 'f>>,
-    firsts: Vec<Vec<usize>>,
+    /// The first rows' labels, n bytes a row.
+    firsts: Vec<u8>,
 }
 
 struct State<'a> {
@@ -182,12 +190,14 @@ struct State<'a> {
     labels: Vec<usize>,
     deadline: Option<Instant>,
     nodes: u64,
+    /// The deadline passed or the run was cancelled (or, for boards, another thread stopped).
+    halted: bool,
 }
 
 /// Where a search hands what it reaches.
 enum Sink<'s, 'f> {
-    /// Collect the first rows (labels), stopping there.
-    Firsts(&'s mut Vec<Vec<usize>>),
+    /// Collect the first rows (labels, a byte each), stopping there.
+    Firsts(&'s mut Vec<u8>),
     /// Complete boards.
     Boards(&'s Shared<'f>),
 }
@@ -209,15 +219,17 @@ impl<'a> State<'a> {
             labels: vec![0; n * n],
             deadline,
             nodes: 0,
+            halted: false,
         }
     }
 
     /// Sets the first row to `labels`; false if the columns cannot take it.
-    fn start_from(&mut self, labels: &[usize]) -> bool {
+    fn start_from(&mut self, labels: &[u8]) -> bool {
         let lines = self.lines;
         self.row_node.fill(0);
         self.col_node.fill(0);
         for (j, &l) in labels.iter().enumerate() {
+            let l = l as usize;
             let Some(r) = lines.child(self.row_node[0], l) else {
                 return false;
             };
@@ -237,21 +249,25 @@ impl<'a> State<'a> {
         let lines = self.lines;
         self.nodes += 1;
         if self.nodes.is_multiple_of(65536) {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d)
+                || crate::solve::budget::cancelled();
             if let Sink::Boards(sh) = sink {
                 sh.nodes.fetch_add(65536, Ordering::Relaxed);
-                if self.deadline.is_some_and(|d| Instant::now() >= d)
-                    || crate::solve::budget::cancelled()
-                {
+                if late {
                     sh.stopped.store(true, Ordering::Relaxed);
                 }
-                if sh.stopped.load(Ordering::Relaxed) {
-                    return;
-                }
+                self.halted = sh.stopped.load(Ordering::Relaxed);
+            } else {
+                self.halted |= late;
             }
+        }
+        if self.halted {
+            return;
         }
         match sink {
             Sink::Firsts(out) if cell == n => {
-                out.push(self.labels[..n].to_vec());
+                // Fewer than 256 labels for every side the search takes.
+                out.extend(self.labels[..n].iter().map(|&l| l as u8));
                 return;
             }
             Sink::Boards(sh) if cell == n * n => {
@@ -265,9 +281,10 @@ impl<'a> State<'a> {
         let mut m = lines.mask[r] & lines.crossing[c];
         while m != 0 {
             if let Sink::Boards(sh) = sink {
-                if sh.stopped.load(Ordering::Relaxed) {
-                    return;
-                }
+                self.halted |= sh.stopped.load(Ordering::Relaxed);
+            }
+            if self.halted {
+                return;
             }
             let label = m.trailing_zeros() as usize;
             m &= m - 1;

@@ -579,13 +579,14 @@ impl Puzzle for TankAttack {
             count: count as u128,
             objective: None,
             method: "exact line search".into(),
-            details: Some(serde_json::json!({ "first_rows": firsts })),
+            details: firsts.map(|f| serde_json::json!({ "first_rows": f })),
             scope: part.map(|(k, n)| {
                 format!(
-                    "part {} of {n} of the exact search (the orbits led by its first rows {}, {}, ... of {firsts})",
+                    "part {} of {n} of the exact search (the orbits led by its first rows {}, {}, ... of {})",
                     k + 1,
                     k + 1,
-                    k + 1 + n
+                    k + 1 + n,
+                    firsts.map_or("all".to_string(), |f| f.to_string())
                 )
             }),
         }))
