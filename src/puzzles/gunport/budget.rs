@@ -438,10 +438,14 @@ impl Step<'_> {
             if booked + rest[0] > self.allowed {
                 continue;
             }
+            let mut at = [0u32; MAX_WIDTH];
+            for (k, a) in at.iter_mut().enumerate().take(self.n) {
+                *a = self.costs.offset(k, prev, prev_holes);
+            }
             let mut row = Row {
                 step: self,
                 prev,
-                prev_holes,
+                at,
                 rest,
                 ticks,
                 stopped: false,
@@ -470,8 +474,9 @@ impl Step<'_> {
 struct Row<'a> {
     step: &'a Step<'a>,
     prev: u64,
-    /// The holes of `prev`, one bit a column, column c at bit c + 1.
-    prev_holes: u32,
+    /// For each column, where its entries for `prev` start in the cost table (see
+    /// [`Costs::offset`]).
+    at: [u32; MAX_WIDTH],
     /// For each column k, the least that columns k and beyond can book after `prev`, whatever
     /// the new row holds there (see [`Costs::least`]).
     rest: [i64; MAX_WIDTH + 1],
@@ -578,10 +583,10 @@ impl Row<'_> {
     }
 
     /// The shortfall booked at column k (see [`Costs`]); `holes` are the holes of `row`.
+    #[inline]
     fn cost(&self, k: usize, row: u64, holes: u32) -> i64 {
-        self.step
-            .costs
-            .at(k, self.prev, row, self.prev_holes, holes)
+        let i = self.at[k] + NEWER[cell(row, k) as usize] + (((holes >> k) & 15) << 4);
+        i64::from(self.step.costs.table[i as usize])
     }
 }
 
@@ -600,6 +605,10 @@ struct Costs {
 }
 
 const KINDS: usize = 12;
+
+/// The table offset of the newer row's kind at a column, by cell value: a horizontal domino
+/// starting there (0), a vertical one (1), or neither (2), times 4 × 256.
+const NEWER: [u32; 8] = [2048, 0, 2048, 1024, 2048, 2048, 2048, 2048];
 
 impl Costs {
     fn new(cols: &[Column], n: usize) -> Costs {
@@ -676,7 +685,19 @@ impl Costs {
         i64::from(self.least[(k * 4 + older) * 16 + ((prev_holes >> k) & 15) as usize])
     }
 
-    #[inline]
+    /// Where the entries of column k after `prev` start in the table: the newer row's kind
+    /// ([`NEWER`]) and holes (the mask's high four bits) are added to it.
+    fn offset(&self, k: usize, prev: u64, prev_holes: u32) -> u32 {
+        let older = match cell(prev, k) {
+            TOP => 0,
+            BOTTOM => 1,
+            LEFT => 2,
+            _ => 3,
+        };
+        ((k * KINDS + older) * 256) as u32 + ((prev_holes >> k) & 15)
+    }
+
+    #[cfg(test)]
     fn at(&self, k: usize, prev: u64, row: u64, prev_holes: u32, holes: u32) -> i64 {
         let newer = match cell(row, k) {
             LEFT => 0,
@@ -700,6 +721,42 @@ impl Costs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_offsets_read_the_same_entries_as_the_direct_lookup() {
+        let (m, n) = (7, 9);
+        let board = Board { m, n };
+        let mut seed = 12345u64;
+        let mut next = |k: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % k
+        };
+        for r in 0..m {
+            let costs = Costs::new(&columns(&board, r), n as usize);
+            for _ in 0..2000 {
+                let (mut prev, mut row) = (0u64, 0u64);
+                for c in 0..n as usize {
+                    let p = [HOLE, LEFT, RIGHT, TOP, BOTTOM, OFF][next(6) as usize];
+                    prev |= p << (3 * c);
+                    row |= next(5) << (3 * c);
+                }
+                let (ph, h) = (holes_of(prev, n as usize), holes_of(row, n as usize));
+                let mut at = [0u32; MAX_WIDTH];
+                for (k, a) in at.iter_mut().enumerate().take(n as usize) {
+                    *a = costs.offset(k, prev, ph);
+                }
+                for k in 0..n as usize {
+                    let i = at[k] + NEWER[cell(row, k) as usize] + (((h >> k) & 15) << 4);
+                    assert_eq!(
+                        i64::from(costs.table[i as usize]),
+                        costs.at(k, prev, row, ph, h)
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn without_a_binding_budget_it_is_the_transfer_matrix_optimum() {
