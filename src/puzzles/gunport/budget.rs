@@ -297,18 +297,20 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
             parts,
             expected: count / parts / parts,
         };
-        // The states of a row are independent: each thread extends its share into maps of
-        // its own (one per part of the next row's states, by hash); then each thread merges
-        // one part from every thread's maps, keeping the least shortfall of each state.
-        let shares = balanced(std::mem::take(&mut states), parts);
+        // The states of a row are independent: the threads take chunks of them in turn (the
+        // work a state makes varies a lot) and extend them into maps of their own (one per
+        // part of the next row's states, by hash); then each thread merges one part from
+        // every thread's maps, keeping the least shortfall of each state.
+        let current = std::mem::take(&mut states);
+        let chunks: Vec<&[(u64, i64)]> = current.iter().flat_map(|v| v.chunks(CHUNK)).collect();
+        let taken = std::sync::atomic::AtomicUsize::new(0);
         let extended: Option<Vec<Vec<States>>> = if parts == 1 {
-            step.extend_all(&shares[0]).map(|maps| vec![maps])
+            step.extend_all(&chunks, &taken).map(|maps| vec![maps])
         } else {
             std::thread::scope(|scope| {
-                let step = &step;
-                let handles: Vec<_> = shares
-                    .iter()
-                    .map(|share| scope.spawn(move || step.extend_all(share)))
+                let (step, chunks, taken) = (&step, &chunks, &taken);
+                let handles: Vec<_> = (0..parts)
+                    .map(|_| scope.spawn(move || step.extend_all(chunks, taken)))
                     .collect();
                 handles
                     .into_iter()
@@ -316,7 +318,8 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
                     .collect()
             })
         };
-        drop(shares);
+        drop(chunks);
+        drop(current);
         let Some(mut extended) = extended else {
             return Outcome {
                 holes: None,
@@ -370,6 +373,9 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
 /// Below this many states a row is extended on one thread (threads would cost more).
 const PARALLEL_FROM: usize = 20_000;
 
+/// The states a thread takes at a time.
+const CHUNK: usize = 1024;
+
 /// What extending the states of one row needs.
 struct Step<'a> {
     /// The shortfall booked at each column, looked up (see [`Costs`]).
@@ -391,20 +397,6 @@ fn part_of(state: u64, parts: usize) -> usize {
     ((state.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize) % parts
 }
 
-/// The states split into `parts` shares of about equal size.
-fn balanced(states: Vec<Vec<(u64, i64)>>, parts: usize) -> Vec<Vec<(u64, i64)>> {
-    if states.len() == parts {
-        // Parts by hash are about equal already.
-        return states;
-    }
-    let all = states.concat();
-    drop(states);
-    let share = all.len().div_ceil(parts).max(1);
-    let mut out: Vec<Vec<(u64, i64)>> = all.chunks(share).map(<[_]>::to_vec).collect();
-    out.resize(parts, Vec::new());
-    out
-}
-
 /// One part of the next row's states, from every thread's map of it: the least shortfall of
 /// each state.
 fn merge(maps: Vec<States>) -> Vec<(u64, i64)> {
@@ -422,13 +414,31 @@ fn merge(maps: Vec<States>) -> Vec<(u64, i64)> {
 }
 
 impl Step<'_> {
-    /// Every row that may follow one of `states`, with its least shortfall; `None` when the
-    /// deadline passed or the run was cancelled first.
-    fn extend_all(&self, states: &[(u64, i64)]) -> Option<Vec<States>> {
+    /// Every row that may follow a state of the chunks this thread takes (the next one not
+    /// yet `taken`, until none is left), with its least shortfall; `None` when the deadline
+    /// passed or the run was cancelled first.
+    fn extend_all(
+        &self,
+        chunks: &[&[(u64, i64)]],
+        taken: &std::sync::atomic::AtomicUsize,
+    ) -> Option<Vec<States>> {
         let mut out: Vec<States> = (0..self.parts)
             .map(|_| States::with_capacity_and_hasher(self.expected, Default::default()))
             .collect();
         let mut ticks = 0u32;
+        loop {
+            let t = taken.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(chunk) = chunks.get(t) else {
+                return Some(out);
+            };
+            if !self.extend_into(chunk, &mut out, &mut ticks) {
+                return None;
+            }
+        }
+    }
+
+    /// Extends `states` into `out`; false when the deadline or a cancellation stopped it.
+    fn extend_into(&self, states: &[(u64, i64)], out: &mut [States], ticks: &mut u32) -> bool {
         for &(prev, booked) in states {
             let prev_holes = holes_of(prev, self.n);
             let mut rest = [0i64; MAX_WIDTH + 1];
@@ -447,17 +457,17 @@ impl Step<'_> {
                 prev,
                 at,
                 rest,
-                ticks,
+                ticks: *ticks,
                 stopped: false,
-                out: &mut out,
+                out,
             };
             row.extend(0, 0, 0, 0, booked);
             if row.stopped {
-                return None;
+                return false;
             }
-            ticks = row.ticks;
+            *ticks = row.ticks;
         }
-        Some(out)
+        true
     }
 
     /// Whether the deadline has passed or the run was cancelled.
