@@ -214,7 +214,10 @@ struct StateHasher(u64);
 
 impl std::hash::Hasher for StateHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // The product's low bits depend only on the key's low bits (the first cells of a
+        // row), and the table picks buckets by the low bits: fold the high half down.
+        let x = self.0;
+        (x ^ (x >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (x >> 29)
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
