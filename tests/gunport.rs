@@ -302,6 +302,18 @@ fn pearces_formula_fails_on_14_by_16() {
 }
 
 #[test]
+fn two_methods_agree_that_pearces_formula_fails_on_14_by_22() {
+    // The rectangular audit (docs/gunport.md): `solve` settled 14×22 at 100 holes (the budget
+    // program refutes Pearce's 102). The transfer-matrix program, which shares no code with
+    // it, finds the same optimum and counts the optimal packings (about 17 s in release).
+    use quandary::puzzles::gunport::budget;
+    assert_eq!(Gunport { m: 14, n: 22 }.pearce(), 102);
+    assert_eq!(budget::at_least(14, 22, 102, None).unwrap().holes, None);
+    let d = dp::optimum(14, 22).unwrap();
+    assert_eq!((d.holes, d.packings), (100, 86_217_902));
+}
+
+#[test]
 fn the_census_agrees_with_every_published_value() {
     // data/gunport/census.csv (bench/gunport_census.py from `quandary batch` results): every
     // proved optimum equals Sands' mn/3 when 3 divides a side, Pearce's formula when a side is
