@@ -521,18 +521,28 @@ fn ship_model(p: &Puzzle, with_clues: bool, with_cells: bool) -> BattleshipModel
             p.fleet[l - 1] as i64,
         );
     }
-    // (29) at most one ship meets each 2×2 window: no overlap, no contact.
-    for wi in 0..rows.saturating_sub(1).max(1) {
-        for wj in 0..cols.saturating_sub(1).max(1) {
-            let lits: Vec<Lit> = grids
-                .iter()
-                .zip(&y)
-                .filter(|(g, _)| g.meets(wi, wi + 1, wj, wj + 1))
-                .map(|(_, v)| v.pos())
-                .collect();
-            if lits.len() > 1 {
-                m.at_most_one("(29) one ship per 2x2 window", &lits);
+    // (29) at most one ship meets each 2×2 window: no overlap, no contact. Each ship is
+    // listed under the windows it meets (those starting one row or column before it, up to
+    // its last cell), in the order of the grids.
+    let (wrows, wcols) = (rows.saturating_sub(1).max(1), cols.saturating_sub(1).max(1));
+    let mut windows: Vec<Vec<Lit>> = vec![Vec::new(); wrows * wcols];
+    for (g, v) in grids.iter().zip(&y) {
+        let (er, ec) = if g.horizontal {
+            (g.row, g.col + g.len - 1)
+        } else {
+            (g.row + g.len - 1, g.col)
+        };
+        for wi in g.row.saturating_sub(1)..=er.min(wrows - 1) {
+            for wj in g.col.saturating_sub(1)..=ec.min(wcols - 1) {
+                if g.meets(wi, wi + 1, wj, wj + 1) {
+                    windows[wi * wcols + wj].push(v.pos());
+                }
             }
+        }
+    }
+    for lits in &windows {
+        if lits.len() > 1 {
+            m.at_most_one("(29) one ship per 2x2 window", lits);
         }
     }
     let mut bm = BattleshipModel {
