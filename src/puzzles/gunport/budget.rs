@@ -619,6 +619,17 @@ struct Costs {
 
 const KINDS: usize = 12;
 
+/// The table's index of the older row's kind at a column: the top (0), bottom (1) or left
+/// half (2) of a domino, or anything else (3).
+fn older_kind(cell: u64) -> usize {
+    match cell {
+        TOP => 0,
+        BOTTOM => 1,
+        LEFT => 2,
+        _ => 3,
+    }
+}
+
 /// The table offset of the newer row's kind at a column, by cell value: a horizontal domino
 /// starting there (0), a vertical one (1), or neither (2), times 4 × 256.
 const NEWER: [u32; 8] = [2048, 0, 2048, 1024, 2048, 2048, 2048, 2048];
@@ -689,24 +700,14 @@ impl Costs {
     /// row are among those it takes the least of.
     #[inline]
     fn least(&self, k: usize, prev: u64, prev_holes: u32) -> i64 {
-        let older = match cell(prev, k) {
-            TOP => 0,
-            BOTTOM => 1,
-            LEFT => 2,
-            _ => 3,
-        };
+        let older = older_kind(cell(prev, k));
         i64::from(self.least[(k * 4 + older) * 16 + ((prev_holes >> k) & 15) as usize])
     }
 
     /// Where the entries of column k after `prev` start in the table: the newer row's kind
     /// ([`NEWER`]) and holes (the mask's high four bits) are added to it.
     fn offset(&self, k: usize, prev: u64, prev_holes: u32) -> u32 {
-        let older = match cell(prev, k) {
-            TOP => 0,
-            BOTTOM => 1,
-            LEFT => 2,
-            _ => 3,
-        };
+        let older = older_kind(cell(prev, k));
         ((k * KINDS + older) * 256) as u32 + ((prev_holes >> k) & 15)
     }
 
@@ -717,12 +718,7 @@ impl Costs {
             TOP => 1,
             _ => 2,
         };
-        let older = match cell(prev, k) {
-            TOP => 0,
-            BOTTOM => 1,
-            LEFT => 2,
-            _ => 3,
-        };
+        let older = older_kind(cell(prev, k));
         if newer == 2 && older == 3 {
             return 0;
         }
