@@ -169,10 +169,10 @@ impl<'a, B: Backend> Search<'a, B> {
     ///
     /// `target`, when given, is a bound proved outside the model (e.g. the domino bound of
     /// Gunport): no solution beats it. The first solve looks only for solutions that reach it;
-    /// one that does is optimal at once (unless [`proving_targets`](Self::proving_targets)) (no solve is spent refuting a better value, which the
-    /// model can find hard even when it holds the bound as a row: two encodings of one sum
-    /// do not see each other by propagation). If none reaches it, the search goes on from
-    /// scratch.
+    /// one that does is optimal at once: no solve is spent refuting a better value, which the
+    /// model can find hard even when it holds the bound as a row (two encodings of one sum
+    /// do not see each other by propagation). A search [`proving_targets`](Self::proving_targets)
+    /// spends that solve. If none reaches the target, the search goes on from scratch.
     ///
     /// `step` is the objective's granularity: when every solution's value differs from every
     /// other's by a multiple of `step` (e.g. gunport holes, always ≡ mn mod 2), the next bound

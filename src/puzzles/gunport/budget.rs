@@ -598,8 +598,7 @@ impl Row<'_> {
     /// The shortfall booked at column k (see [`Costs`]); `holes` are the holes of `row`.
     #[inline]
     fn cost(&self, k: usize, row: u64, holes: u32) -> i64 {
-        let i = self.at[k] + NEWER[cell(row, k) as usize] + (((holes >> k) & 15) << 4);
-        i64::from(self.step.costs.table[i as usize])
+        self.step.costs.read(self.at[k], k, row, holes)
     }
 }
 
@@ -711,6 +710,14 @@ impl Costs {
         ((k * KINDS + older) * 256) as u32 + ((prev_holes >> k) & 15)
     }
 
+    /// The entry of column k from its `offset` for the older row, given the newer `row` and
+    /// its `holes`.
+    #[inline]
+    fn read(&self, offset: u32, k: usize, row: u64, holes: u32) -> i64 {
+        let i = offset + NEWER[cell(row, k) as usize] + (((holes >> k) & 15) << 4);
+        i64::from(self.table[i as usize])
+    }
+
     #[cfg(test)]
     fn at(&self, k: usize, prev: u64, row: u64, prev_holes: u32, holes: u32) -> i64 {
         let newer = match cell(row, k) {
@@ -752,14 +759,9 @@ mod tests {
                     row |= next(5) << (3 * c);
                 }
                 let (ph, h) = (holes_of(prev, n as usize), holes_of(row, n as usize));
-                let mut at = [0u32; MAX_WIDTH];
-                for (k, a) in at.iter_mut().enumerate().take(n as usize) {
-                    *a = costs.offset(k, prev, ph);
-                }
                 for k in 0..n as usize {
-                    let i = at[k] + NEWER[cell(row, k) as usize] + (((h >> k) & 15) << 4);
                     assert_eq!(
-                        i64::from(costs.table[i as usize]),
+                        costs.read(costs.offset(k, prev, ph), k, row, h),
                         costs.at(k, prev, row, ph, h)
                     );
                 }
