@@ -742,3 +742,28 @@ fn the_objective_counts_the_type_maximised_not_the_army_beside_it() {
         "{v}"
     );
 }
+
+/// A build without the `highs` feature says how to get the MIP backend, for both ways of
+/// asking for it, and exits 2.
+#[cfg(not(feature = "highs"))]
+#[test]
+fn the_mip_backend_is_refused_by_a_build_without_it() {
+    for args in [
+        &["gunport", "optimum", "4", "4", "--backend", "highs"][..],
+        &["gunport", "model", "4", "4", "--relax"][..],
+    ] {
+        let (code, _, stderr) = quandary(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains("--features highs"), "{stderr}");
+    }
+}
+
+/// `--proof` certifies SAT refutations: with the MIP backend it is refused, not ignored.
+#[test]
+fn proof_and_the_mip_backend_do_not_mix() {
+    let dir = std::env::temp_dir().join("quandary-proof-highs");
+    let d = dir.to_str().unwrap();
+    let (code, _, stderr) = quandary(&["tank", "solve", "4", "--backend", "highs", "--proof", d]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--proof"), "{stderr}");
+}

@@ -26,6 +26,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use quandary::model::{lp, opb};
 use quandary::puzzles::registry::{self, Entry, OptionsIn, Report};
 use quandary::solve::run::{Limits, Query};
+use quandary::solve::Engine;
 use quandary::Error;
 use std::time::Duration;
 
@@ -94,6 +95,14 @@ fn common_args(cmd: Command) -> Command {
             .help("Stop after SECS seconds with status \"unknown\" (exit status 1)"),
     )
     .arg(
+        Arg::new("backend")
+            .long("backend")
+            .value_name("ENGINE")
+            .value_parser(["sat", "highs"])
+            .default_value("sat")
+            .help("sat: CaDiCaL, with the puzzle's restricted searches and exact methods first; highs: the MIP solver HiGHS on the full model alone, with its bounds, nodes and iterations in the statistics (a build with --features highs)"),
+    )
+    .arg(
         Arg::new("proof")
             .long("proof")
             .value_name("DIR")
@@ -128,6 +137,12 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                     .long("symmetry-breaking")
                     .action(ArgAction::SetTrue)
                     .help("The model as `solve` builds it, with symmetry-breaking rows where the puzzle has them (valid for finding, not counting)"),
+            )
+            .arg(
+                Arg::new("relax")
+                    .long("relax")
+                    .action(ArgAction::SetTrue)
+                    .help("Solve the LP relaxation (every variable in [0, 1]) with HiGHS and print its value beside the size (a build with --features highs)"),
             )
             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print exactly one JSON object on stdout")),
         "reach" => common_args(cmd).arg(cube_arg()).arg(
@@ -466,8 +481,22 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         ),
         None => None,
     };
+    let asked_highs = vm
+        .try_get_one::<String>("backend")
+        .ok()
+        .flatten()
+        .map(String::as_str)
+        == Some("highs");
+    if asked_highs && vm.try_get_one::<String>("proof").ok().flatten().is_some() {
+        return Err(Error::input(
+            "--proof certifies SAT refutations; it cannot be used with --backend highs",
+        ));
+    }
+    let engine = backend(vm)?;
     let report = match vm.try_get_one::<String>("proof").ok().flatten() {
-        None => entry.run(&words, options, query, &limits, cube.as_deref())?,
+        None => quandary::solve::using(engine, || {
+            entry.run(&words, options, query, &limits, cube.as_deref())
+        })?,
         Some(dir) => certify::run(dir, entry, verb, &words, |recorder| {
             quandary::solve::proof::recording(recorder, || {
                 entry.run(&words, options, query, &limits, cube.as_deref())
@@ -484,6 +513,23 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         }
     }
     emit(&report, &output)
+}
+
+/// The engine `--backend` names; HiGHS only in a build that has it.
+fn backend(vm: &ArgMatches) -> Result<Engine, Error> {
+    match vm
+        .try_get_one::<String>("backend")
+        .ok()
+        .flatten()
+        .map(String::as_str)
+    {
+        Some("highs") if quandary::solve::HAS_HIGHS => Ok(Engine::Highs),
+        Some("highs") => Err(Error::input(format!(
+            "--backend highs: {}",
+            quandary::solve::NO_HIGHS
+        ))),
+        _ => Ok(Engine::Sat),
+    }
 }
 
 /// The query a generic verb asks.
@@ -518,19 +564,28 @@ fn model(
         write_file(path, &opb::to_opb(&model, &title))?;
     }
     let size = model.size();
+    let relaxation = if m.get_flag("relax") {
+        Some(quandary::solve::lp_relaxation(&model, None)?)
+    } else {
+        None
+    };
     if m.get_flag("json") {
         let families: Vec<serde_json::Value> = model
             .families()
             .iter()
             .map(|(f, k)| serde_json::json!({"family": f, "rows": k}))
             .collect();
-        outln!(
-            "{}",
-            serde_json::json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
-                "title": title, "stats": {"model": size}, "families": families})
-        );
+        let mut out = serde_json::json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
+            "title": title, "stats": {"model": size}, "families": families});
+        if let Some(r) = &relaxation {
+            out["relaxation"] = serde_json::to_value(r).expect("plain data");
+        }
+        outln!("{out}");
     } else {
         outln!("{title}: {size}");
+        if let Some(r) = &relaxation {
+            outln!("LP relaxation: {}", r.describe());
+        }
         for (family, rows) in model.families() {
             outln!("  {rows:>6}  {family}");
         }

@@ -125,6 +125,9 @@ pub struct Stats {
     pub solver_calls: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lazy_rounds: Option<u64>,
+    /// What the MIP backend reports (`--backend highs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mip: Option<super::MipStats>,
     /// Restricted phases tried before the answer, with how each ended.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<String>,

@@ -5,6 +5,8 @@
 pub mod answer;
 pub mod budget;
 pub mod cubes;
+#[cfg(feature = "highs")]
+pub mod highs;
 pub mod portfolio;
 pub mod progress;
 pub mod proof;
@@ -46,7 +48,71 @@ pub trait Backend {
     fn set_deadline(&mut self, deadline: Option<Instant>);
     /// Engine-specific size of what was built (e.g. SAT variables and clauses).
     fn engine_size(&self) -> EngineSize;
+    /// What a MIP solver reports of its work so far (none for SAT).
+    fn mip_stats(&self) -> Option<MipStats> {
+        None
+    }
 }
+
+/// What a MIP backend reports: its work over all solves of a run and the bounds of the last.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct MipStats {
+    /// MIP solves run (a search makes one per question it asks the backend).
+    pub solves: u64,
+    /// Branch-and-bound nodes, summed over the solves.
+    pub nodes: u64,
+    /// Simplex iterations (every LP of the branch and bound), summed over the solves.
+    pub simplex_iterations: u64,
+    /// The objective's LP relaxation (every variable in [0, 1], the model's rows, no cuts),
+    /// in the puzzle's terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lp_bound: Option<f64>,
+    /// The last solve's dual bound (in the puzzle's terms once the runner has converted it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_bound: Option<f64>,
+    /// The last solve's relative gap between its best solution and its dual bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
+}
+
+/// The engine a run's full model is solved on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// CaDiCaL with encodings ([`sat`]), with the puzzle's restricted phases and exact methods
+    /// tried first.
+    #[default]
+    Sat,
+    /// HiGHS's branch and bound on the 0-1 program itself (feature `highs`): the model alone,
+    /// as the seeds ran theirs.
+    Highs,
+}
+
+thread_local! {
+    static ENGINE: std::cell::Cell<Engine> = const { std::cell::Cell::new(Engine::Sat) };
+}
+
+/// Runs `f` with this thread's runs on `engine`.
+pub fn using<R>(engine: Engine, f: impl FnOnce() -> R) -> R {
+    struct Restore(Engine);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ENGINE.with(|e| e.set(self.0));
+        }
+    }
+    let _restore = Restore(ENGINE.with(|e| e.replace(engine)));
+    f()
+}
+
+/// The engine this thread's runs use ([`using`]).
+pub fn engine() -> Engine {
+    ENGINE.with(|e| e.get())
+}
+
+/// What a build without the HiGHS backend says when asked for it.
+pub const NO_HIGHS: &str = "this build has no MIP backend: build quandary with `cargo build --release --features highs` (it needs cmake and libclang, e.g. `apt-get install cmake libclang-dev`)";
+
+/// Whether this build has the HiGHS backend.
+pub const HAS_HIGHS: bool = cfg!(feature = "highs");
 
 /// The size of what a backend built from a model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -77,4 +143,53 @@ pub fn sat_method(formulation: impl std::fmt::Debug) -> String {
         "SAT (CaDiCaL), {} formulation",
         format!("{formulation:?}").to_lowercase()
     )
+}
+
+/// What the LP relaxation of a model says: every variable in `[0, 1]`, the same rows, the
+/// objective (if any) optimised in its own direction.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Relaxation {
+    /// "optimal", "infeasible", or how else HiGHS ended.
+    pub status: String,
+    /// The LP optimum of the model's own objective, in its own direction (`None` without an
+    /// objective or an optimum).
+    pub value: Option<f64>,
+    /// Whether the model maximises its objective.
+    pub maximise: bool,
+    /// Variables with a fractional value (beyond 1e-6) at the LP solution HiGHS returned.
+    pub fractional: usize,
+    pub variables: usize,
+    pub simplex_iterations: i64,
+    pub seconds: f64,
+}
+
+impl Relaxation {
+    /// One line: status, value and how fractional the LP solution is.
+    pub fn describe(&self) -> String {
+        let value = match self.value {
+            Some(v) => format!(
+                ", {} of the objective {v:.4}",
+                if self.maximise { "maximum" } else { "minimum" }
+            ),
+            None => String::new(),
+        };
+        format!(
+            "{}{value}; {} of {} variables fractional, {} simplex iterations, {:.3} s (HiGHS)",
+            self.status, self.fractional, self.variables, self.simplex_iterations, self.seconds
+        )
+    }
+}
+
+/// Solves the LP relaxation of `model` with HiGHS, within `deadline`; an error naming how to
+/// get the backend in a build without it.
+pub fn lp_relaxation(model: &Model, deadline: Option<Instant>) -> crate::error::Result<Relaxation> {
+    #[cfg(feature = "highs")]
+    {
+        Ok(highs::relax(model, deadline))
+    }
+    #[cfg(not(feature = "highs"))]
+    {
+        let _ = (model, deadline);
+        Err(crate::error::Error::input(format!("--relax: {NO_HIGHS}")))
+    }
 }

@@ -40,8 +40,9 @@ pub fn run<P: Puzzle>(
     limits: &Limits,
 ) -> Result<Outcome<P::Solution>> {
     // A recorded run ([`super::proof`]) certifies SAT refutations: it goes straight to the
-    // full model, on one engine.
-    let certifying = super::proof::active();
+    // full model, on one engine. So does a run on the MIP backend, whose point is what the
+    // MIP solver makes of the model itself.
+    let certifying = super::proof::active() || super::engine() == super::Engine::Highs;
     let (found, tried) = if certifying {
         (None, Vec::new())
     } else {
@@ -349,6 +350,9 @@ pub fn drive<S>(
         return Ok(o);
     }
     super::proof::note_method(&f.method);
+    if super::engine() == super::Engine::Highs {
+        return on_highs(f, query, limits, as_phase);
+    }
     let engines = if super::proof::active() {
         // One engine: a portfolio's members would each certify the same refutation.
         &f.engines[..f.engines.len().min(1)]
@@ -369,6 +373,59 @@ pub fn drive<S>(
             on_backend(b, f, query, limits.deadline, as_phase)
         }
     }
+}
+
+/// The full model on HiGHS, with the LP relaxation's value in the statistics.
+#[cfg(feature = "highs")]
+fn on_highs<S>(
+    mut f: Formulation<'_, S>,
+    query: Query,
+    limits: &Limits,
+    as_phase: bool,
+) -> Result<Outcome<S>> {
+    let lp = f
+        .model
+        .objective
+        .is_some()
+        .then(|| super::highs::relax(&f.model, limits.deadline));
+    f.method = match f.method.strip_prefix("SAT (CaDiCaL)") {
+        Some(rest) => format!("MIP (HiGHS){rest}"),
+        None => format!("MIP (HiGHS) on the model of: {}", f.method),
+    };
+    let b = super::highs::HighsBackend::new(&f.model);
+    let goal = f
+        .goal
+        .as_ref()
+        .map(|g| (g.per_unit, g.at_zero, g.model_maximises()));
+    let mut o = on_backend(b, f, query, limits.deadline, as_phase)?;
+    let (status, bound) = (o.status, o.bound);
+    if let (Some(mip), Some((per_unit, at_zero, maximises))) = (o.stats.mip.as_mut(), goal) {
+        // Rounded to 1e-6: HiGHS's floating point shows 17.999999999999996 for 18.
+        let puzzle = |model_value: f64| {
+            let v = (model_value - at_zero as f64) / per_unit as f64;
+            (v * 1e6).round() / 1e6
+        };
+        let sign = if maximises { -1.0 } else { 1.0 };
+        mip.best_bound = mip.best_bound.map(|b| puzzle(sign * b));
+        mip.lp_bound = lp.and_then(|r| r.value).map(puzzle);
+        if status == Status::Optimal {
+            // Proved by the search as a whole (the last solve may be the refutation of a
+            // better value, which has no bound of its own).
+            mip.best_bound = bound.map(|b| b as f64);
+            mip.gap = Some(0.0);
+        }
+    }
+    Ok(o)
+}
+
+#[cfg(not(feature = "highs"))]
+fn on_highs<S>(
+    _f: Formulation<'_, S>,
+    _query: Query,
+    _limits: &Limits,
+    _as_phase: bool,
+) -> Result<Outcome<S>> {
+    Err(Error::input(super::NO_HIGHS))
 }
 
 fn on_backend<S, B: Backend>(
@@ -555,6 +612,7 @@ fn on_backend<S, B: Backend>(
     o.stats.model = Some(f.model.size());
     o.stats.engine = Some(search.backend_size());
     o.stats.solver_calls = Some(stats.solver_calls);
+    o.stats.mip = search.backend.mip_stats();
     o.stats.lazy_rounds = (stats.lazy_rounds > 0).then_some(stats.lazy_rounds);
     if let Some(scope) = f.scope.clone() {
         restrict_to_scope(&mut o, scope);

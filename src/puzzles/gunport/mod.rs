@@ -142,6 +142,8 @@ impl GunportModel {
             .map(|&(_, d)| d)
             .collect();
         dominoes.sort();
+        // A numbered domino and its place's counting variable name one domino.
+        dominoes.dedup();
         Packing {
             m: size.m,
             n: size.n,
@@ -493,6 +495,41 @@ impl Gunport {
             per_hole: 1,
             at_zero: 0,
         }
+    }
+}
+
+impl GunportModel {
+    /// The domino formulation numbers its dominoes, so one packing is many assignments of its
+    /// variables. For counting, one variable per place of a domino, equal to the number of
+    /// dominoes lying there (0 or 1), becomes the decisions: solutions are then packings.
+    fn project_on_placements(&mut self) {
+        let mut spots: Vec<Domino> = self.placements.iter().map(|p| p.1).collect();
+        spots.sort();
+        spots.dedup();
+        let mut decisions = Vec::new();
+        let mut named = Vec::new();
+        for spot in spots {
+            let [(r, c), (r2, _)] = spot;
+            let kind = if r2 == r { "h" } else { "v" };
+            let z = self.model.var(format!("z{kind}_{r}_{c}"));
+            let mut terms = vec![(1, z.pos())];
+            terms.extend(
+                self.placements
+                    .iter()
+                    .filter(|p| p.1 == spot)
+                    .map(|p| (-1, p.0.pos())),
+            );
+            self.model.add(
+                "a place's domino, numbering aside (for counting)",
+                terms,
+                Sense::Eq,
+                0,
+            );
+            decisions.push(z);
+            named.push((z, spot));
+        }
+        self.decisions = decisions;
+        self.placements.extend(named);
     }
 }
 
@@ -853,6 +890,9 @@ impl Puzzle for GunportProblem {
             Purpose::Find => g.formulate_for_proof(formulation),
             Purpose::Enumerate => g.formulate(formulation),
         };
+        if purpose == Purpose::Enumerate && formulation == Formulation::Domino {
+            gm.project_on_placements();
+        }
         let grid = Grid::new(g.m, g.n);
         if let Some(sym) = o.symmetry.map() {
             gm.restrict_to_symmetric(&|p| grid.map(sym, p));
