@@ -134,6 +134,9 @@ def measure(limit, only):
             m, _ = run(base + ["model"] + model_words + flags + ["--relax"] + sym)
             h, hwall = run(base + [verb] + words + flags + ["--backend", "highs"], limit)
             s, swall = run(base + [verb] + words + flags, limit)
+            # The formulation alone on SAT: the cube of the whole space skips the restricted
+            # phases and exact methods, as --backend highs does.
+            a, awall = run(base + [verb] + words + flags + ["--cube", ""], limit)
             row = {
                 "table": title,
                 "formulation": name,
@@ -147,7 +150,17 @@ def measure(limit, only):
                     "mip": h.get("stats", {}).get("mip"),
                     "error": h.get("error"),
                 },
-                "sat": {"status": s.get("status"), "objective": s.get("objective"), "seconds": swall},
+                "sat": {
+                    "status": s.get("status"),
+                    "objective": s.get("objective"),
+                    "seconds": swall,
+                    "method": s.get("stats", {}).get("method"),
+                },
+                "sat_model": {
+                    "status": (a.get("in_scope") or {}).get("status", a.get("status")),
+                    "objective": a.get("objective"),
+                    "seconds": awall,
+                },
             }
             print(json.dumps(row), flush=True)
             rows.append(row)
@@ -180,11 +193,17 @@ def fmt_highs(r, limit):
     return t, mip.get("nodes", "?"), mip.get("simplex_iterations", "?")
 
 
-def fmt_sat(r, limit):
-    s = r["sat"]
+def fmt_sat(r, limit, key="sat"):
+    s = r[key]
     if s["status"] in ("optimal", "solved", "infeasible"):
         return f"{s['seconds']:.2f} s"
     return f"> {limit} s" if s["status"] == "unknown" else "error"
+
+
+def method_mark(r):
+    """A mark when quandary's default run answered by something other than the full model."""
+    m = r["sat"].get("method") or ""
+    return "" if m.startswith("SAT (CaDiCaL)") and "tried first" not in m else " *"
 
 
 def table_md(rows, limit):
@@ -195,9 +214,9 @@ def table_md(rows, limit):
             title = r["table"]
             out.append(f"\n#### {title}\n")
             out.append(
-                "| formulation | variables | constraints | nonzeros | LP relaxation | HiGHS | nodes | simplex iterations | answer | quandary SAT |"
+                "| formulation | variables | constraints | nonzeros | LP relaxation | HiGHS | nodes | simplex iterations | answer | SAT, model alone | quandary default |"
             )
-            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
         size = r["size"] or {}
         t, nodes, its = fmt_highs(r, limit)
         h = r["highs"]
@@ -206,7 +225,8 @@ def table_md(rows, limit):
             answer += f" {h['objective']}"
         out.append(
             f"| {r['formulation']} | {size.get('variables', '?')} | {size.get('constraints', '?')} | "
-            f"{size.get('nonzeros', '?')} | {fmt_lp(r)} | {t} | {nodes} | {its} | {answer} | {fmt_sat(r, limit)} |"
+            f"{size.get('nonzeros', '?')} | {fmt_lp(r)} | {t} | {nodes} | {its} | {answer} | "
+            f"{fmt_sat(r, limit, 'sat_model')} | {fmt_sat(r, limit)}{method_mark(r)} |"
         )
     return "\n".join(out) + "\n"
 

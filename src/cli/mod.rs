@@ -344,6 +344,9 @@ pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
         if !report.stats.method.is_empty() {
             outln!("({} in {:.3} s)", report.stats.method, report.stats.seconds);
         }
+        if let Some(mip) = &report.stats.mip {
+            outln!("({})", mip_line(mip));
+        }
     }
     Ok(report.exit_code())
 }
@@ -513,6 +516,27 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         }
     }
     emit(&report, &output)
+}
+
+/// What HiGHS reported, in one line.
+fn mip_line(m: &quandary::solve::MipStats) -> String {
+    let mut parts = vec![format!(
+        "HiGHS: {} solve{}, {} nodes, {} simplex iterations",
+        m.solves,
+        if m.solves == 1 { "" } else { "s" },
+        m.nodes,
+        m.simplex_iterations
+    )];
+    if let Some(lp) = m.lp_bound {
+        parts.push(format!("LP relaxation {lp}"));
+    }
+    if let Some(b) = m.best_bound {
+        parts.push(format!("best bound {b}"));
+    }
+    if let Some(g) = m.gap {
+        parts.push(format!("gap {:.2}%", 100.0 * g));
+    }
+    parts.join(", ")
 }
 
 /// The engine `--backend` names; HiGHS only in a build that has it.
