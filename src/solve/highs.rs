@@ -4,13 +4,15 @@
 //!
 //! - each variable is an integer column in `[0, 1]`, each row a row, each clause added
 //!   between solves the row `sum(lits) >= 1`;
+//! - every "infeasible" is confirmed by a second solve with presolve off: HiGHS 1.16's presolve
+//!   once declared a feasible model infeasible (see `solve`);
 //! - an assumption fixes its column's bounds for one solve;
 //! - [`objective_at_most`](Backend::objective_at_most) hands out a *selector*: a literal
 //!   outside the model whose assumption caps the objective row for that solve. Once the
 //!   objective is asked for, every solve minimises it, so the first solve already returns the
 //!   optimum; the bound-tightening solve that follows in [`super::search::Search::optimise`]
-//!   is answered from the optimality proof HiGHS gave (same rows, same fixed columns, a cap
-//!   below the proved optimum: infeasible) instead of being solved again;
+//!   proves that nothing better exists (a solve of its own, confirmed as above: the
+//!   optimality rests on that refutation, not on HiGHS's own gap);
 //! - the deadline becomes HiGHS's `time_limit`, and the run's cancel flag interrupts it
 //!   through HiGHS's callback.
 //!
@@ -43,10 +45,8 @@ pub struct HighsBackend {
     /// The cap each selector stands for (selector `k` is variable `num_vars + k`).
     selectors: Vec<i64>,
     num_vars: usize,
-    /// Rows added since the backend was built: a proof about earlier rows is then stale.
-    generation: u64,
-    /// The last optimum HiGHS proved: (generation, fixed columns, cap in force, value).
-    proved: Option<(u64, Vec<Lit>, i64, i64)>,
+    /// Infeasible answers confirmed by a second solve without presolve.
+    confirmations: u64,
     values: Vec<bool>,
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
@@ -113,8 +113,7 @@ impl HighsBackend {
             minimising: false,
             selectors: Vec::new(),
             num_vars: model.num_vars(),
-            generation: 0,
-            proved: None,
+            confirmations: 0,
             values: vec![false; model.num_vars()],
             deadline: None,
             cancel: super::budget::cancel_flag(),
@@ -135,7 +134,6 @@ impl HighsBackend {
             .map(|&(k, v)| (cols[v.index()], k as f64))
             .collect();
         self.rows += 1;
-        self.generation += 1;
         self.highs().add_row(lo..=hi, factors);
     }
 
@@ -247,17 +245,6 @@ impl HighsBackend {
         self.model = Some(model);
         answer
     }
-
-    fn objective_value(&self) -> i64 {
-        self.offset
-            + self
-                .values
-                .iter()
-                .zip(&self.costs)
-                .filter(|(&v, _)| v)
-                .map(|(_, &c)| c as i64)
-                .sum::<i64>()
-    }
 }
 
 fn int64_info(solved: &highs::SolvedModel, name: &std::ffi::CStr) -> i64 {
@@ -353,18 +340,18 @@ impl Backend for HighsBackend {
         if fixed.windows(2).any(|w| w[0].var == w[1].var) {
             return Answer::Unsat;
         }
-        // An optimum proved under these rows and fixed columns refutes any lower cap.
-        if let (Some(c), Some((generation, on, was, value))) = (cap, &self.proved) {
-            if *generation == self.generation && *on == fixed && c < *value && c <= *was {
-                return Answer::Unsat;
-            }
-        }
         let answer = self.run(&fixed, cap);
-        if answer == Answer::Sat && self.minimising {
-            let value = self.objective_value();
-            self.proved = Some((self.generation, fixed, cap.unwrap_or(i64::MAX), value));
+        if answer != Answer::Unsat {
+            return answer;
         }
-        answer
+        // HiGHS 1.16's presolve declared a feasible model infeasible (Tantrix free-20 with
+        // C2', its log warning of "untransformed violations"): a refutation stands only once
+        // a solve without presolve confirms it.
+        self.confirmations += 1;
+        self.highs().set_option("presolve", "off");
+        let confirmed = self.run(&fixed, cap);
+        self.highs().set_option("presolve", "choose");
+        confirmed
     }
 
     fn assignment(&self) -> Vec<bool> {
@@ -398,7 +385,9 @@ impl Backend for HighsBackend {
     }
 
     fn mip_stats(&self) -> Option<MipStats> {
-        Some(self.stats.clone())
+        let mut s = self.stats.clone();
+        s.confirmations = self.confirmations;
+        Some(s)
     }
 }
 

@@ -63,6 +63,9 @@ pub struct MipStats {
     pub nodes: u64,
     /// Simplex iterations (every LP of the branch and bound), summed over the solves.
     pub simplex_iterations: u64,
+    /// "Infeasible" answers re-solved without presolve before they were trusted (their
+    /// solves, nodes and iterations are in the sums above).
+    pub confirmations: u64,
     /// The objective's LP relaxation (every variable in [0, 1], the model's rows, no cuts),
     /// in the puzzle's terms.
     #[serde(skip_serializing_if = "Option::is_none")]
