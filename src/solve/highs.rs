@@ -68,36 +68,10 @@ impl HighsBackend {
         let cols: Vec<Col> = (0..model.num_vars())
             .map(|_| problem.add_integer_column(0.0, 0..=1))
             .collect();
-        for c in &model.constraints {
-            let (terms, rhs) = c.over_vars();
-            super::budget::charge(24 * terms.len() as u64 + 64);
-            let (lo, hi) = bounds(c.sense, rhs);
-            problem.add_row(
-                lo..=hi,
-                terms.iter().map(|&(k, v)| (cols[v.index()], k as f64)),
-            );
-        }
-        let mut costs = vec![0.0; model.num_vars()];
-        let (mut offset, mut least) = (0, 0);
-        if let Some(obj) = &model.objective {
-            let sign = match obj.direction {
-                Direction::Minimise => 1,
-                Direction::Maximise => -1,
-            };
-            offset = sign * obj.constant;
-            let mut per_var = vec![0i64; model.num_vars()];
-            for &(w, l) in &obj.terms {
-                let w = w * sign;
-                if l.negated {
-                    offset += w;
-                    per_var[l.var.index()] -= w;
-                } else {
-                    per_var[l.var.index()] += w;
-                }
-            }
-            least = offset + per_var.iter().filter(|&&w| w < 0).sum::<i64>();
-            costs = per_var.iter().map(|&w| w as f64).collect();
-        }
+        add_rows(&mut problem, &cols, model);
+        let (offset, per_var) = minimised(model);
+        let least = offset + per_var.iter().filter(|&&w| w < 0).sum::<i64>();
+        let costs: Vec<f64> = per_var.iter().map(|&w| w as f64).collect();
         let mut highs = problem.optimise(highs::Sense::Minimise);
         highs.set_option("mip_rel_gap", 0.0);
         highs.set_option("mip_abs_gap", 1e-6);
@@ -391,43 +365,58 @@ impl Backend for HighsBackend {
     }
 }
 
-/// Solves the LP relaxation of `model` (within `deadline`).
-pub fn relax(model: &Model, deadline: Option<Instant>) -> Relaxation {
-    let started = Instant::now();
-    let mut problem = RowProblem::default();
-    let (sign, constant, mut costs) = match &model.objective {
-        Some(obj) => {
-            let sign = match obj.direction {
-                Direction::Minimise => 1.0,
-                Direction::Maximise => -1.0,
-            };
-            (sign, obj.constant, vec![0.0; model.num_vars()])
-        }
-        None => (1.0, 0, vec![0.0; model.num_vars()]),
-    };
-    let mut constant = constant as f64;
-    if let Some(obj) = &model.objective {
-        for &(w, l) in &obj.terms {
-            if l.negated {
-                constant += w as f64;
-                costs[l.var.index()] -= w as f64;
-            } else {
-                costs[l.var.index()] += w as f64;
-            }
-        }
-    }
-    let cols: Vec<Col> = costs
-        .iter()
-        .map(|&c| problem.add_column(sign * c, 0.0..=1.0))
-        .collect();
+/// The model's rows, over its variables' columns.
+fn add_rows(problem: &mut RowProblem, cols: &[Col], model: &Model) {
     for c in &model.constraints {
         let (terms, rhs) = c.over_vars();
+        super::budget::charge(24 * terms.len() as u64 + 64);
         let (lo, hi) = bounds(c.sense, rhs);
         problem.add_row(
             lo..=hi,
             terms.iter().map(|&(k, v)| (cols[v.index()], k as f64)),
         );
     }
+}
+
+/// The model's objective in minimisation form over variables: `offset + sum(cost[v] * x_v)`
+/// (all zero without an objective).
+fn minimised(model: &Model) -> (i64, Vec<i64>) {
+    let mut per_var = vec![0i64; model.num_vars()];
+    let Some(obj) = &model.objective else {
+        return (0, per_var);
+    };
+    let sign = match obj.direction {
+        Direction::Minimise => 1,
+        Direction::Maximise => -1,
+    };
+    let mut offset = sign * obj.constant;
+    for &(w, l) in &obj.terms {
+        let w = w * sign;
+        if l.negated {
+            offset += w;
+            per_var[l.var.index()] -= w;
+        } else {
+            per_var[l.var.index()] += w;
+        }
+    }
+    (offset, per_var)
+}
+
+/// Solves the LP relaxation of `model` (within `deadline`).
+pub fn relax(model: &Model, deadline: Option<Instant>) -> Relaxation {
+    let started = Instant::now();
+    let mut problem = RowProblem::default();
+    // HiGHS minimises the minimisation form; the value is reported in the model's direction.
+    let (offset, costs) = minimised(model);
+    let sign = match model.objective.as_ref().map(|o| o.direction) {
+        Some(Direction::Maximise) => -1.0,
+        _ => 1.0,
+    };
+    let cols: Vec<Col> = costs
+        .iter()
+        .map(|&c| problem.add_column(c as f64, 0.0..=1.0))
+        .collect();
+    add_rows(&mut problem, &cols, model);
     let mut highs = problem.optimise(highs::Sense::Minimise);
     if let Some(d) = deadline {
         let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
@@ -440,10 +429,10 @@ pub fn relax(model: &Model, deadline: Option<Instant>) -> Relaxation {
             let sol = solved.get_solution();
             let x = sol.columns();
             let frac = x.iter().filter(|v| (*v - v.round()).abs() > 1e-6).count();
-            let v = model
-                .objective
-                .as_ref()
-                .map(|_| constant + costs.iter().zip(x).map(|(c, v)| c * v).sum::<f64>());
+            let v = model.objective.as_ref().map(|_| {
+                let min_form: f64 = costs.iter().zip(x).map(|(&c, v)| c as f64 * v).sum();
+                sign * (offset as f64 + min_form)
+            });
             (v, frac)
         }
         _ => (None, 0),
