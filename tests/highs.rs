@@ -10,7 +10,7 @@ use quandary::puzzles::registry::{options, OptionsIn};
 use quandary::puzzles::tank::TankAttack;
 use quandary::puzzles::tantrix::TantrixPuzzle;
 use quandary::puzzles::Puzzle;
-use quandary::solve::run::{run, Limits, Query};
+use quandary::solve::run::{run, Limits, Outcome, Query};
 use quandary::solve::search::Status;
 use quandary::solve::{using, Engine};
 use serde_json::{json, Value};
@@ -22,6 +22,12 @@ fn read<P: Puzzle>(w: &[&str], o: &Value) -> (P::Instance, P::Options) {
     let words: Vec<String> = w.iter().map(|s| s.to_string()).collect();
     let i = P::read(&words, &o).expect("instance");
     (i, o)
+}
+
+/// `query` on HiGHS alone.
+fn on_highs<P: Puzzle>(w: &[&str], o: &Value, query: Query) -> Outcome<P::Solution> {
+    let (i, o) = read::<P>(w, o);
+    using(Engine::Highs, || run::<P>(&i, &o, query, &Limits::none())).expect("a HiGHS run")
 }
 
 /// Asks `query` on both engines and checks that they agree, that the HiGHS run really ran
@@ -78,11 +84,8 @@ fn gunport_agrees_on_every_formulation() {
         }
         // 7 optimal packings (4 holes) of 3×4, by the transfer matrix; the domino formulation
         // counts packings, not numberings of their dominoes.
-        let (i, o) = read::<GunportProblem>(&["3", "4"], &json!({"formulation": f}));
-        let count = using(Engine::Highs, || {
-            run::<GunportProblem>(&i, &o, Query::Count, &Limits::none())
-        })
-        .expect("counts");
+        let count =
+            on_highs::<GunportProblem>(&["3", "4"], &json!({"formulation": f}), Query::Count);
         assert_eq!((count.count, count.objective), (Some(7), Some(4)), "{f}");
     }
 }
@@ -91,12 +94,10 @@ fn gunport_agrees_on_every_formulation() {
 /// optimum of 4×5 (6 holes, as the transfer matrix says) at once.
 #[test]
 fn highs_settles_the_domino_formulation_where_sat_crawls() {
-    let (i, o) = read::<GunportProblem>(&["4", "5"], &json!({"formulation": "domino"}));
-    let out = using(Engine::Highs, || {
-        run::<GunportProblem>(&i, &o, Query::Optimum, &Limits::none())
-    })
-    .expect("runs");
+    let domino = json!({"formulation": "domino"});
+    let out = on_highs::<GunportProblem>(&["4", "5"], &domino, Query::Optimum);
     assert_eq!((out.status, out.objective), (Status::Optimal, Some(6)));
+    let (i, _) = read::<GunportProblem>(&["4", "5"], &domino);
     let exact = run::<GunportProblem>(&i, &Default::default(), Query::Optimum, &Limits::none())
         .expect("transfer matrix");
     assert_eq!(exact.objective, Some(6));
@@ -104,12 +105,10 @@ fn highs_settles_the_domino_formulation_where_sat_crawls() {
 
 #[test]
 fn gunport_optimum_and_lp_bound_in_holes() {
-    // 6×6: 12 holes (Sands's table; the domino bound 2⌊mn/3⌋... here 36 - 2·12 = 12).
-    let (i, o) = read::<GunportProblem>(&["6", "6"], &json!({"formulation": "cell"}));
-    let out = using(Engine::Highs, || {
-        run::<GunportProblem>(&i, &o, Query::Optimum, &Limits::none())
-    })
-    .expect("runs");
+    // 6×6: 12 holes (the domino bound: a maximal packing has at least ⌈36/3⌉ = 12 dominoes,
+    // so at most 36 − 24 = 12 holes, and a packing reaches it).
+    let out =
+        on_highs::<GunportProblem>(&["6", "6"], &json!({"formulation": "cell"}), Query::Optimum);
     assert_eq!((out.status, out.objective), (Status::Optimal, Some(12)));
     let mip = out.stats.mip.clone().expect("MIP statistics");
     // The cell model's LP: every hole 1/2 satisfies each pair row, so its value is 18 on
@@ -186,11 +185,8 @@ fn lp_relaxation_of_the_2_by_2_cell_model_is_2() {
     assert_eq!(v["relaxation"]["status"], "optimal", "{v}");
     let lp = v["relaxation"]["value"].as_f64().expect("a value");
     assert!((lp - 2.0).abs() < 1e-9, "{v}");
-    let (i, o) = read::<GunportProblem>(&["2", "2"], &json!({"formulation": "cell"}));
-    let out = using(Engine::Highs, || {
-        run::<GunportProblem>(&i, &o, Query::Optimum, &Limits::none())
-    })
-    .expect("runs");
+    let out =
+        on_highs::<GunportProblem>(&["2", "2"], &json!({"formulation": "cell"}), Query::Optimum);
     assert_eq!(out.objective, Some(0));
 }
 
