@@ -42,8 +42,8 @@ pub fn run<P: Puzzle>(
     // A recorded run ([`super::proof`]) certifies SAT refutations: it goes straight to the
     // full model, on one engine. So does a run on the MIP backend, whose point is what the
     // MIP solver makes of the model itself.
-    let certifying = super::proof::active() || super::engine() == super::Engine::Highs;
-    let (found, tried) = if certifying {
+    let model_only = super::proof::active() || super::engine() == super::Engine::Highs;
+    let (found, tried) = if model_only {
         (None, Vec::new())
     } else {
         by_phases::<P>(instance, options, query, limits)?
@@ -60,7 +60,7 @@ pub fn run<P: Puzzle>(
             "the restricted searches tried first",
         ),
         None => match stage(query, limits, "the exact method", || {
-            if certifying {
+            if model_only {
                 return None;
             }
             P::exact(instance, options, query, limits.deadline)
