@@ -102,19 +102,15 @@ impl HighsBackend {
     }
 
     fn add_row(&mut self, terms: &[(i64, crate::model::Var)], lo: f64, hi: f64) {
-        let cols = &self.cols;
-        let factors: Vec<(Col, f64)> = terms
-            .iter()
-            .map(|&(k, v)| (cols[v.index()], k as f64))
-            .collect();
+        let factors: Vec<(Col, f64)> = factors(&self.cols, terms).collect();
         self.rows += 1;
         self.highs().add_row(lo..=hi, factors);
     }
 
     /// The objective row (added on first use) and the costs set: every later solve minimises.
-    fn prepare_objective(&mut self) -> i32 {
-        if let Some(r) = self.objective_row {
-            return r;
+    fn prepare_objective(&mut self) {
+        if self.objective_row.is_some() {
+            return;
         }
         let terms: Vec<(Col, f64)> = self
             .cols
@@ -124,17 +120,13 @@ impl HighsBackend {
             .map(|(&col, &c)| (col, c))
             .collect();
         // SAFETY: the live instance this backend owns.
-        let r = unsafe { highs_sys::Highs_getNumRows(self.highs().as_ptr()) };
-        self.highs().add_row(-INF..=INF, terms);
-        for (k, &c) in self.costs.clone().iter().enumerate() {
-            if c != 0.0 {
-                let col = self.cols[k];
-                self.highs().change_column_cost(col, c);
-            }
+        let row = unsafe { highs_sys::Highs_getNumRows(self.highs().as_ptr()) };
+        for &(col, c) in &terms {
+            self.highs().change_column_cost(col, c);
         }
+        self.highs().add_row(-INF..=INF, terms);
         self.minimising = true;
-        self.objective_row = Some(r);
-        r
+        self.objective_row = Some(row);
     }
 
     /// What HiGHS says of the rows so far with `fixed` columns and the objective `cap`.
@@ -235,7 +227,7 @@ fn int64_info(solved: &highs::SolvedModel, name: &std::ffi::CStr) -> i64 {
 
 /// HiGHS's MIP-interrupt callback, raised by the run's cancel flag, for the length of a solve.
 struct Interrupt {
-    flag: Option<Arc<AtomicBool>>,
+    _flag: Option<Arc<AtomicBool>>,
 }
 
 unsafe extern "C" fn on_callback(
@@ -259,7 +251,7 @@ unsafe extern "C" fn on_callback(
 impl Interrupt {
     fn install(model: &mut highs::Model, flag: Option<Arc<AtomicBool>>) -> Interrupt {
         let Some(flag) = flag else {
-            return Interrupt { flag: None };
+            return Interrupt { _flag: None };
         };
         let ptr = model.as_mut_ptr();
         // SAFETY: the flag outlives the solve (this guard holds it until `solve` returns).
@@ -271,13 +263,7 @@ impl Interrupt {
             );
             highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt as _);
         }
-        Interrupt { flag: Some(flag) }
-    }
-}
-
-impl Drop for Interrupt {
-    fn drop(&mut self) {
-        self.flag.take();
+        Interrupt { _flag: Some(flag) }
     }
 }
 
@@ -371,11 +357,16 @@ fn add_rows(problem: &mut RowProblem, cols: &[Col], model: &Model) {
         let (terms, rhs) = c.over_vars();
         super::budget::charge(24 * terms.len() as u64 + 64);
         let (lo, hi) = bounds(c.sense, rhs);
-        problem.add_row(
-            lo..=hi,
-            terms.iter().map(|&(k, v)| (cols[v.index()], k as f64)),
-        );
+        problem.add_row(lo..=hi, factors(cols, &terms));
     }
+}
+
+/// A row's terms as HiGHS columns and coefficients.
+fn factors<'a>(
+    cols: &'a [Col],
+    terms: &'a [(i64, crate::model::Var)],
+) -> impl Iterator<Item = (Col, f64)> + 'a {
+    terms.iter().map(|&(k, v)| (cols[v.index()], k as f64))
 }
 
 /// The model's objective in minimisation form over variables: `offset + sum(cost[v] * x_v)`
