@@ -461,3 +461,93 @@ fn the_readers_never_panic_on_mangled_input() {
         }
     }
 }
+
+/// A board far larger than its fleet (the puzz.link case `battleship/200/200//e`: no counts,
+/// no clues) is answered inside a window of the board; two solutions there mean "not unique".
+#[test]
+fn a_large_empty_board_is_answered_inside_a_window() {
+    use quandary::puzzles::battleship::BattleshipPuzzle;
+    use quandary::puzzles::Puzzle as _;
+    use quandary::solve::run::{run, Limits, Query};
+    let o = Default::default();
+    let p = BattleshipPuzzle::read(
+        &["https://puzz.link/p?battleship/200/200//e".to_string()],
+        &o,
+    )
+    .unwrap();
+    // 35 ship cells: a window of at least 140 cells, sides at least 6.
+    let w = p.window(4 * p.fleet_cells()).expect("a window");
+    assert_eq!(w, [0, 12, 0, 12]);
+    let first = run::<BattleshipPuzzle>(&p, &o, Query::First, &Limits::none()).unwrap();
+    assert_eq!(first.status, Status::Solved);
+    assert!(
+        first.stats.method.contains("tried first"),
+        "{}",
+        first.stats.method
+    );
+    let occupied = first.solutions[0].occupied();
+    assert!(verify::verify(&p, &occupied).is_ok());
+    let unique = run::<BattleshipPuzzle>(&p, &o, Query::Unique, &Limits::none()).unwrap();
+    assert_eq!(unique.unique, Some(false));
+    assert_eq!(unique.solutions.len(), 2);
+    assert_ne!(unique.solutions[0], unique.solutions[1]);
+    for s in &unique.solutions {
+        assert!(verify::verify(&p, &s.occupied()).is_ok());
+    }
+}
+
+/// The window is a restriction, not a rule: when nothing fits inside it (here, water given
+/// over the top-left 10×10 of a 30×30 board, one carrier), the whole board is solved.
+#[test]
+fn a_window_without_a_solution_falls_back_to_the_whole_board() {
+    use quandary::puzzles::battleship::BattleshipPuzzle;
+    use quandary::solve::run::{run, Limits, Query};
+    let n = 30;
+    let mut clues = vec![None; n * n];
+    for i in 0..10 {
+        for j in 0..10 {
+            clues[i * n + j] = Some(Symbol::Water);
+        }
+    }
+    let p = Puzzle::new(
+        n,
+        n,
+        vec![0, 0, 0, 0, 1],
+        vec![None; n],
+        vec![None; n],
+        clues,
+    )
+    .unwrap();
+    assert_eq!(p.window(4 * 5), Some([0, 6, 0, 6]));
+    let o = Default::default();
+    let first = run::<BattleshipPuzzle>(&p, &o, Query::First, &Limits::none()).unwrap();
+    assert_eq!(first.status, Status::Solved);
+    assert!(
+        first.stats.phases.iter().all(|p| p.ends_with("no answer")),
+        "{:?}",
+        first.stats.phases
+    );
+    assert!(!first.stats.phases.is_empty());
+    assert!(verify::verify(&p, &first.solutions[0].occupied()).is_ok());
+    // A row count above zero pulls the window over that row; all counts given: no window.
+    let counted = Puzzle::new(
+        6,
+        40,
+        vec![1],
+        vec![Some(1), None, None, None, None, None],
+        vec![None; 40],
+        vec![None; 240],
+    )
+    .unwrap();
+    assert_eq!(counted.window(4), Some([0, 3, 0, 2]));
+    let full = Puzzle::new(
+        2,
+        2,
+        vec![1],
+        vec![Some(1), Some(0)],
+        vec![Some(1), Some(0)],
+        vec![None; 4],
+    )
+    .unwrap();
+    assert_eq!(full.window(4), None);
+}

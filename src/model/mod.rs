@@ -181,6 +181,9 @@ pub struct Model {
     names: Vec<String>,
     pub constraints: Vec<Constraint>,
     pub objective: Option<Objective>,
+    /// A hint for search, not part of the program: most variables are false in solutions
+    /// (water on a Battleship board), so a solver should guess false first.
+    pub guess_false: bool,
 }
 
 impl Model {

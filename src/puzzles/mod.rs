@@ -179,7 +179,8 @@ pub struct Exact<S> {
 }
 
 /// A search restricted to part of the space, tried before the full model. It can contribute
-/// a solution (and, where it reaches a proved bound, an optimum), never a refutation or count.
+/// a solution (and, where it reaches a proved bound, an optimum; two solutions: not unique),
+/// never a refutation or count.
 pub struct Phase<'a, S> {
     /// The part of the space, e.g. "D4-symmetric boards".
     pub scope: String,
@@ -280,7 +281,8 @@ pub trait Puzzle: 'static {
         None
     }
 
-    /// Restricted searches tried before the full model for `query` (First, Optimum, AtLeast).
+    /// Restricted searches tried before the full model for `query` (First, Optimum, AtLeast,
+    /// Unique).
     fn phases<'a>(
         _instance: &'a Self::Instance,
         _options: &Self::Options,

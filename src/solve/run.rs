@@ -1,9 +1,10 @@
 //! The runner: any [`Query`] for any [`Puzzle`], under one deadline, with every solution
 //! verified, answered as one [`Outcome`].
 //!
-//! Order of work: for the finding queries, the puzzle's restricted phases first (symmetric
-//! subspaces, each with a share of the time: cheap, and a solution found there is a
-//! solution), which may contribute a solution but never a refutation or a count; then its
+//! Order of work: for the finding queries and uniqueness, the puzzle's restricted phases
+//! first (symmetric subspaces, a window of the board, each with a share of the time: cheap,
+//! and a solution found there is a solution), which may contribute a solution (or two: not
+//! unique) but never a refutation or a count; then its
 //! exact method if it answers the query; else the full model on the SAT backend.
 //!
 //! ```
@@ -30,7 +31,7 @@ pub use super::answer::{
     Facts, Forced, ForcedSet, InScope, Limits, Meaning, Outcome, Place, Query, Stats,
 };
 
-/// Answers `query` for one instance: restricted phases (finding only), exact method, full
+/// Answers `query` for one instance: restricted phases (finding and uniqueness), exact method, full
 /// model, in that order; verifies every solution (an answer the verifier rejects is an
 /// [`Error::Internal`]).
 pub fn run<P: Puzzle>(
@@ -263,7 +264,8 @@ fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
 /// What the phases found (if one answered), and what each said.
 type Phased<S> = (Option<Outcome<S>>, Vec<String>);
 
-/// The restricted phases, for the finding queries: the outcome of the first that answers.
+/// The restricted phases, for the finding queries and uniqueness: the outcome of the first
+/// that answers.
 fn by_phases<P: Puzzle>(
     instance: &P::Instance,
     options: &P::Options,
@@ -271,7 +273,7 @@ fn by_phases<P: Puzzle>(
     limits: &Limits,
 ) -> Result<Phased<P::Solution>> {
     let mut tried = Vec::new();
-    if Purpose::of(query) != Purpose::Find {
+    if Purpose::of(query) != Purpose::Find && query != Query::Unique {
         return Ok((None, tried));
     }
     for phase in P::phases(instance, options, query) {
@@ -306,6 +308,9 @@ fn by_phases<P: Puzzle>(
         };
         let hit = match query {
             Query::Optimum => o.status == Status::Optimal,
+            // Two solutions inside the restriction are two solutions: not unique. One is not
+            // an answer (there may be others outside it).
+            Query::Unique => o.solutions.len() > 1,
             _ => !o.solutions.is_empty(),
         };
         tried.push(format!(

@@ -75,16 +75,43 @@ fn gcd(a: i64, b: i64) -> i64 {
     }
 }
 
-fn rs_lit(l: Lit) -> rustsat::types::Lit {
-    rustsat::types::Lit::new(l.var.0, l.negated)
+/// How the model's literals are named to CaDiCaL. CaDiCaL's first guess for a variable is
+/// *true*; a model that states most of its variables are false in solutions
+/// ([`Model::guess_false`]) has each of its own variables stand for its negation, so that the
+/// first guess is the likely value. Encoding variables are never renamed.
+#[derive(Clone, Copy)]
+struct Naming {
+    flip_below: u32,
 }
 
-fn ipasir(l: Lit) -> i32 {
-    let v = l.var.0 as i32 + 1;
-    if l.negated {
-        -v
-    } else {
-        v
+impl Naming {
+    fn negated(self, l: Lit) -> bool {
+        l.negated != (l.var.0 < self.flip_below)
+    }
+
+    fn rs(self, l: Lit) -> rustsat::types::Lit {
+        rustsat::types::Lit::new(l.var.0, self.negated(l))
+    }
+
+    fn ipasir(self, l: Lit) -> i32 {
+        let v = l.var.0 as i32 + 1;
+        if self.negated(l) {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// A literal CaDiCaL knows, as a literal of the model (the renaming is its own inverse).
+    fn back(self, l: rustsat::types::Lit) -> Lit {
+        let l = Lit {
+            var: crate::model::Var(l.var().idx32()),
+            negated: l.is_neg(),
+        };
+        Lit {
+            negated: self.negated(l),
+            ..l
+        }
     }
 }
 
@@ -106,6 +133,7 @@ pub struct SatBackend {
     solver: ManuallyDrop<cadical::Solver<Deadline>>,
     vars: BasicVarManager,
     num_model_vars: usize,
+    naming: Naming,
     clauses: usize,
     objective: Option<Objective>,
     prepared: Option<PreparedObjective>,
@@ -138,6 +166,15 @@ impl SatBackend {
             solver,
             vars: BasicVarManager::from_next_free(rustsat::types::Var::new(n as u32)),
             num_model_vars: n,
+            // A recorded run keeps the plain naming: its certificates speak of the model's
+            // own variables.
+            naming: Naming {
+                flip_below: if model.guess_false && !super::proof::active() {
+                    n as u32
+                } else {
+                    0
+                },
+            },
             clauses: 0,
             objective: model.objective.clone(),
             prepared: None,
@@ -252,6 +289,8 @@ impl Backend for SatBackend {
         }
         let total: i64 = terms.iter().map(|t| t.0).sum();
         let unit = terms.iter().all(|t| t.0 == 1);
+        let name = self.naming;
+        let ipasir = |l: Lit| name.ipasir(l);
         // Shapes that are plain clauses.
         match c.sense {
             Sense::Ge if rhs <= 0 => return,
@@ -285,7 +324,7 @@ impl Backend for SatBackend {
             }
             _ => {}
         }
-        let lits = terms.iter().map(|&(w, l)| (rs_lit(l), w as isize));
+        let lits = terms.iter().map(|&(w, l)| (name.rs(l), w as isize));
         let pb = match c.sense {
             Sense::Le => PbConstraint::new_ub(lits, rhs as isize),
             Sense::Ge => PbConstraint::new_lb(lits, rhs as isize),
@@ -298,17 +337,18 @@ impl Backend for SatBackend {
     }
 
     fn failed(&self, assumption: Lit) -> bool {
-        self.solver.failed(ipasir(assumption))
+        self.solver.failed(self.naming.ipasir(assumption))
     }
 
     fn add_clause(&mut self, lits: &[Lit]) {
-        self.push_clause(lits.iter().map(|&l| ipasir(l)));
+        let name = self.naming;
+        self.push_clause(lits.iter().map(|&l| name.ipasir(l)));
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> Answer {
         match self
             .solver
-            .solve_with(assumptions.iter().map(|&l| ipasir(l)))
+            .solve_with(assumptions.iter().map(|&l| self.naming.ipasir(l)))
         {
             Some(true) => {
                 if self.log.is_some() {
@@ -328,7 +368,8 @@ impl Backend for SatBackend {
             }
             Some(false) => {
                 if let Some(log) = &self.log {
-                    let units: Vec<i32> = assumptions.iter().map(|&l| ipasir(l)).collect();
+                    let units: Vec<i32> =
+                        assumptions.iter().map(|&l| self.naming.ipasir(l)).collect();
                     super::proof::certify(log, self.vars.n_used() as usize, &units, self.deadline);
                 }
                 Answer::Unsat
@@ -339,7 +380,13 @@ impl Backend for SatBackend {
 
     fn assignment(&self) -> Vec<bool> {
         (0..self.num_model_vars)
-            .map(|v| self.solver.value(v as i32 + 1).unwrap_or(false))
+            .map(|v| {
+                let l = Lit {
+                    var: crate::model::Var(v as u32),
+                    negated: false,
+                };
+                self.solver.value(self.naming.ipasir(l)).unwrap_or(false)
+            })
             .collect()
     }
 
@@ -370,12 +417,12 @@ impl Backend for SatBackend {
                 t.1 /= divisor;
             }
             let encoding = if weighted.iter().all(|t| t.1 == 1) {
-                ObjectiveEncoding::Unit(weighted.iter().map(|t| rs_lit(t.0)).collect())
+                ObjectiveEncoding::Unit(weighted.iter().map(|t| self.naming.rs(t.0)).collect())
             } else {
                 ObjectiveEncoding::Weighted(
                     weighted
                         .iter()
-                        .map(|&(l, w)| (rs_lit(l), w as usize))
+                        .map(|&(l, w)| (self.naming.rs(l), w as usize))
                         .collect(),
                 )
             };
@@ -409,14 +456,9 @@ impl Backend for SatBackend {
             };
             Some(
                 lits.into_iter()
-                    .map(|l| {
-                        // Encoding variables live beyond the model's; keep them as literals over
-                        // the backend's own numbering.
-                        Lit {
-                            var: crate::model::Var(l.var().idx32()),
-                            negated: l.is_neg(),
-                        }
-                    })
+                    // Encoding variables live beyond the model's; kept as literals over the
+                    // backend's own numbering.
+                    .map(|l| self.naming.back(l))
                     .collect(),
             )
         };

@@ -235,6 +235,66 @@ impl Puzzle {
         }
     }
 
+    /// A window of the board (rows `r0..r1`, columns `c0..c1`) holding every given ship
+    /// cell and every row and column whose count is above zero, grown around them until it
+    /// has `area` cells and room for the longest ship; `None` when it is not much smaller
+    /// than the board (half of it or more). Every solution with its ships inside the window
+    /// is a solution of the whole board: outside it there is nothing to satisfy.
+    pub fn window(&self, area: usize) -> Option<[usize; 4]> {
+        let needed_row = |i: usize| {
+            self.row_counts[i].is_some_and(|c| c > 0)
+                || (0..self.cols).any(|j| self.clue(i, j).is_some_and(Symbol::is_ship))
+        };
+        let needed_col = |j: usize| {
+            self.col_counts[j].is_some_and(|c| c > 0)
+                || (0..self.rows).any(|i| self.clue(i, j).is_some_and(Symbol::is_ship))
+        };
+        let span = |n: usize, needed: &dyn Fn(usize) -> bool| {
+            let first = (0..n).find(|&k| needed(k));
+            let last = (0..n).rev().find(|&k| needed(k));
+            match (first, last) {
+                (Some(a), Some(b)) => (a, b + 1),
+                _ => (0, 0),
+            }
+        };
+        let (mut r0, mut r1) = span(self.rows, &needed_row);
+        let (mut c0, mut c1) = span(self.cols, &needed_col);
+        let grow = |lo: &mut usize, hi: &mut usize, n: usize| {
+            if *hi < n {
+                *hi += 1;
+            } else if *lo > 0 {
+                *lo -= 1;
+            }
+        };
+        let side = self.max_len() + 1;
+        while (r1 - r0) * (c1 - c0) < area || r1 - r0 < side || c1 - c0 < side {
+            let before = (r0, r1, c0, c1);
+            grow(&mut r0, &mut r1, self.rows);
+            grow(&mut c0, &mut c1, self.cols);
+            if before == (r0, r1, c0, c1) {
+                break;
+            }
+        }
+        ((r1 - r0) * (c1 - c0) * 2 < self.rows * self.cols).then_some([r0, r1, c0, c1])
+    }
+
+    /// The puzzle inside a window (see [`Puzzle::window`]); `None` if that is no puzzle.
+    pub fn inside(&self, [r0, r1, c0, c1]: [usize; 4]) -> Option<Puzzle> {
+        let clues = (r0..r1)
+            .flat_map(|i| (c0..c1).map(move |j| (i, j)))
+            .map(|(i, j)| self.clue(i, j))
+            .collect();
+        Puzzle::new(
+            r1 - r0,
+            c1 - c0,
+            self.fleet.clone(),
+            self.row_counts[r0..r1].to_vec(),
+            self.col_counts[c0..c1].to_vec(),
+            clues,
+        )
+        .ok()
+    }
+
     /// "4 3 2 1" style: ships of length 1, 2, 3, ...
     pub fn fleet_text(&self) -> String {
         let names: Vec<String> = self

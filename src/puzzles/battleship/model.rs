@@ -75,6 +75,8 @@ impl BattleshipModel {
             Formulation::Runs => runs_model(p, with_clues),
         };
         bm.formulation = formulation;
+        // Most of a board is water, and every formulation's variables say "ship here".
+        bm.model.guess_false = true;
         bm
     }
 

@@ -5,7 +5,7 @@ use super::model::{BattleshipModel, Formulation};
 use super::{formats, setter, to_svg, to_text, verify, Layout, Puzzle as Grid, Symbol};
 use crate::error::{Error, Result};
 use crate::puzzles::registry::Report;
-use crate::puzzles::{Formulation as Formulated, Puzzle};
+use crate::puzzles::{Formulation as Formulated, Phase, Puzzle};
 use crate::solve::answer::Query;
 use crate::solve::run::{bounded, Limits};
 use crate::solve::search::Status;
@@ -146,6 +146,64 @@ impl Puzzle for BattleshipPuzzle {
             move |a| bm.decode(a),
             method,
         ))
+    }
+
+    /// On a board much larger than its fleet and clues (puzz.link boards without counts,
+    /// say), a window around what is given, then a larger one: the whole board's model can
+    /// be millions of clauses where the window's is small. For one solution, or two (then
+    /// the puzzle is not unique).
+    fn phases<'a>(p: &'a Grid, o: &Options, query: Query) -> Vec<Phase<'a, Layout>> {
+        if !matches!(query, Query::First | Query::Unique) {
+            return Vec::new();
+        }
+        let mut windows: Vec<[usize; 4]> = Vec::new();
+        for factor in [4, 16] {
+            if let Some(w) = p.window(factor * p.fleet_cells()) {
+                if !windows.contains(&w) {
+                    windows.push(w);
+                }
+            }
+        }
+        windows
+            .into_iter()
+            .filter_map(|w| Some((w, p.inside(w)?)))
+            .map(|([r0, r1, c0, c1], inner)| {
+                let formulation = o.formulation;
+                let (rows, cols) = (p.rows, p.cols);
+                Phase {
+                    scope: format!(
+                        "ships inside rows {}-{}, columns {}-{}",
+                        r0 + 1,
+                        r1,
+                        c0 + 1,
+                        c1
+                    ),
+                    share: 0.2,
+                    unlimited: Some(std::time::Duration::from_secs(5)),
+                    build: Box::new(move || {
+                        let mut bm = BattleshipModel::new(&inner, formulation, true);
+                        let decisions = bm.projection();
+                        let meanings = bm.meanings();
+                        let model = std::mem::take(&mut bm.model);
+                        let width = inner.cols;
+                        Formulated::new(
+                            model,
+                            decisions,
+                            meanings,
+                            move |a| {
+                                let inside = bm.occupancy(a);
+                                let mut occupied = vec![false; rows * cols];
+                                for (k, &o) in inside.iter().enumerate() {
+                                    occupied[(r0 + k / width) * cols + c0 + k % width] = o;
+                                }
+                                Layout::from_occupancy(rows, cols, &occupied)
+                            },
+                            crate::solve::sat_method(formulation),
+                        )
+                    }),
+                }
+            })
+            .collect()
     }
 
     fn verify(p: &Grid, l: &Layout) -> std::result::Result<String, String> {
