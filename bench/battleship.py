@@ -1,11 +1,16 @@
 """Battleship: a CP-SAT ship-based model (the paper's eqs. 26-31) side by side with quandary.
 
     python3 bench/battleship.py [--limit SECS] [--formulations runs,ship-cells,cell,ship]
+    python3 bench/battleship.py --seeds 1..10 [--limit SECS]
 
 For each instance: time to a first solution and to the uniqueness answer (a second solution
 or a proof there is none), CP-SAT with 2 workers against quandary's default (runs)
 formulation, as ratios CP-SAT / quandary. Then quandary's formulations against each other.
 Instances are converted to quandary's own format with `quandary battleship convert`.
+
+--seeds: 30×20 puzzles with the paper's Example-2 fleet (23/29/12/9/7), one per seed, made by
+`quandary battleship generate` (timed; kept in data/battleship/generated/), then `solve` and
+`unique` on each by quandary and by CP-SAT's ship model.
 """
 
 import argparse
@@ -139,12 +144,53 @@ def fmt(t, done, limit):
     return f"{t:.3f} s" if done else f">{limit:g} s"
 
 
+FLEET = "23 29 12 9 7"
+
+
+def seeds(ks, limit):
+    import statistics
+
+    out = os.path.join(DATA, "generated")
+    os.makedirs(out, exist_ok=True)
+    print(f"Time limit {limit:g} s per run; quandary times are whole processes.\n")
+    print("| seed | clues | generate | quandary solve | quandary unique | CP-SAT solve | CP-SAT solve + unique | ratio (unique) |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|")
+    gens, uniq = [], []
+    for k in ks:
+        name = f"generated/30x20-seed{k}.txt"
+        path = os.path.join(DATA, name)
+        start = time.perf_counter()
+        subprocess.run(
+            [common.BINARY, "battleship", "generate", "--rows", "30", "--cols", "20", "--fleet", FLEET,
+             "--seed", str(k), "--out", path, "--time-limit", str(limit)],
+            capture_output=True, check=True,
+        )
+        gen = time.perf_counter() - start
+        puzzle = read(name, None)
+        st1, t1, _ = ours(name, None, "solve", "runs", limit)
+        st2, t2, data = ours(name, None, "unique", "runs", limit)
+        ref1, ref2, answer = cpsat(puzzle, limit)
+        answer_ours = {True: "unique", False: "not unique"}.get(data.get("unique"), st2)
+        gens.append(gen)
+        uniq.append(t2)
+        print(f"| {k} | {len(puzzle[5])} | {gen:.1f} s | {t1:.3f} s | {t2:.3f} s ({answer_ours}) | "
+              f"{fmt(ref1, ref2 is not None, limit)} | {fmt(ref2 or limit, ref2 is not None, limit)} ({answer}) | "
+              f"{common.ratio(ref2 or limit, t2, ref2 is not None, st2 == 'solved')} |", flush=True)
+    print(f"\ngenerate: median {statistics.median(gens):.1f} s, max {max(gens):.1f} s; "
+          f"unique: median {statistics.median(uniq):.2f} s, max {max(uniq):.2f} s, "
+          f"{sum(1 for t in uniq if t < 0.5)} of {len(uniq)} under 0.5 s")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=float, default=120.0)
     ap.add_argument("--formulations", default="runs,ship-cells,cell,ship")
+    ap.add_argument("--seeds", default="", help="e.g. 1..10: generated 30×20 puzzles")
     args = ap.parse_args()
     common.build()
+    if args.seeds:
+        a, b = args.seeds.split("..")
+        return seeds(range(int(a), int(b) + 1), args.limit)
     print(f"Time limit {args.limit:g} s per run. quandary times are wall-clock per process "
           "(start, read, build, solve).\n")
     print("| instance | CP-SAT solve | quandary solve | ratio | CP-SAT solve + unique | "

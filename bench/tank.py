@@ -1,6 +1,11 @@
 """Tank Attack: the seed's CP-SAT model side by side with quandary on the same n.
 
     python3 bench/tank.py [--limit SECS] [--first 4..10] [--count 4..6]
+    python3 bench/tank.py --curve 8..20 [--limit SECS]
+
+--curve: for each n, `quandary tank solve n` and the seed's CP-SAT model (2 workers), each in a
+process of its own under /usr/bin/time: wall time, peak memory (maximum resident set), the
+answer, and quandary's SAT engine size.
 
 Prints a Markdown table: time to a first board (or a proof that none exists) and time to count
 every board, for both, and the ratio CP-SAT time / quandary time. A '>' ratio means CP-SAT hit
@@ -59,6 +64,50 @@ def cpsat(n, limit, count):
     return wall, done, {cp_model.INFEASIBLE: "infeasible"}.get(st, "solved" if done else "unknown")
 
 
+def peak(cmd):
+    """Runs `cmd` under /usr/bin/time; returns (stdout, wall seconds, peak memory in MB)."""
+    import subprocess
+
+    start = time.perf_counter()
+    out = subprocess.run(["/usr/bin/time", "-f", "PEAK %M"] + cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    kb = [int(l.split()[1]) for l in out.stderr.splitlines() if l.startswith("PEAK ")]
+    return out.stdout, wall, (kb[-1] / 1024 if kb else float("nan"))
+
+
+CPSAT_ONE = """
+import sys, time
+sys.path.insert(0, {here!r})
+import tank
+wall, done, status = tank.cpsat({n}, {limit}, count=False)
+print(status if done else "unknown")
+"""
+
+
+def curve(ns, limit):
+    import json
+    import os
+    import sys
+
+    print(f"Time limit {limit:g} s per run; peak = maximum resident set of the process.\n")
+    print("| n | quandary | peak | SAT engine (vars / clauses) | method | CP-SAT (seed model) | peak |")
+    print("|--:|---|--:|---|---|---|--:|")
+    for n in ns:
+        out, wall, mb = peak([common.BINARY, "tank", "solve", str(n), "--json", "--time-limit", str(limit)])
+        d = json.loads(out) if out.strip() else {}
+        st = d.get("status", "error")
+        eng = d.get("stats", {}).get("engine") or {}
+        size = f"{eng.get('variables', 0):,} / {eng.get('clauses', 0):,}" if eng else "–"
+        method = d.get("stats", {}).get("method", "")
+        code = CPSAT_ONE.format(here=common.HERE, n=n, limit=limit)
+        cout, cwall, cmb = peak([sys.executable, "-c", code])
+        cst = (cout.strip().splitlines() or ["error"])[-1]
+        print(
+            f"| {n} | {wall:.1f} s {st} | {mb:.0f} MB | {size} | {method} | {cwall:.1f} s {cst} | {cmb:.0f} MB |",
+            flush=True,
+        )
+
+
 def span(text):
     a, b = text.split("..")
     return range(int(a), int(b) + 1)
@@ -69,8 +118,11 @@ def main():
     ap.add_argument("--limit", type=float, default=120.0)
     ap.add_argument("--first", default="4..10")
     ap.add_argument("--count", default="4..6")
+    ap.add_argument("--curve", default="", help="e.g. 8..20: time and peak memory per n")
     args = ap.parse_args()
     common.build()
+    if args.curve:
+        return curve(span(args.curve), args.limit)
     print(f"CP-SAT time limit {args.limit:g} s per run; quandary the same.\n")
     print("| n | task | CP-SAT (seed model) | quandary | ratio | quandary method |")
     print("|---|---|---|---|---|---|")

@@ -5,7 +5,7 @@ use super::{Answer, Backend, EngineSize};
 use crate::model::{Constraint, Direction, Lit, Model, Objective, Sense};
 use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
 use rustsat::encodings::pb::{BoundUpper as _, BoundUpperIncremental as _, DynamicPolyWatchdog};
-use rustsat::encodings::CollectClauses;
+use rustsat::encodings::{pb, CollectClauses};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::PbConstraint;
 use rustsat::types::Clause;
@@ -231,6 +231,10 @@ impl SatBackend {
     }
 }
 
+/// Pseudo-Boolean rows whose totalizer would be larger than this (terms × bound) get a binary
+/// adder (see `add_constraint`).
+const ADDER_ABOVE: i64 = 100_000;
+
 /// Engines with more clauses than this are freed on a thread of their own.
 const FREE_AWAY: usize = 200_000;
 
@@ -325,13 +329,23 @@ impl Backend for SatBackend {
             _ => {}
         }
         let lits = terms.iter().map(|&(w, l)| (name.rs(l), w as isize));
-        let pb = match c.sense {
+        let row = match c.sense {
             Sense::Le => PbConstraint::new_ub(lits, rhs as isize),
             Sense::Ge => PbConstraint::new_lb(lits, rhs as isize),
             Sense::Eq => PbConstraint::new_eq(lits, rhs as isize),
         };
         let (mut sink, vars) = self.sink();
-        if rustsat::encodings::pb::default_encode_pb_constraint(pb, &mut sink, vars).is_err() {
+        // rustsat's default (the generalized totalizer) propagates fully but grows with the
+        // number of distinct partial sums: about terms × bound clauses. Past ADDER_ABOVE a
+        // binary adder (terms × log(total) clauses, weaker propagation) is used instead:
+        // Tank Attack's balance row at n = 12 took 760,000 clauses the other way.
+        let size = terms.len() as i64 * rhs.min(total - rhs).max(1);
+        let done = if size > ADDER_ABOVE {
+            pb::encode_pb_constraint::<pb::BinaryAdder, _>(row, &mut sink, vars)
+        } else {
+            pb::default_encode_pb_constraint(row, &mut sink, vars)
+        };
+        if done.is_err() {
             super::budget::out_of_memory();
         }
     }
