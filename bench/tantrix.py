@@ -7,8 +7,9 @@
 Boards made by another tool (--make-cpsat-boards): for each n, a random blob-shaped window of
 1.2-1.4 n cells grown from one cell, and CP-SAT's free-shape search (the model below, without the
 hexagon's symmetry-breaking tile) for a loop of tiles 1..n inside it; a board with a hole is
-refused and the next seed tried. Each board is stored with CP-SAT's solution and checked by
-`quandary tantrix check`. --cpsat-set solves those boards from their cells alone with quandary
+ruled out inside the model (every unused cell of the window reaches its edge through unused
+cells) and checked again after; a window with no loop is dropped for the next seed. Each board
+is stored with CP-SAT's solution and checked by `quandary tantrix check`. --cpsat-set solves those boards from their cells alone with quandary
 and with CP-SAT at 8 and at 2 workers, one board after the other in one run.
 
 Fixed boards: every board in data/tantrix/boards (made by `quandary tantrix free`, stored with
@@ -64,9 +65,10 @@ def ball(radius):
     ]
 
 
-def solve_cpsat(n, cells, free, limit, workers, anchor=True):
+def solve_cpsat(n, cells, free, limit, workers, anchor=True, hole_free=False):
     """CP-SAT on `cells` (all used if not free). Returns (status, seconds, {cell: (t, k)}).
-    A free search in a hexagon puts tile 1 unturned at its centre (`anchor`)."""
+    A free search in a hexagon puts tile 1 unturned at its centre (`anchor`); `hole_free`
+    makes every unused cell reach the window's edge through unused cells."""
     counts, des = challenge(n)
     m = cp_model.CpModel()
     index = {h: i for i, h in enumerate(cells)}
@@ -93,6 +95,21 @@ def solve_cpsat(n, cells, free, limit, workers, anchor=True):
         if anchor:
             o = index[(0, 0)]
             m.Add(x[o, 1, 0] == 1)
+        if hole_free:
+            # Each unused cell off the window's edge has an unused neighbour one step nearer
+            # the edge (levels strictly fall along the way, so the way ends at the edge).
+            level = [m.NewIntVar(0, len(cells), f"d{i}") for i in range(len(cells))]
+            for c, (q, r) in enumerate(cells):
+                nbs = [index.get((q + dq, r + dr)) for dq, dr in DIRS]
+                if None in nbs:
+                    continue
+                steps = []
+                for d in nbs:
+                    b = m.NewBoolVar("")
+                    m.AddImplication(b, used[d].Not())
+                    m.Add(level[d] < level[c]).OnlyEnforceIf(b)
+                    steps.append(b)
+                m.AddBoolOr(steps).OnlyEnforceIf(used[c].Not())
 
     def colour(c, s, col):
         return sum(side.get((c, s, col), []))
@@ -210,7 +227,8 @@ CPSAT_NS = [n for n in range(15, 61, 3) for _ in range(2)] + [80, 90, 100]
 
 def blob(size, rng):
     """A random blob of `size` cells grown from (0, 0): each step adds a random cell of its
-    border (cells next to the blob), so the blob stays compact but irregular."""
+    border (cells next to the blob), so the blob stays compact but irregular. Cells it
+    encloses are added (a window without holes, so its edge is its outside)."""
     cells = {(0, 0)}
     border = {(dq, dr) for dq, dr in DIRS}
     while len(cells) < size:
@@ -221,11 +239,16 @@ def blob(size, rng):
             d = (c[0] + dq, c[1] + dr)
             if d not in cells:
                 border.add(d)
-    return sorted(cells)
+    return sorted(set(cells) | enclosed(cells))
 
 
 def has_hole(cells):
     """Whether some cell outside `cells` is enclosed by them."""
+    return bool(enclosed(cells))
+
+
+def enclosed(cells):
+    """The cells outside `cells` that they enclose."""
     cells = set(cells)
     qs = [q for q, _ in cells]
     rs = [r for _, r in cells]
@@ -240,7 +263,7 @@ def has_hole(cells):
             if d in box and d not in cells and d not in seen:
                 seen.add(d)
                 todo.append(d)
-    return len(box) - len(cells) != len(seen)
+    return box - cells - seen
 
 
 def make_cpsat_boards(limit):
@@ -257,11 +280,11 @@ def make_cpsat_boards(limit):
         path = os.path.join(CPSAT_DIR, name + ".txt")
         if os.path.exists(path):
             continue
-        seed = 1000 * n + 10 * seen_n[n]
+        seed = 1000 * n + 100 * seen_n[n]
         while True:
             rng = random.Random(seed)
             window = blob(round(n * rng.uniform(1.2, 1.4)), rng)
-            st, wall, sol = solve_cpsat(n, window, True, limit, 8, anchor=False)
+            st, wall, sol = solve_cpsat(n, window, True, limit, 8, anchor=False, hole_free=True)
             if sol is None or has_hole(sol):
                 print(f"{name}: seed {seed}: {st if sol is None else 'a hole'} ({wall:.1f} s), next seed", flush=True)
                 seed += 1
@@ -296,7 +319,7 @@ def cpsat_set(limit, out):
     rows = []
     for n, name, path, cells in sorted(cpsat_boards()):
         st, wall, data = common.quandary(["tantrix", "solve", path], limit)
-        rounds = data.get("stats", {}).get("lazy_rounds", "?")
+        rounds = data.get("stats", {}).get("lazy_rounds", 0)  # absent: none
         runs = []
         for w in (8, 2):
             cst, cwall, sol = solve_cpsat(n, cells, False, limit, w)
