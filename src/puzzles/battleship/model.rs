@@ -75,8 +75,10 @@ impl BattleshipModel {
             Formulation::Runs => runs_model(p, with_clues),
         };
         bm.formulation = formulation;
-        // Most of a board is water, and every formulation's variables say "ship here".
-        bm.model.guess_false = true;
+        // On a board that is nearly all water (ships under a tenth of it), guess water first:
+        // the whole 200×200 puzz.link board went from over 60 s to 11.6 s. On the paper's
+        // 30×20 (ships a third of the board) it made `generate` 3× slower (45 s → 142 s).
+        bm.model.guess_false = p.fleet_cells() * 10 < p.rows * p.cols;
         bm
     }
 
