@@ -543,7 +543,9 @@ fn every_data_file_reads_with_the_verb_its_docs_name() {
     let files = |dir: &str| -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(format!("{root}/{dir}"))
             .unwrap()
-            .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_file())
+            .map(|p| p.to_string_lossy().into_owned())
             .filter(|p| !p.ends_with(".md"))
             .collect();
         v.sort();
@@ -552,9 +554,11 @@ fn every_data_file_reads_with_the_verb_its_docs_name() {
     let mut checked = 0;
     for (dir, verb) in [
         ("data/battleship", ["battleship", "solve"]),
+        ("data/battleship/generated", ["battleship", "solve"]),
         ("data/chess", ["chess", "solve"]),
         ("data/tantrix/boards", ["tantrix", "check"]),
         ("data/tantrix/large", ["tantrix", "check"]),
+        ("data/tantrix/cpsat-boards", ["tantrix", "check"]),
     ] {
         for f in files(dir) {
             let (code, stdout, stderr) = quandary(&[verb[0], verb[1], &f, "--json"]);
@@ -565,6 +569,11 @@ fn every_data_file_reads_with_the_verb_its_docs_name() {
         }
     }
     assert!(checked >= 40, "{checked} files");
+    // A directory is named as one, not read as something else.
+    let dir = format!("{root}/data/battleship/generated");
+    let (code, _, stderr) = quandary(&["battleship", "solve", &dir]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("a directory"), "{stderr}");
 }
 
 #[test]

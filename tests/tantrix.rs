@@ -408,3 +408,31 @@ fn large_stored_boards_carry_checked_solutions() {
         );
     }
 }
+
+#[test]
+fn boards_made_by_cp_sat_carry_checked_solutions_and_solve_from_their_cells() {
+    // data/tantrix/cpsat-boards: hole-free boards made by CP-SAT's free-shape search
+    // (bench/tantrix.py --make-cpsat-boards), the benchmark set of boards we did not make.
+    // Every stored solution passes our checker; the smaller half is solved again here from
+    // the cells alone (all of them: `python3 bench/tantrix.py --cpsat-set`).
+    let dir = format!("{}/data/tantrix/cpsat-boards", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 30, "boards stored: {}", names.len());
+    for name in names {
+        let f = parse_board(&data(&format!("cpsat-boards/{name}"))).unwrap();
+        let ch = Challenge::new(f.board.len(), None).unwrap();
+        let stored = f.placements.expect("stored with CP-SAT's solution");
+        assert_eq!(verify(&ch, &f.board, &stored), Ok(ch.n), "{name}");
+        if ch.n <= 30 {
+            let (status, found) = solve_fixed(&ch, &f.board, &Options::default());
+            assert_eq!(status, Status::Solved, "{name}");
+            let (b, p) = found.unwrap();
+            assert_eq!(verify(&ch, &b, &p), Ok(ch.n), "{name}");
+        }
+    }
+}

@@ -45,6 +45,10 @@ pub fn parse_fleet(text: &str) -> Result<Vec<usize>> {
 pub fn load(word: &str, o: &Options) -> Result<Grid> {
     let text = if word == "-" {
         crate::input::stdin()?
+    } else if std::path::Path::new(word).is_dir() {
+        return Err(Error::input(format!(
+            "{word}: a directory, not a puzzle file"
+        )));
     } else if !crate::input::exists(word) && word.contains("battleship/") {
         word.to_string()
     } else if !crate::input::exists(word) && word.contains("://") {
