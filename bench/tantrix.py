@@ -164,10 +164,12 @@ def check(n, sol):
     return out.returncode == 0
 
 
-def boards(dirs=("boards", "large")):
+def boards(dirs=("boards", "large"), pattern=r"(?:free|discovery)-0?(\d+)(-r\d+)?\.txt$"):
+    """(n, name, path, cells) of every board file under data/tantrix/DIR whose name matches
+    `pattern` (its first group is n)."""
     out = []
     for d, name in [(os.path.join(DATA, d), f) for d in dirs for f in os.listdir(os.path.join(DATA, d))]:
-        m = re.match(r"(?:free|discovery)-0?(\d+)(-r\d+)?\.txt$", name)
+        m = re.match(pattern, name)
         if m:
             path = os.path.join(d, name)
             cells = []
@@ -353,19 +355,7 @@ def cpsat_set(limit, out):
 
 
 def cpsat_boards():
-    out = []
-    for name in os.listdir(CPSAT_DIR):
-        m = re.match(r"cpsat-(\d+)-\d+\.txt$", name)
-        if m:
-            path = os.path.join(CPSAT_DIR, name)
-            cells = []
-            for line in open(path):
-                line = line.split("#")[0].strip()
-                if line:
-                    q, r = line.split()[0].split(",")
-                    cells.append((int(q), int(r)))
-            out.append((int(m.group(1)), name[:-4], path, cells))
-    return out
+    return boards(("cpsat-boards",), r"cpsat-(\d+)-\d+\.txt$")
 
 
 PAPER = ["--no-degree", "--engines", "1"]

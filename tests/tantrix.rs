@@ -92,6 +92,18 @@ fn count(ch: &Challenge, hole_free: bool) -> (Status, u128) {
     (status, k)
 }
 
+/// The board files (`.txt`) in data/tantrix/DIR, sorted by name.
+fn board_files(dir: &str) -> Vec<String> {
+    let dir = format!("{}/data/tantrix/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    names.sort();
+    names
+}
+
 fn data(name: &str) -> String {
     std::fs::read_to_string(format!(
         "{}/data/tantrix/{name}",
@@ -224,13 +236,7 @@ fn a_board_without_a_loop_in_that_colour_is_proved_infeasible() {
 
 #[test]
 fn stored_boards_from_the_board_search_solve_and_verify() {
-    let dir = format!("{}/data/tantrix/boards", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.ends_with(".txt"))
-        .collect();
-    names.sort();
+    let names = board_files("boards");
     assert!(names.len() >= 6, "boards stored: {names:?}");
     for name in names {
         let f = parse_board(&data(&format!("boards/{name}"))).unwrap();
@@ -415,13 +421,7 @@ fn boards_made_by_cp_sat_carry_checked_solutions_and_solve_from_their_cells() {
     // (bench/tantrix.py --make-cpsat-boards), the benchmark set of boards we did not make.
     // Every stored solution passes our checker; the smaller half is solved again here from
     // the cells alone (all of them: `python3 bench/tantrix.py --cpsat-set`).
-    let dir = format!("{}/data/tantrix/cpsat-boards", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.ends_with(".txt"))
-        .collect();
-    names.sort();
+    let names = board_files("cpsat-boards");
     assert!(names.len() >= 30, "boards stored: {}", names.len());
     for name in names {
         let f = parse_board(&data(&format!("cpsat-boards/{name}"))).unwrap();
