@@ -94,12 +94,7 @@ impl Naming {
     }
 
     fn ipasir(self, l: Lit) -> i32 {
-        let v = l.var.0 as i32 + 1;
-        if self.negated(l) {
-            -v
-        } else {
-            v
-        }
+        self.rs(l).to_ipasir()
     }
 
     /// A literal CaDiCaL knows, as a literal of the model (the renaming is its own inverse).
@@ -395,10 +390,7 @@ impl Backend for SatBackend {
     fn assignment(&self) -> Vec<bool> {
         (0..self.num_model_vars)
             .map(|v| {
-                let l = Lit {
-                    var: crate::model::Var(v as u32),
-                    negated: false,
-                };
+                let l = crate::model::Var(v as u32).pos();
                 self.solver.value(self.naming.ipasir(l)).unwrap_or(false)
             })
             .collect()
