@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod budget;
+pub mod cadical;
 pub mod cubes;
 #[cfg(feature = "highs")]
 pub mod highs;
@@ -14,7 +15,7 @@ pub mod run;
 pub mod sat;
 pub mod search;
 
-use crate::model::{Constraint, Lit, Model};
+use crate::model::{Constraint, Lit, Model, Var};
 use std::time::Instant;
 
 /// What one call to a backend's `solve` found.
@@ -48,10 +49,29 @@ pub trait Backend {
     fn set_deadline(&mut self, deadline: Option<Instant>);
     /// Engine-specific size of what was built (e.g. SAT variables and clauses).
     fn engine_size(&self) -> EngineSize;
+    /// Has a [`Watcher`] (made by `make`, one per engine) reason during every later solve.
+    /// Backends that cannot ignore it: a watcher only finds early what the search's lazy cuts
+    /// find after a solve.
+    fn watch(&mut self, make: &dyn Fn() -> Box<dyn Watcher>) {
+        let _ = make;
+    }
     /// What a MIP solver reports of its work so far (none for SAT).
     fn mip_stats(&self) -> Option<MipStats> {
         None
     }
+}
+
+/// A puzzle's reasoning during search (IPASIR-UP on the SAT backend). It is told of each
+/// assignment to the variables it watches, in order, and of each one undone (the last told
+/// first). When the assignments so far admit no solution it answers with a clause over watched
+/// variables that they falsify and that every solution satisfies (a lazy cut found early).
+pub trait Watcher: Send {
+    /// The variables it is told about.
+    fn watched(&self) -> Vec<Var>;
+    /// `lit` became true.
+    fn assign(&mut self, lit: Lit) -> Option<Vec<Lit>>;
+    /// `lit`, told last of those still standing, is undone.
+    fn undo(&mut self, lit: Lit);
 }
 
 /// What a MIP backend reports: its work over all solves of a run and the bounds of the last.

@@ -10,8 +10,8 @@
 //! proof is of the file as written: nothing of the incremental engine's state is trusted.
 //!
 //! CaDiCaL's proof tracing is reached through its own C interface (`ccadical_trace_proof`),
-//! which the `cadical` crate compiles into its library but does not wrap: the few functions
-//! used are declared here.
+//! which `pindakaas-cadical` compiles into its library but does not declare: those two
+//! functions are declared here.
 
 use serde::Serialize;
 use std::cell::RefCell;
@@ -22,17 +22,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use pindakaas_cadical::{
+    ccadical_add, ccadical_init, ccadical_release, ccadical_set_option, ccadical_set_terminate,
+    ccadical_solve,
+};
+
 extern "C" {
-    fn ccadical_init() -> *mut c_void;
-    fn ccadical_release(solver: *mut c_void);
-    fn ccadical_add(solver: *mut c_void, lit: c_int);
-    fn ccadical_solve(solver: *mut c_void) -> c_int;
-    fn ccadical_set_option(solver: *mut c_void, name: *const c_char, value: c_int);
-    fn ccadical_set_terminate(
-        solver: *mut c_void,
-        state: *mut c_void,
-        terminate: Option<extern "C" fn(*mut c_void) -> c_int>,
-    );
     fn ccadical_trace_proof(solver: *mut c_void, file: *mut c_void, name: *const c_char) -> c_int;
     fn ccadical_close_proof(solver: *mut c_void);
     fn fopen(path: *const c_char, mode: *const c_char) -> *mut c_void;

@@ -1,6 +1,7 @@
-//! The SAT backend: CaDiCaL (through the `cadical` crate, built with `cc`) with cardinality and
-//! pseudo-Boolean rows compiled to CNF by rustsat's encodings.
+//! The SAT backend: CaDiCaL ([`super::cadical`]) with cardinality and pseudo-Boolean rows
+//! compiled to CNF by rustsat's encodings.
 
+use super::cadical::Engine;
 use super::{Answer, Backend, EngineSize};
 use crate::model::{Constraint, Direction, Lit, Model, Objective, Sense};
 use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
@@ -23,17 +24,21 @@ pub struct Deadline {
     cancel: Option<Arc<AtomicBool>>,
 }
 
-impl cadical::Callbacks for Deadline {
-    fn terminate(&mut self) -> bool {
+impl Deadline {
+    fn reached(&self) -> bool {
         let raised = |flag: &Option<Arc<AtomicBool>>| {
             flag.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
         };
         self.at.is_some_and(|t| Instant::now() >= t) || raised(&self.stop) || raised(&self.cancel)
     }
+
+    fn boxed(self) -> super::cadical::Terminate {
+        Box::new(move || self.reached())
+    }
 }
 
 struct Sink<'a> {
-    solver: &'a mut cadical::Solver<Deadline>,
+    solver: &'a mut Engine,
     clauses: &'a mut usize,
     log: &'a mut Option<super::proof::ClauseLog>,
 }
@@ -125,7 +130,7 @@ struct PreparedObjective {
 
 pub struct SatBackend {
     /// Taken out only by `drop`, which hands a large engine to a thread of its own.
-    solver: ManuallyDrop<cadical::Solver<Deadline>>,
+    solver: ManuallyDrop<Engine>,
     vars: BasicVarManager,
     num_model_vars: usize,
     naming: Naming,
@@ -147,15 +152,16 @@ impl SatBackend {
 
     /// CaDiCaL with one of its named configurations ("default", "plain", "sat", "unsat").
     pub fn with_config(model: &Model, config: &str) -> SatBackend {
-        let mut solver: ManuallyDrop<cadical::Solver<Deadline>> = ManuallyDrop::new(
-            cadical::Solver::with_config(config).unwrap_or_else(|_| cadical::Solver::new()),
-        );
+        let mut solver = ManuallyDrop::new(Engine::new(config));
         let cancel = super::budget::cancel_flag();
-        solver.set_callbacks(Some(Deadline {
-            at: None,
-            stop: None,
-            cancel: cancel.clone(),
-        }));
+        solver.set_terminate(Some(
+            Deadline {
+                at: None,
+                stop: None,
+                cancel: cancel.clone(),
+            }
+            .boxed(),
+        ));
         let n = model.num_vars();
         let mut backend = SatBackend {
             solver,
@@ -357,7 +363,7 @@ impl Backend for SatBackend {
     fn solve(&mut self, assumptions: &[Lit]) -> Answer {
         match self
             .solver
-            .solve_with(assumptions.iter().map(|&l| self.naming.ipasir(l)))
+            .solve(assumptions.iter().map(|&l| self.naming.ipasir(l)))
         {
             Some(true) => {
                 if self.log.is_some() {
@@ -474,11 +480,14 @@ impl Backend for SatBackend {
 
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
-        self.solver.set_callbacks(Some(Deadline {
-            at: deadline,
-            stop: self.stop.clone(),
-            cancel: self.cancel.clone(),
-        }));
+        self.solver.set_terminate(Some(
+            Deadline {
+                at: deadline,
+                stop: self.stop.clone(),
+                cancel: self.cancel.clone(),
+            }
+            .boxed(),
+        ));
     }
 
     fn engine_size(&self) -> EngineSize {
