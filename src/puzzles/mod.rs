@@ -98,6 +98,8 @@ impl Goal {
 
 /// Lazy constraints: the rows a candidate assignment violates (none accepts it).
 pub type LazyCuts<'a> = Box<dyn FnMut(&[bool]) -> Vec<Constraint> + 'a>;
+/// Makes a [`Watcher`](crate::solve::Watcher) (one per engine): lazy cuts found during search.
+pub type MakeWatcher<'a> = Box<dyn Fn() -> Box<dyn crate::solve::Watcher> + 'a>;
 /// Reads a solution off an assignment.
 pub type Decoder<'a, S> = Box<dyn Fn(&[bool]) -> S + 'a>;
 /// Names a solution's symmetry class.
@@ -118,6 +120,8 @@ pub struct Formulation<'a, S> {
     /// Reads a solution off an assignment.
     pub decode: Decoder<'a, S>,
     pub cuts: Option<LazyCuts<'a>>,
+    /// Finds some of the cuts during search, on partial assignments (the SAT backend).
+    pub watcher: Option<MakeWatcher<'a>>,
     /// Names a solution's symmetry class (its least image, say): counts then also report
     /// the number of classes.
     pub classes: Option<ClassOf<'a, S>>,
@@ -151,6 +155,7 @@ impl<'a, S> Formulation<'a, S> {
             block_by_true_decisions: false,
             decode: Box::new(decode),
             cuts: None,
+            watcher: None,
             classes: None,
             goal: None,
             engines: Vec::new(),

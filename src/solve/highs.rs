@@ -341,6 +341,7 @@ impl Backend for HighsBackend {
         EngineSize {
             variables: self.cols.len(),
             clauses: self.rows,
+            cuts_in_search: 0,
         }
     }
 

@@ -142,6 +142,13 @@ pub const HAS_HIGHS: bool = cfg!(feature = "highs");
 pub struct EngineSize {
     pub variables: usize,
     pub clauses: usize,
+    /// Clauses a [`Watcher`] added during search (not counted in `clauses`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub cuts_in_search: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Builds the default backend (CaDiCaL with encodings) for a model.

@@ -123,8 +123,15 @@ impl Backend for Portfolio {
         }
     }
 
+    fn watch(&mut self, make: &dyn Fn() -> Box<dyn super::Watcher>) {
+        for m in &mut self.members {
+            m.watch(make);
+        }
+    }
+
+    /// The last winner's (the engines' clauses are the same; the cuts found in search not).
     fn engine_size(&self) -> EngineSize {
-        self.members[0].engine_size()
+        self.members[self.winner].engine_size()
     }
 }
 

@@ -448,6 +448,9 @@ fn on_backend<S, B: Backend>(
     if let Some(cuts) = f.cuts.take() {
         search = search.with_cuts(cuts);
     }
+    if let Some(make) = f.watcher.take() {
+        search.backend.watch(&*make);
+    }
     let mut o = Outcome::new(query, Status::Unknown);
     let goal_needed = matches!(query, Query::Optimum | Query::AtLeast(_));
     if goal_needed && f.goal.is_none() {

@@ -478,6 +478,20 @@ impl Backend for SatBackend {
         result
     }
 
+    /// Not in a recorded run: a certificate is of the clauses written, and the watcher's
+    /// clauses are not among them (the lazy cuts after each solve are).
+    fn watch(&mut self, make: &dyn Fn() -> Box<dyn super::Watcher>) {
+        if self.log.is_some() {
+            return;
+        }
+        let name = self.naming;
+        self.solver.watch(
+            make(),
+            Box::new(move |l| name.back(rustsat::types::Lit::from_ipasir(l).expect("not 0"))),
+            Box::new(move |l| name.ipasir(l)),
+        );
+    }
+
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
         self.solver.set_terminate(Some(
@@ -494,6 +508,7 @@ impl Backend for SatBackend {
         EngineSize {
             variables: self.vars.n_used() as usize,
             clauses: self.clauses,
+            cuts_in_search: self.solver.watch_clauses(),
         }
     }
 }

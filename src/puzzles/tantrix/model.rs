@@ -208,6 +208,26 @@ impl TantrixModel {
         out
     }
 
+    /// C5 during search: a [`LoopWatcher`] over this model's designated lines.
+    pub fn watcher(&self) -> LoopWatcher {
+        let n = self.cells.len();
+        LoopWatcher {
+            edges: self.edges.clone(),
+            designated: self.designated.clone(),
+            used: self.used.clone(),
+            tiles: self.challenge.n,
+            edge_of: self
+                .designated
+                .iter()
+                .enumerate()
+                .map(|(e, v)| (*v, e))
+                .collect(),
+            parent: (0..n).collect(),
+            size: vec![1; n],
+            joined: Vec::new(),
+        }
+    }
+
     /// C5 for a set of places: some designated line crosses the cut around it.
     fn cut_around(&self, inside: impl Fn(usize) -> bool) -> Constraint {
         Constraint {
@@ -319,6 +339,92 @@ impl TantrixModel {
             });
         }
         out
+    }
+}
+
+/// Sub-loops found during search: the designated lines set so far, as components of places
+/// (union-find with undo, no path compression, so that undoing a line is one step). A line
+/// joining two places already connected closes a loop; if that loop has fewer places than
+/// the challenge has tiles, C5 around it is a clause every solution satisfies and the
+/// assignment so far falsifies (on a free board, "or one of its places is unused").
+pub struct LoopWatcher {
+    edges: Vec<(usize, usize)>,
+    designated: Vec<Var>,
+    used: Option<Vec<Var>>,
+    tiles: usize,
+    edge_of: HashMap<Var, usize>,
+    parent: Vec<usize>,
+    size: Vec<usize>,
+    /// For each designated line set, in order: the root it hung under another (None when it
+    /// closed a loop).
+    joined: Vec<Option<usize>>,
+}
+
+impl LoopWatcher {
+    fn root(&self, mut c: usize) -> usize {
+        while self.parent[c] != c {
+            c = self.parent[c];
+        }
+        c
+    }
+}
+
+impl crate::solve::Watcher for LoopWatcher {
+    fn watched(&self) -> Vec<Var> {
+        let mut v = self.designated.clone();
+        v.extend(self.used.iter().flatten());
+        v
+    }
+
+    fn assign(&mut self, lit: Lit) -> Option<Vec<Lit>> {
+        if lit.negated {
+            return None;
+        }
+        let &e = self.edge_of.get(&lit.var)?;
+        let (p, q) = self.edges[e];
+        let (a, b) = (self.root(p), self.root(q));
+        if a != b {
+            let (big, small) = if self.size[a] >= self.size[b] {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            self.parent[small] = big;
+            self.size[big] += self.size[small];
+            self.joined.push(Some(small));
+            return None;
+        }
+        self.joined.push(None);
+        if self.size[a] >= self.tiles {
+            return None;
+        }
+        let inside: Vec<bool> = (0..self.parent.len()).map(|c| self.root(c) == a).collect();
+        let mut clause: Vec<Lit> = self
+            .edges
+            .iter()
+            .zip(&self.designated)
+            .filter(|((p, q), _)| inside[*p] != inside[*q])
+            .map(|(_, v)| v.pos())
+            .collect();
+        if let Some(u) = &self.used {
+            clause.extend(
+                (0..inside.len())
+                    .filter(|&c| inside[c])
+                    .map(|c| u[c].negated()),
+            );
+        }
+        Some(clause)
+    }
+
+    fn undo(&mut self, lit: Lit) {
+        if lit.negated || !self.edge_of.contains_key(&lit.var) {
+            return;
+        }
+        if let Some(small) = self.joined.pop().expect("undone in reverse order") {
+            let big = self.parent[small];
+            self.size[big] -= self.size[small];
+            self.parent[small] = small;
+        }
     }
 }
 

@@ -51,6 +51,9 @@ pub struct Options {
     /// sub-loop cuts lazily
     #[cfg_attr(feature = "cli", arg(long))]
     pub reach: bool,
+    /// Cut sub-loops only after each solve (the lazy method), not also during search
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub lazy: bool,
     /// CaDiCaL engines racing on each solve, one thread each, differently configured (1-4)
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 2))]
     pub engines: usize,
@@ -76,6 +79,7 @@ impl Default for Options {
             short_loops: "3,4,5".into(),
             no_degree: false,
             reach: false,
+            lazy: false,
             engines: 2,
             radius: None,
             hole_free: false,
@@ -310,6 +314,11 @@ impl Puzzle for TantrixPuzzle {
             },
             "SAT (CaDiCaL), Kino-Uno model with lazy sub-loop cuts".into(),
         );
+        if !o.lazy {
+            let for_watch = Rc::clone(&for_cuts);
+            f.watcher = Some(Box::new(move || Box::new(for_watch.watcher())));
+            f.method = "SAT (CaDiCaL), Kino-Uno model with sub-loop cuts during search".into();
+        }
         f.cuts = Some(Box::new(move |a| for_cuts.cuts(a)));
         f.block_by_true_decisions = true;
         // Enumeration makes many short calls: one engine; a single hard solve: a race.
