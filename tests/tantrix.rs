@@ -436,3 +436,52 @@ fn boards_made_by_cp_sat_carry_checked_solutions_and_solve_from_their_cells() {
         }
     }
 }
+
+/// The sub-loop cuts found during search (the default) and the lazy method alone (`--lazy`)
+/// count the same solutions on every Discovery board of 3 to 10 tiles, and on the CP-SAT-made
+/// boards of 15 to 18 tiles; the counts are independent of how the cuts arrive.
+#[test]
+fn cuts_during_search_and_after_each_solve_count_alike() {
+    let mut boards: Vec<(Challenge, Board)> = discovery()
+        .into_iter()
+        .filter(|(ch, _, _)| ch.n <= 10)
+        .map(|(ch, b, _)| (ch, b))
+        .collect();
+    for name in board_files("cpsat-boards") {
+        let path = format!(
+            "{}/data/tantrix/cpsat-boards/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let f = parse_board(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let n = f.board.cells.len();
+        if n <= 18 {
+            boards.push((Challenge::new(n, None).unwrap(), f.board));
+        }
+    }
+    assert!(boards.len() >= 10, "{} boards", boards.len());
+    for (ch, board) in boards {
+        let counts: Vec<u128> = [false, true]
+            .into_iter()
+            .map(|lazy| {
+                let instance = Instance {
+                    challenge: ch.clone(),
+                    shape: Shape::Fixed {
+                        board: board.clone(),
+                        name: "test board".into(),
+                    },
+                    count_hole_free: false,
+                };
+                let o = puzzle::Options {
+                    lazy,
+                    ..puzzle::Options::default()
+                };
+                let out =
+                    run::<TantrixPuzzle>(&instance, &o, Query::Count, &Limits::none()).unwrap();
+                assert_eq!(out.status, Status::Solved, "n = {}", ch.n);
+                out.count.unwrap()
+            })
+            .collect();
+        assert!(counts[0] >= 1, "n = {}: no solution counted", ch.n);
+        assert_eq!(counts[0], counts[1], "n = {}: during search vs lazy", ch.n);
+    }
+}

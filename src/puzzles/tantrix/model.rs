@@ -225,6 +225,16 @@ impl TantrixModel {
             parent: (0..n).collect(),
             size: vec![1; n],
             joined: Vec::new(),
+            ends: (0..n).map(|c| Some((c, c))).collect(),
+            near: {
+                let mut near = vec![Vec::new(); n];
+                for (e, &(p, q)) in self.edges.iter().enumerate() {
+                    near[p].push((q, e));
+                    near[q].push((p, e));
+                }
+                near
+            },
+            on: vec![false; self.edges.len()],
         }
     }
 
@@ -357,7 +367,13 @@ pub struct LoopWatcher {
     size: Vec<usize>,
     /// For each designated line set, in order: the root it hung under another (None when it
     /// closed a loop).
-    joined: Vec<Option<usize>>,
+    joined: Vec<Option<(usize, Option<(usize, usize)>)>>,
+    /// Each root's component's two ends while it is a path (a place alone is both ends).
+    ends: Vec<Option<(usize, usize)>>,
+    /// Each place's neighbours with the line between.
+    near: Vec<Vec<(usize, usize)>>,
+    /// Lines set designated.
+    on: Vec<bool>,
 }
 
 impl LoopWatcher {
@@ -382,6 +398,7 @@ impl crate::solve::Watcher for LoopWatcher {
         }
         let &e = self.edge_of.get(&lit.var)?;
         let (p, q) = self.edges[e];
+        self.on[e] = true;
         let (a, b) = (self.root(p), self.root(q));
         if a != b {
             let (big, small) = if self.size[a] >= self.size[b] {
@@ -389,10 +406,42 @@ impl crate::solve::Watcher for LoopWatcher {
             } else {
                 (b, a)
             };
+            // The joined path's ends: the far ends of the two paths.
+            let far = |end: Option<(usize, usize)>, at: usize| match end {
+                Some((x, y)) if x == at => Some(y),
+                Some((x, y)) if y == at => Some(x),
+                _ => None,
+            };
+            let ends = match (far(self.ends[a], p), far(self.ends[b], q)) {
+                (Some(x), Some(y)) => Some((x, y)),
+                _ => None,
+            };
+            self.joined.push(Some((small, self.ends[big])));
             self.parent[small] = big;
             self.size[big] += self.size[small];
-            self.joined.push(Some(small));
-            return None;
+            self.ends[big] = ends;
+            // The line joining the path's ends would close a loop too short: the path's lines
+            // and that one are not all designated.
+            let (x, y) = ends?;
+            if self.size[big] >= self.tiles {
+                return None;
+            }
+            let &(_, closing) = self.near[x].iter().find(|&&(d, _)| d == y)?;
+            if self.on[closing] {
+                // Two places and the line between them: nothing to close.
+                return None;
+            }
+            let mut clause: Vec<Lit> = vec![self.designated[closing].negated()];
+            for c in 0..self.parent.len() {
+                if self.root(c) == big {
+                    for &(d, f) in &self.near[c] {
+                        if self.on[f] && c < d {
+                            clause.push(self.designated[f].negated());
+                        }
+                    }
+                }
+            }
+            return Some(clause);
         }
         self.joined.push(None);
         if self.size[a] >= self.tiles {
@@ -420,10 +469,12 @@ impl crate::solve::Watcher for LoopWatcher {
         if lit.negated || !self.edge_of.contains_key(&lit.var) {
             return;
         }
-        if let Some(small) = self.joined.pop().expect("undone in reverse order") {
+        self.on[self.edge_of[&lit.var]] = false;
+        if let Some((small, ends)) = self.joined.pop().expect("undone in reverse order") {
             let big = self.parent[small];
             self.size[big] -= self.size[small];
             self.parent[small] = small;
+            self.ends[big] = ends;
         }
     }
 }
@@ -806,5 +857,130 @@ mod tests {
         // an edge, six around the centre plus six... counted independently below.
         assert_eq!(cycles(7, 3, nb).len(), 6);
         assert_eq!(cycles(7, 6, nb).len(), 1 + 6);
+    }
+
+    /// Up to `limit` solutions of a model, found with the lazy cuts alone (no watcher).
+    fn solutions(tm: &TantrixModel, limit: u64) -> Vec<Vec<bool>> {
+        use crate::solve::search::Search;
+        let backend = crate::solve::default_backend(&tm.model);
+        let mut search = Search::new(backend, None).with_cuts(Box::new(|a| tm.cuts(a)));
+        let mut found = Vec::new();
+        let projection: Vec<Var> = tm
+            .designated
+            .iter()
+            .chain(tm.used.iter().flatten())
+            .copied()
+            .collect();
+        search.enumerate(&projection, &[], Some(limit), |a| {
+            found.push(a.to_vec());
+            true
+        });
+        found
+    }
+
+    /// Random assignments and undos of the watched variables, as CaDiCaL makes them: every
+    /// clause the watcher gives must hold in every solution (it is a cut, not a guess).
+    fn watcher_clauses_hold_in_every_solution(tm: &TantrixModel, solutions: &[Vec<bool>]) {
+        use crate::solve::Watcher;
+        assert!(!solutions.is_empty());
+        let mut w = tm.watcher();
+        let vars = w.watched();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |k: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % k
+        };
+        let mut clauses = 0;
+        for _round in 0..300 {
+            let mut stack: Vec<Lit> = Vec::new();
+            let mut set = vec![false; tm.model.num_vars()];
+            for _ in 0..4 * vars.len() {
+                if !stack.is_empty() && next(4) == 0 {
+                    let l = stack.pop().expect("not empty");
+                    set[l.var.index()] = false;
+                    w.undo(l);
+                    continue;
+                }
+                let v = vars[next(vars.len())];
+                if set[v.index()] {
+                    continue;
+                }
+                // Mostly "not designated", as in a real search.
+                let l = if next(3) == 0 { v.pos() } else { v.negated() };
+                set[v.index()] = true;
+                stack.push(l);
+                if let Some(clause) = w.assign(l) {
+                    clauses += 1;
+                    for a in solutions {
+                        assert!(
+                            clause.iter().any(|l| a[l.var.index()] != l.negated),
+                            "a cut that a solution breaks: {clause:?}"
+                        );
+                    }
+                }
+            }
+            while let Some(l) = stack.pop() {
+                w.undo(l);
+            }
+        }
+        assert!(
+            clauses > 0,
+            "the walk closed no loop: the test tests nothing"
+        );
+    }
+
+    #[test]
+    fn cuts_found_during_search_hold_in_every_solution() {
+        let ch = Challenge::new(10, None).unwrap();
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/tantrix/boards/discovery-10.txt"
+        ))
+        .unwrap();
+        let board = super::super::parse_board(&text).unwrap().board;
+        let fixed = TantrixModel::fixed(&ch, &board, &Options::default());
+        let sols = solutions(&fixed, 50);
+        watcher_clauses_hold_in_every_solution(&fixed, &sols);
+        let ch = Challenge::new(6, None).unwrap();
+        let free = TantrixModel::free(&ch, &Hex::ball(2), false, &Options::default());
+        let sols = solutions(&free, 200);
+        watcher_clauses_hold_in_every_solution(&free, &sols);
+    }
+
+    #[test]
+    fn a_line_between_two_places_closes_nothing_and_a_short_loop_is_cut() {
+        use crate::solve::Watcher;
+        let ch = Challenge::new(7, None).unwrap();
+        let board = Board::new(Hex::ball(1)).unwrap();
+        let tm = TantrixModel::fixed(&ch, &board, &Options::default());
+        let mut w = tm.watcher();
+        // The line between the centre and one neighbour: a path of two, no cut.
+        let centre = tm.cells.iter().position(|&h| h == Hex::new(0, 0)).unwrap();
+        let e = tm
+            .edges
+            .iter()
+            .position(|&(p, q)| p == centre || q == centre)
+            .unwrap();
+        assert_eq!(w.assign(tm.designated[e].pos()), None);
+        w.undo(tm.designated[e].pos());
+        // The ring of six around the centre closes a loop of six of seven places: the cut
+        // around it is the six spokes, all of which it leaves out.
+        let ring: Vec<usize> = (0..tm.edges.len())
+            .filter(|&e| tm.edges[e].0 != centre && tm.edges[e].1 != centre)
+            .collect();
+        assert_eq!(ring.len(), 6);
+        let mut last = None;
+        for &e in &ring {
+            last = w.assign(tm.designated[e].pos());
+        }
+        let cut = last.expect("the sixth line closes the ring");
+        let spokes: Vec<Lit> = (0..tm.edges.len())
+            .filter(|e| !ring.contains(e))
+            .map(|e| tm.designated[e].pos())
+            .collect();
+        assert_eq!(cut.len(), 6);
+        assert!(cut.iter().all(|l| spokes.contains(l)));
     }
 }
