@@ -367,14 +367,17 @@ pub struct LoopWatcher {
     size: Vec<usize>,
     /// For each designated line set, in order: the root it hung under another (None when it
     /// closed a loop).
-    joined: Vec<Option<(usize, Option<(usize, usize)>)>>,
+    joined: Vec<Option<(usize, Ends)>>,
     /// Each root's component's two ends while it is a path (a place alone is both ends).
-    ends: Vec<Option<(usize, usize)>>,
+    ends: Vec<Ends>,
     /// Each place's neighbours with the line between.
     near: Vec<Vec<(usize, usize)>>,
     /// Lines set designated.
     on: Vec<bool>,
 }
+
+/// A component's two ends, while it is a path.
+type Ends = Option<(usize, usize)>;
 
 impl LoopWatcher {
     fn root(&self, mut c: usize) -> usize {
@@ -407,7 +410,7 @@ impl crate::solve::Watcher for LoopWatcher {
                 (b, a)
             };
             // The joined path's ends: the far ends of the two paths.
-            let far = |end: Option<(usize, usize)>, at: usize| match end {
+            let far = |end: Ends, at: usize| match end {
                 Some((x, y)) if x == at => Some(y),
                 Some((x, y)) if y == at => Some(x),
                 _ => None,
