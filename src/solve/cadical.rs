@@ -203,7 +203,7 @@ struct Watch {
     pending: std::collections::VecDeque<Vec<i32>>,
     next: usize,
     /// Clauses handed over.
-    pub clauses: u64,
+    clauses: u64,
 }
 
 impl Watch {

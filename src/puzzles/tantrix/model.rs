@@ -241,12 +241,9 @@ impl TantrixModel {
     /// C5 for a set of places: some designated line crosses the cut around it.
     fn cut_around(&self, inside: impl Fn(usize) -> bool) -> Constraint {
         Constraint {
-            terms: self
-                .edges
-                .iter()
-                .enumerate()
-                .filter(|(_, &(p, q))| inside(p) != inside(q))
-                .map(|(e, _)| (1, self.designated[e].pos()))
+            terms: crossing(&self.edges, &self.designated, inside)
+                .into_iter()
+                .map(|l| (1, l))
                 .collect(),
             sense: Sense::Ge,
             rhs: 1,
@@ -352,6 +349,21 @@ impl TantrixModel {
     }
 }
 
+/// C5's literals for a set of places: "this line is designated", for each line across its
+/// border.
+fn crossing(
+    edges: &[(usize, usize)],
+    designated: &[Var],
+    inside: impl Fn(usize) -> bool,
+) -> Vec<Lit> {
+    edges
+        .iter()
+        .zip(designated)
+        .filter(|((p, q), _)| inside(*p) != inside(*q))
+        .map(|(_, v)| v.pos())
+        .collect()
+}
+
 /// Sub-loops found during search: the designated lines set so far, as components of places
 /// (union-find with undo, no path compression, so that undoing a line is one step). A line
 /// joining two places already connected closes a loop; if that loop has fewer places than
@@ -451,13 +463,7 @@ impl crate::solve::Watcher for LoopWatcher {
             return None;
         }
         let inside: Vec<bool> = (0..self.parent.len()).map(|c| self.root(c) == a).collect();
-        let mut clause: Vec<Lit> = self
-            .edges
-            .iter()
-            .zip(&self.designated)
-            .filter(|((p, q), _)| inside[*p] != inside[*q])
-            .map(|(_, v)| v.pos())
-            .collect();
+        let mut clause = crossing(&self.edges, &self.designated, |c| inside[c]);
         if let Some(u) = &self.used {
             clause.extend(
                 (0..inside.len())
