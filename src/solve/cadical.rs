@@ -54,9 +54,6 @@ const SAT_CONFIG: [(&str, i32); 3] = [
 ];
 const UNSAT_CONFIG: [(&str, i32); 2] = [("stabilize", 0), ("walk", 0)];
 
-/// The configurations [`Engine::new`] knows.
-pub const CONFIGS: [&str; 4] = ["default", "sat", "plain", "unsat"];
-
 extern "C" fn call_terminate(state: *mut c_void) -> c_int {
     // SAFETY: `state` is the `Box<Terminate>` the engine holds while it is set.
     let f = unsafe { &mut *(state as *mut Terminate) };
@@ -64,7 +61,7 @@ extern "C" fn call_terminate(state: *mut c_void) -> c_int {
 }
 
 impl Engine {
-    /// A fresh engine in one of [`CONFIGS`] (an unknown name gives the default). Bounded
+    /// A fresh engine in one of [`super::PORTFOLIO_CONFIGS`] (an unknown name gives the default). Bounded
     /// variable addition (`factor`) is off: it would take variable numbers the encodings
     /// allocate later. Sweeping (`sweep`, new since CaDiCaL 2) is off: with it, Gunport 11×11
     /// and peaceable queens on 8×8 took 20-25% longer than on CaDiCaL 1.9.5, without it the
