@@ -3,8 +3,6 @@ mod web;
 
 fn main() {
     report_aborts();
-    // One run per process: an engine its deadline stopped is reclaimed by the exit.
-    quandary::solve::sat::leave_stopped_engines_to_exit();
     std::process::exit(cli::main());
 }
 

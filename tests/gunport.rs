@@ -269,10 +269,10 @@ fn the_stored_19_by_19_packing_leaves_117_holes() {
 #[test]
 fn the_budget_program_settles_14_by_14_both_ways() {
     use quandary::puzzles::gunport::budget;
-    assert_eq!(budget::at_least(14, 14, 64, None).unwrap().holes, Some(64));
-    assert_eq!(budget::at_least(14, 14, 66, None).unwrap().holes, None);
-    assert_eq!(budget::at_least(11, 13, 47, None).unwrap().holes, Some(47));
-    assert_eq!(budget::at_least(11, 13, 49, None).unwrap().holes, None);
+    assert_eq!(budget::at_least(14, 14, 64).unwrap().holes, Some(64));
+    assert_eq!(budget::at_least(14, 14, 66).unwrap().holes, None);
+    assert_eq!(budget::at_least(11, 13, 47).unwrap().holes, Some(47));
+    assert_eq!(budget::at_least(11, 13, 49).unwrap().holes, None);
 }
 
 #[test]
@@ -281,9 +281,9 @@ fn the_budget_program_runs_along_the_longer_side() {
     use quandary::puzzles::gunport::budget;
     for (m, n) in [(2, 21), (21, 2), (3, 17), (4, 13)] {
         let best = dp::optimum(m.min(n), m.max(n)).unwrap().holes;
-        let found = budget::at_least(m, n, best, None).unwrap();
+        let found = budget::at_least(m, n, best).unwrap();
         assert_eq!(found.holes, Some(best), "{m}×{n}");
-        let none = budget::at_least(m, n, best + 1, None).unwrap();
+        let none = budget::at_least(m, n, best + 1).unwrap();
         assert_eq!(none.holes, None, "{m}×{n}");
     }
 }
@@ -298,7 +298,7 @@ fn pearces_formula_fails_on_14_by_16() {
     assert_eq!(verify(&p), Ok(72));
     assert_eq!(Gunport { m: 14, n: 16 }.pearce(), 74);
     use quandary::puzzles::gunport::budget;
-    assert_eq!(budget::at_least(14, 16, 74, None).unwrap().holes, None);
+    assert_eq!(budget::at_least(14, 16, 74).unwrap().holes, None);
 }
 
 #[test]
@@ -308,7 +308,7 @@ fn two_methods_agree_that_pearces_formula_fails_on_14_by_22() {
     // it, finds the same optimum and counts the optimal packings (about 17 s in release).
     use quandary::puzzles::gunport::budget;
     assert_eq!(Gunport { m: 14, n: 22 }.pearce(), 102);
-    assert_eq!(budget::at_least(14, 22, 102, None).unwrap().holes, None);
+    assert_eq!(budget::at_least(14, 22, 102).unwrap().holes, None);
     let d = dp::optimum(14, 22).unwrap();
     assert_eq!((d.holes, d.packings), (100, 86_217_902));
 }

@@ -12,7 +12,7 @@ use quandary::puzzles::tantrix::TantrixPuzzle;
 use quandary::puzzles::Puzzle;
 use quandary::solve::run::{run, Limits, Outcome, Query};
 use quandary::solve::search::Status;
-use quandary::solve::{using, Engine};
+use quandary::solve::Engine;
 use serde_json::{json, Value};
 
 mod common;
@@ -27,7 +27,7 @@ fn read<P: Puzzle>(w: &[&str], o: &Value) -> (P::Instance, P::Options) {
 /// `query` on HiGHS alone.
 fn on_highs<P: Puzzle>(w: &[&str], o: &Value, query: Query) -> Outcome<P::Solution> {
     let (i, o) = read::<P>(w, o);
-    using(Engine::Highs, || run::<P>(&i, &o, query, &Limits::none())).expect("a HiGHS run")
+    run::<P>(&i, &o, query, &Limits::none().on(Engine::Highs)).expect("a HiGHS run")
 }
 
 /// Asks `query` on both engines and checks that they agree, that the HiGHS run really ran
@@ -35,7 +35,7 @@ fn on_highs<P: Puzzle>(w: &[&str], o: &Value, query: Query) -> Outcome<P::Soluti
 fn agree<P: Puzzle>(w: &[&str], o: &Value, query: Query) {
     let (i, o) = read::<P>(w, o);
     let sat = run::<P>(&i, &o, query, &Limits::none()).expect("SAT run");
-    let mip = using(Engine::Highs, || run::<P>(&i, &o, query, &Limits::none())).expect("HiGHS");
+    let mip = run::<P>(&i, &o, query, &Limits::none().on(Engine::Highs)).expect("HiGHS");
     let what = format!("{} {w:?} {query:?}", P::NAME);
     assert!(
         mip.stats.method.starts_with("MIP (HiGHS)"),
@@ -226,10 +226,8 @@ fn forced_cells_agree() {
     fn both<P: Puzzle>(w: &[&str], o: &Value) {
         let (i, o) = read::<P>(w, o);
         let sat = run::<P>(&i, &o, Query::Forced, &Limits::none()).expect("SAT run");
-        let mip = using(Engine::Highs, || {
-            run::<P>(&i, &o, Query::Forced, &Limits::none())
-        })
-        .expect("HiGHS run");
+        let mip =
+            run::<P>(&i, &o, Query::Forced, &Limits::none().on(Engine::Highs)).expect("HiGHS run");
         assert_eq!(sat.status, mip.status, "{} {w:?}", P::NAME);
         let set = |f: &Option<quandary::solve::run::ForcedSet>| {
             serde_json::to_value(&f.as_ref().expect("a forced set").forced).unwrap()

@@ -44,7 +44,7 @@ fn options(method: Method, formulation: Formulation) -> Options {
 
 fn all_boards_exact(n: usize) -> BTreeSet<Board> {
     let mut out = BTreeSet::new();
-    let (count, complete, _) = exact::search(n, None, None, |b| {
+    let (count, complete, _) = exact::search(n, None, |b| {
         out.insert(b.to_vec());
         true
     });
@@ -330,7 +330,7 @@ fn the_parts_of_the_exact_search_add_up_to_the_whole_count() {
         let mut total = 0;
         let mut boards = BTreeSet::new();
         for k in 0..parts {
-            let (count, complete, firsts) = exact::search(6, None, Some((k, parts)), |b| {
+            let (count, complete, firsts) = exact::search(6, Some((k, parts)), |b| {
                 assert!(boards.insert(b.to_vec()), "a board seen by two parts");
                 true
             });

@@ -341,6 +341,52 @@ fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error> {
     Ok(done)
 }
 
+/// Has the child killed when the batch dies, however it dies (SIGKILL included): Linux's
+/// parent-death signal. It is sent when the thread that started the child ends; each job's
+/// thread waits for its child, so that is when the batch itself is gone.
+fn die_with_parent(cmd: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: getpid is async-signal-safe.
+        let parent = unsafe { libc::getpid() };
+        // SAFETY: the closure calls only async-signal-safe functions (prctl, getppid, _exit).
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // The batch died before the signal was asked for.
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
+}
+
+/// Takes the results file for this batch alone (an advisory lock, held until the batch
+/// exits); refused if another batch holds it.
+fn lock_results(file: &std::fs::File, path: &str) -> Result<(), Error> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor this process holds open.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        Err(Error::input(format!(
+            "{path} is being written by another quandary batch; wait for it to end (this batch would run its jobs again), or give another --out"
+        )))
+    } else {
+        Err(Error::Io {
+            path: path.to_string(),
+            source: e,
+        })
+    }
+}
+
 /// How one job ended.
 struct Ended {
     status: String,
@@ -352,7 +398,7 @@ struct Ended {
 
 /// Extra wall-clock time a job gets past its own time limit before the batch kills it.
 fn grace(limit: f64) -> Duration {
-    Duration::from_secs_f64(limit * 0.25 + 5.0)
+    Duration::try_from_secs_f64(limit * 0.25 + 5.0).unwrap_or(Duration::MAX)
 }
 
 /// Set when the batch is asked to stop (Ctrl-C, SIGTERM from a scheduler).
@@ -401,6 +447,7 @@ fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
     if let Some(mb) = memory_mb {
         cmd.env("QUANDARY_MEMORY_MB", mb.to_string());
     }
+    die_with_parent(&mut cmd);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -422,9 +469,9 @@ fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
     };
     let out = pipe(Box::new(child.stdout.take().expect("piped")));
     let err = pipe(Box::new(child.stderr.take().expect("piped")));
-    let kill_at = job
-        .time_limit
-        .map(|t| started + Duration::from_secs_f64(t) + grace(t));
+    let kill_at = job.time_limit.and_then(|t| {
+        started.checked_add(Duration::try_from_secs_f64(t).ok()?.checked_add(grace(t))?)
+    });
     let mut overran = false;
     let status = loop {
         match child.try_wait() {
@@ -525,6 +572,17 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
         (None, Some((i, n, _))) => format!("{stem}.results-{i}-of-{n}.jsonl"),
         (None, None) => format!("{stem}.results.jsonl"),
     };
+    // One writer per results file: a second batch on it (a resubmitted array job) would run
+    // every job again and interleave its lines with ours.
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&out)
+        .map_err(|source| Error::Io {
+            path: out.clone(),
+            source,
+        })?;
+    lock_results(&file, &out)?;
     let done = resume(&out, &mine)?;
     let pending: Vec<Job> = mine
         .iter()
@@ -552,14 +610,6 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
         pending.len(),
         k
     );
-    let file = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&out)
-        .map_err(|source| Error::Io {
-            path: out.clone(),
-            source,
-        })?;
     let file = Mutex::new(file);
     stop_on_signals();
     let counts: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());

@@ -25,7 +25,14 @@ pub fn run(
         format!("query: {verb}"),
         format!("instance: {}", words.join(" ")),
     ];
+    let replacing = check_dir(dir)?;
     let recorder = Recorder::new(dir, header)?;
+    if replacing {
+        eprintln!(
+            "quandary: --proof: replacing the earlier certificate in {}",
+            dir.display()
+        );
+    }
     clear_old(dir)?;
     let (report, recorder) = work(recorder);
     let report = report?;
@@ -86,19 +93,60 @@ pub fn run(
     Ok(report)
 }
 
+/// Whether a certificate may be written into `dir`: a directory that does not exist yet, an
+/// empty one, or one that holds an earlier certificate and nothing else (then `true`: its
+/// files will be replaced). Anything else is refused, naming a file that would be in the way.
+fn check_dir(dir: &Path) -> Result<bool> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => {
+            return Err(Error::input(format!(
+                "--proof: cannot read {}: {e}",
+                dir.display()
+            )))
+        }
+    };
+    let names: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    if names.is_empty() {
+        return Ok(false);
+    }
+    let earlier = std::fs::read_to_string(dir.join("certificate.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .is_some_and(|v| v.get("claim").is_some() && v.get("refutations").is_some());
+    let stranger = names.iter().find(|n| !is_ours(n));
+    match (earlier, stranger) {
+        (true, None) => Ok(true),
+        (_, Some(name)) => Err(Error::input(format!(
+            "--proof: {} holds {name}, which is not part of a quandary certificate; give a new or empty directory",
+            dir.display()
+        ))),
+        (false, None) => Err(Error::input(format!(
+            "--proof: {} holds certificate files but no readable certificate.json; give a new or empty directory",
+            dir.display()
+        ))),
+    }
+}
+
+/// Whether a file name is one a certificate writes.
+fn is_ours(name: &str) -> bool {
+    (name.starts_with("refutation-") && (name.ends_with(".cnf") || name.ends_with(".drat")))
+        || name == "certificate.json"
+        || name == "models.txt"
+        || name == "solution.txt"
+}
+
 /// Removes the files an earlier certificate left in `dir`, so that none is taken for this
 /// run's.
 fn clear_old(dir: &Path) -> Result<()> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Error::input(format!("--proof: cannot read {}: {e}", dir.display())))?;
     for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().to_string();
-        let ours = (name.starts_with("refutation-")
-            && (name.ends_with(".cnf") || name.ends_with(".drat")))
-            || name == "certificate.json"
-            || name == "models.txt"
-            || name == "solution.txt";
-        if ours {
+        if is_ours(&e.file_name().to_string_lossy()) {
             std::fs::remove_file(e.path()).map_err(|err| {
                 Error::input(format!(
                     "--proof: cannot remove {}: {err}",

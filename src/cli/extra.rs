@@ -347,7 +347,7 @@ fn sweep(
             // One deadline for the whole sweep: boards after it answer "unknown" at once.
             let board = Limits {
                 started: std::time::Instant::now(),
-                deadline: limits.deadline,
+                ..limits.clone()
             };
             let out = run::run::<GunportProblem>(&g, o, Query::Optimum, &board)?;
             let r = report::<GunportProblem>(&g, o, out);

@@ -144,6 +144,14 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                     .action(ArgAction::SetTrue)
                     .help("Solve the LP relaxation (every variable in [0, 1]) with HiGHS and print its value beside the size (a build with --features highs)"),
             )
+            .arg(
+                Arg::new("time-limit")
+                    .long("time-limit")
+                    .value_name("SECS")
+                    .allow_hyphen_values(true)
+                    .value_parser(clap::value_parser!(f64))
+                    .help("Stop building (and writing, and relaxing) after SECS seconds (exit status 1)"),
+            )
             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print exactly one JSON object on stdout")),
         "reach" => common_args(cmd).arg(cube_arg()).arg(
             Arg::new("at-least")
@@ -302,7 +310,8 @@ pub fn time_limit(m: &ArgMatches) -> Result<Option<Duration>, Error> {
 pub fn seconds(limit: Option<f64>) -> Result<Option<Duration>, Error> {
     match limit {
         None => Ok(None),
-        Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+        // A limit longer than the clock can hold (1e300 s) is no limit.
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(Duration::try_from_secs_f64(s).ok()),
         Some(s) => Err(Error::input(format!(
             "--time-limit {s} is not a number of seconds (give 0 or more)"
         ))),
@@ -394,9 +403,12 @@ pub fn main() -> i32 {
         .subcommand()
         .and_then(|(_, p)| p.subcommand())
         .is_some_and(|(_, v)| v.try_get_one::<bool>("json").ok().flatten() == Some(&true));
-    // A server's concurrent runs would draw over each other: no spinner there.
+    // A server's concurrent runs would draw over each other: no spinner there. And a server
+    // goes on after a stopped run, so it frees what the run built; a one-run process leaves
+    // a stopped run's engines to its exit, which returns their memory at once.
     if matches.subcommand_name() != Some("serve") {
         progress::install();
+        quandary::solve::sat::leave_stopped_engines_to_exit();
     }
     let verb = matches.subcommand().and_then(|(_, p)| p.subcommand());
     if let Some((_, vm)) = verb {
@@ -495,11 +507,9 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
             "--proof certifies SAT refutations; it cannot be used with --backend highs",
         ));
     }
-    let engine = backend(vm)?;
+    let limits = limits.on(backend(vm)?);
     let report = match vm.try_get_one::<String>("proof").ok().flatten() {
-        None => quandary::solve::using(engine, || {
-            entry.run(&words, options, query, &limits, cube.as_deref())
-        })?,
+        None => entry.run(&words, options, query, &limits, cube.as_deref())?,
         Some(dir) => certify::run(dir, entry, verb, &words, |recorder| {
             quandary::solve::proof::recording(recorder, || {
                 entry.run(&words, options, query, &limits, cube.as_deref())
@@ -580,16 +590,24 @@ fn model(
     } else {
         Query::Count
     };
-    let (title, model) = entry.model(words, options, query)?;
-    if let Some(path) = m.get_one::<String>("lp") {
-        write_file(path, &lp::to_lp(&model, &title))?;
-    }
-    if let Some(path) = m.get_one::<String>("opb") {
-        write_file(path, &opb::to_opb(&model, &title))?;
-    }
+    // A run like any other: the time limit and the memory limit bound building the model
+    // and writing its files.
+    let limits = Limits::new(time_limit(m)?);
+    let (title, model) = quandary::solve::run::bounded(&limits, "building the model", || {
+        entry.model(words, options, query)
+    })?;
+    quandary::solve::run::bounded(&limits, "writing the model", || {
+        if let Some(path) = m.get_one::<String>("lp") {
+            write_file(path, &lp::to_lp(&model, &title))?;
+        }
+        if let Some(path) = m.get_one::<String>("opb") {
+            write_file(path, &opb::to_opb(&model, &title))?;
+        }
+        Ok(())
+    })?;
     let size = model.size();
     let relaxation = if m.get_flag("relax") {
-        Some(quandary::solve::lp_relaxation(&model, None)?)
+        Some(quandary::solve::lp_relaxation(&model, limits.deadline)?)
     } else {
         None
     };

@@ -18,8 +18,7 @@ pub mod template;
 
 use crate::error::Result;
 use crate::model::{Constraint, Model, Var};
-use crate::solve::answer::{Outcome, Query};
-use std::time::Instant;
+use crate::solve::answer::{Limits, Outcome, Query};
 
 /// The input words of a puzzle that takes exactly `N` of them; `usage` says what they are
 /// ("one word, the side n of the n×n board").
@@ -281,7 +280,7 @@ pub trait Puzzle: 'static {
         _instance: &Self::Instance,
         _options: &Self::Options,
         _query: Query,
-        _deadline: Option<Instant>,
+        _limits: &Limits,
     ) -> Option<Result<Exact<Self::Solution>>> {
         None
     }

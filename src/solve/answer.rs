@@ -7,6 +7,8 @@ use super::search::Status;
 use super::EngineSize;
 use crate::model::Size;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Where a decision variable sits on the board, for drawing partial boards (forced cells).
@@ -73,11 +75,19 @@ impl Query {
     }
 }
 
-/// One deadline for a whole run, model building included.
-#[derive(Clone, Copy, Debug)]
+/// What steers one run, passed to it and to nothing else: one deadline for the whole run
+/// (model building included), the flag a stop request raises, the memory it may build, and
+/// the engine its full model is solved on.
+#[derive(Clone, Debug)]
 pub struct Limits {
     pub started: Instant,
     pub deadline: Option<Instant>,
+    /// Raised from any thread (a server's stop request) to stop the run.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// The bytes the run may build; `None`: [`super::budget::memory_limit`].
+    pub memory: Option<u64>,
+    /// The engine of the full model.
+    pub engine: super::Engine,
 }
 
 impl Limits {
@@ -86,7 +96,11 @@ impl Limits {
         let started = Instant::now();
         Limits {
             started,
-            deadline: time_limit.map(|t| started + t),
+            // A limit past what the clock can hold is no limit.
+            deadline: time_limit.and_then(|t| started.checked_add(t)),
+            cancel: None,
+            memory: None,
+            engine: super::Engine::Sat,
         }
     }
 
@@ -95,15 +109,57 @@ impl Limits {
         Limits::new(None)
     }
 
+    /// The same run, stopped when `flag` is raised.
+    pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Limits {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// The same run, allowed `bytes` of memory.
+    pub fn with_memory(mut self, bytes: u64) -> Limits {
+        self.memory = Some(bytes);
+        self
+    }
+
+    /// The same run, its full model on `engine`.
+    pub fn on(mut self, engine: super::Engine) -> Limits {
+        self.engine = engine;
+        self
+    }
+
+    /// The same run with an earlier deadline (a phase's share of the time).
+    pub fn until(&self, deadline: Option<Instant>) -> Limits {
+        Limits {
+            deadline,
+            ..self.clone()
+        }
+    }
+
+    /// What a guarded stage of this run is held to ([`super::budget::guarded`]).
+    pub fn bounds(&self) -> super::budget::Bounds {
+        super::budget::Bounds {
+            deadline: self.deadline,
+            cancel: self.cancel.clone(),
+            memory: self.memory,
+        }
+    }
+
     /// The time left, if there is a limit.
     pub fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
-    /// Whether the deadline has passed or the run was cancelled ([`super::budget::cancellable`]).
+    /// Whether a stop request was made.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Whether the deadline has passed or the run was cancelled.
     pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || super::budget::cancelled()
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancelled()
     }
 
     pub fn seconds(&self) -> f64 {

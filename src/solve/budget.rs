@@ -11,9 +11,9 @@
 //! directly. Unwinding stops in Rust frames only: the checks are never made from inside a
 //! C or C++ callback.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -22,7 +22,7 @@ use std::time::Instant;
 pub enum Interrupt {
     /// The deadline passed.
     Deadline,
-    /// The run was asked to stop ([`cancellable`]).
+    /// The run was asked to stop (its [`Bounds::cancel`] flag was raised).
     Cancelled,
     /// What the stage built would need more memory than the limit (or an allocation failed
     /// before the estimate reached it: then `estimate <= limit`).
@@ -34,69 +34,147 @@ pub enum Interrupt {
     },
 }
 
-#[derive(Clone, Copy)]
-struct Guard {
+/// What a guarded stage is held to. Shared (`Arc`) between the thread that opened the stage
+/// and the worker threads that [`Handle::enter`] it, so a stop request reaches them all and
+/// what they build is charged to one account.
+struct Account {
     deadline: Option<Instant>,
+    /// Raised by someone else (a server's stop request) to stop the run.
+    cancel: Option<Arc<AtomicBool>>,
     limit: u64,
-    bytes: u64,
+    bytes: AtomicU64,
+}
+
+impl Account {
+    fn why_stop(&self) -> Option<Interrupt> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            Some(Interrupt::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Interrupt::Deadline)
+        } else {
+            None
+        }
+    }
+}
+
+struct Guard {
+    account: Arc<Account>,
     ticks: u32,
 }
 
 thread_local! {
-    static GUARD: Cell<Option<Guard>> = const { Cell::new(None) };
-    /// Raised by someone else (a server's stop request) to stop this thread's run.
-    static CANCEL: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+    /// The stage this thread works in, if any.
+    static GUARD: RefCell<Option<Guard>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` so that raising `flag` (from any thread) stops it as a deadline would: guarded
-/// stages answer [`Interrupt::Cancelled`] and SAT engines built inside stop their search.
-pub fn cancellable<R>(flag: Arc<AtomicBool>, f: impl FnOnce() -> R) -> R {
-    crate::scoped::with(&CANCEL, flag, f)
+/// What stops a run from outside: its deadline, a flag raised by a stop request (from any
+/// thread), and the bytes it may build. The runner opens every stage with one
+/// ([`guarded`]); [`super::answer::Limits`] carries it.
+#[derive(Clone, Debug, Default)]
+pub struct Bounds {
+    pub deadline: Option<Instant>,
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Bytes; `None`: [`memory_limit`].
+    pub memory: Option<u64>,
+}
+
+/// The stage a thread works in, as a value another thread can [`enter`](Handle::enter):
+/// worker threads of an exact method share their caller's deadline, stop flag and memory
+/// account.
+#[derive(Clone)]
+pub struct Handle(Arc<Account>);
+
+/// The handle of this thread's stage (`None` outside a guard).
+pub fn handle() -> Option<Handle> {
+    GUARD.with(|g| g.borrow().as_ref().map(|g| Handle(g.account.clone())))
+}
+
+impl Handle {
+    /// Runs `work` on this thread inside the stage: [`tick`], [`check`] and [`charge`] stop
+    /// it as they would on the stage's own thread (the interruption is caught here and
+    /// answered as `Err`, for the caller to pass on).
+    pub fn enter<R>(&self, work: impl FnOnce() -> R) -> Result<R, Interrupt> {
+        let before = GUARD.with(|g| {
+            g.borrow_mut().replace(Guard {
+                account: self.0.clone(),
+                ticks: 0,
+            })
+        });
+        let result = catch_unwind(AssertUnwindSafe(work));
+        GUARD.with(|g| *g.borrow_mut() = before);
+        caught(result)
+    }
+
+    /// Whether the stage should stop now (the clock read at once).
+    pub fn stopped(&self) -> Option<Interrupt> {
+        self.0.why_stop()
+    }
 }
 
 /// The flag that cancels this thread's run, if any (engines built now watch it).
 pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
-    CANCEL.with(|c| c.borrow().clone())
+    GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.cancel.clone()))
 }
 
 /// Whether this thread's run was asked to stop.
 pub fn cancelled() -> bool {
-    CANCEL.with(|c| {
-        c.borrow()
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
+    GUARD.with(|g| {
+        g.borrow().as_ref().is_some_and(|g| {
+            g.account
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        })
     })
 }
 
 /// How often [`tick`] reads the clock.
 const TICKS_PER_CHECK: u32 = 256;
 
-/// Runs `stage` with a deadline and the memory limit ([`memory_limit`]); an interrupted
-/// stage answers `Err`. Guards nest: the innermost one catches, and the outer one's memory
-/// estimate grows by what the inner stage charged.
-pub fn guarded<R>(deadline: Option<Instant>, stage: impl FnOnce() -> R) -> Result<R, Interrupt> {
-    let outer = GUARD.with(|g| g.get());
-    let deadline = match (deadline, outer.and_then(|o| o.deadline)) {
+/// Runs `stage` within `bounds` (the deadline, a stop flag, the memory limit); an interrupted
+/// stage answers `Err`. Guards nest: the innermost one catches, its deadline is the earlier
+/// of the two, it inherits the outer stop flag when it has none, and the outer one's memory
+/// account grows by what the inner stage charged.
+pub fn guarded<R>(bounds: &Bounds, stage: impl FnOnce() -> R) -> Result<R, Interrupt> {
+    let outer = GUARD.with(|g| g.borrow().as_ref().map(|g| g.account.clone()));
+    let deadline = match (bounds.deadline, outer.as_ref().and_then(|o| o.deadline)) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let limit = outer.map_or_else(memory_limit, |o| o.limit.saturating_sub(o.bytes));
-    GUARD.with(|g| {
-        g.set(Some(Guard {
-            deadline,
-            limit,
-            bytes: 0,
+    let cancel = bounds
+        .cancel
+        .clone()
+        .or_else(|| outer.as_ref().and_then(|o| o.cancel.clone()));
+    let limit = match &outer {
+        Some(o) => o.limit.saturating_sub(o.bytes.load(Ordering::Relaxed)),
+        None => bounds.memory.unwrap_or_else(memory_limit),
+    };
+    let account = Arc::new(Account {
+        deadline,
+        cancel,
+        limit: bounds.memory.map_or(limit, |m| m.min(limit)),
+        bytes: AtomicU64::new(0),
+    });
+    let before = GUARD.with(|g| {
+        g.borrow_mut().replace(Guard {
+            account: account.clone(),
             ticks: 0,
-        }))
+        })
     });
     let result = catch_unwind(AssertUnwindSafe(stage));
-    let used = GUARD.with(|g| g.get()).map_or(0, |g| g.bytes);
-    GUARD.with(|g| {
-        g.set(outer.map(|mut o| {
-            o.bytes = o.bytes.saturating_add(used);
-            o
-        }))
-    });
+    GUARD.with(|g| *g.borrow_mut() = before);
+    if let Some(o) = outer {
+        o.bytes
+            .fetch_add(account.bytes.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+    caught(result)
+}
+
+fn caught<R>(result: std::thread::Result<R>) -> Result<R, Interrupt> {
     match result {
         Ok(r) => Ok(r),
         Err(payload) => match payload.downcast::<Interrupt>() {
@@ -106,24 +184,18 @@ pub fn guarded<R>(deadline: Option<Instant>, stage: impl FnOnce() -> R) -> Resul
     }
 }
 
-/// Stops the guarded stage if its deadline has passed (the clock is read every few hundred
-/// calls, so a call costs a counter increment).
+/// Stops the guarded stage if its deadline has passed or its run was cancelled (the clock
+/// is read every few hundred calls, so a call costs a counter increment).
 pub fn tick() {
     let stop = GUARD.with(|g| {
-        let mut guard = g.get()?;
+        let mut g = g.borrow_mut();
+        let guard = g.as_mut()?;
         guard.ticks += 1;
-        let due = guard.ticks >= TICKS_PER_CHECK;
-        if due {
-            guard.ticks = 0;
+        if guard.ticks < TICKS_PER_CHECK {
+            return None;
         }
-        g.set(Some(guard));
-        if !due {
-            None
-        } else if guard.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Interrupt::Deadline)
-        } else {
-            cancelled().then_some(Interrupt::Cancelled)
-        }
+        guard.ticks = 0;
+        guard.account.why_stop()
     });
     if let Some(why) = stop {
         resume_unwind(Box::new(why));
@@ -133,11 +205,9 @@ pub fn tick() {
 /// Stops the guarded stage if its deadline has passed, reading the clock now: for loops
 /// whose rounds are long (milliseconds), where [`tick`]'s sampling would answer late.
 pub fn check() {
-    if cancelled() {
-        resume_unwind(Box::new(Interrupt::Cancelled));
-    }
-    if expired() {
-        resume_unwind(Box::new(Interrupt::Deadline));
+    let stop = GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.why_stop()));
+    if let Some(why) = stop {
+        resume_unwind(Box::new(why));
     }
 }
 
@@ -145,12 +215,15 @@ pub fn check() {
 /// limit. Also a [`tick`].
 pub fn charge(bytes: u64) {
     let stop = GUARD.with(|g| {
-        let mut guard = g.get()?;
-        guard.bytes = guard.bytes.saturating_add(bytes);
-        g.set(Some(guard));
-        (guard.bytes > guard.limit).then_some(Interrupt::Memory {
-            estimate: guard.bytes,
-            limit: guard.limit,
+        let g = g.borrow();
+        let a = &g.as_ref()?.account;
+        let total = a
+            .bytes
+            .fetch_add(bytes, Ordering::Relaxed)
+            .saturating_add(bytes);
+        (total > a.limit).then_some(Interrupt::Memory {
+            estimate: total,
+            limit: a.limit,
         })
     });
     if let Some(why) = stop {
@@ -159,13 +232,33 @@ pub fn charge(bytes: u64) {
     tick();
 }
 
+/// Records that the guarded stage freed about `bytes` of what it had charged.
+pub fn release(bytes: u64) {
+    GUARD.with(|g| {
+        if let Some(g) = g.borrow().as_ref() {
+            let a = &g.account.bytes;
+            let _ = a.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                Some(b.saturating_sub(bytes))
+            });
+        }
+    });
+}
+
+/// Stops the guarded stage for `why`: a worker thread's interruption ([`Handle::enter`])
+/// passed on by the thread that waited for it.
+pub fn raise(why: Interrupt) -> ! {
+    resume_unwind(Box::new(why))
+}
+
 /// An allocation failed that reported it (the encoders reserve memory fallibly): stops the
 /// guarded stage as over the memory limit. Outside a guard this is a panic, as for any
 /// other failed allocation.
 pub fn out_of_memory() -> ! {
-    let why = GUARD.with(|g| g.get()).map(|g| Interrupt::Memory {
-        estimate: g.bytes,
-        limit: g.limit,
+    let why = GUARD.with(|g| {
+        g.borrow().as_ref().map(|g| Interrupt::Memory {
+            estimate: g.account.bytes.load(Ordering::Relaxed),
+            limit: g.account.limit,
+        })
     });
     match why {
         Some(why) => resume_unwind(Box::new(why)),
@@ -176,11 +269,12 @@ pub fn out_of_memory() -> ! {
 /// Whether the innermost guard's deadline has passed (false outside a guard), or the run
 /// was cancelled.
 pub fn expired() -> bool {
-    cancelled()
-        || GUARD
-            .with(|g| g.get())
-            .and_then(|g| g.deadline)
-            .is_some_and(|d| Instant::now() >= d)
+    GUARD.with(|g| {
+        g.borrow()
+            .as_ref()
+            .and_then(|g| g.account.why_stop())
+            .is_some()
+    })
 }
 
 /// The bytes one run may use for what it builds: 70% of the memory available now (Linux
@@ -245,11 +339,18 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
+    fn until(deadline: Option<Instant>) -> Bounds {
+        Bounds {
+            deadline,
+            ..Bounds::default()
+        }
+    }
+
     #[test]
     fn a_passed_deadline_stops_a_loop_and_nothing_else() {
         let past = Instant::now();
-        let turns = Cell::new(0u32);
-        let r = guarded(Some(past), || loop {
+        let turns = std::cell::Cell::new(0u32);
+        let r = guarded(&until(Some(past)), || loop {
             turns.set(turns.get() + 1);
             tick();
         });
@@ -260,12 +361,12 @@ mod tests {
             tick();
         }
         let later = Instant::now() + Duration::from_secs(60);
-        assert_eq!(guarded(Some(later), || 7), Ok(7));
+        assert_eq!(guarded(&until(Some(later)), || 7), Ok(7));
     }
 
     #[test]
     fn charges_past_the_limit_stop_with_the_estimate() {
-        let r = guarded(None, || loop {
+        let r = guarded(&Bounds::default(), || loop {
             charge(1 << 40);
         });
         match r {
@@ -277,8 +378,8 @@ mod tests {
     #[test]
     fn the_inner_guard_catches_and_the_outer_goes_on() {
         let past = Instant::now();
-        let outer = guarded(None, || {
-            let inner = guarded(Some(past), || loop {
+        let outer = guarded(&Bounds::default(), || {
+            let inner = guarded(&until(Some(past)), || loop {
                 tick();
             });
             assert_eq!(inner, Err(Interrupt::Deadline));
@@ -291,25 +392,75 @@ mod tests {
     fn a_raised_flag_cancels_the_stage() {
         let flag = Arc::new(AtomicBool::new(false));
         let raiser = flag.clone();
-        let r = cancellable(flag, || {
-            guarded(None, || {
-                let mut turns = 0u64;
-                loop {
-                    turns += 1;
-                    if turns == 1000 {
-                        raiser.store(true, Ordering::Relaxed);
-                    }
-                    tick();
+        let bounds = Bounds {
+            cancel: Some(flag),
+            ..Bounds::default()
+        };
+        let r = guarded(&bounds, || {
+            let mut turns = 0u64;
+            loop {
+                turns += 1;
+                if turns == 1000 {
+                    raiser.store(true, Ordering::Relaxed);
                 }
-            })
+                tick();
+            }
         });
         assert_eq!(r, Err(Interrupt::Cancelled));
         assert!(!cancelled(), "the flag is this run's only");
     }
 
     #[test]
+    fn worker_threads_that_enter_the_stage_see_its_stop_and_share_its_account() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let bounds = Bounds {
+            cancel: Some(flag.clone()),
+            memory: Some(1000),
+            ..Bounds::default()
+        };
+        let r = guarded(&bounds, || {
+            let handle = handle().expect("inside a guard");
+            // Two workers charge 400 bytes each: under the limit together.
+            std::thread::scope(|s| {
+                for _ in 0..2 {
+                    let h = handle.clone();
+                    s.spawn(move || h.enter(|| charge(400)).expect("within the limit"));
+                }
+            });
+            // A third one passes the shared limit.
+            let third = std::thread::scope(|s| {
+                let h = handle.clone();
+                s.spawn(move || h.enter(|| charge(400))).join().unwrap()
+            });
+            assert_eq!(
+                third,
+                Err(Interrupt::Memory {
+                    estimate: 1200,
+                    limit: 1000
+                })
+            );
+            // A stop raised from here reaches a worker that loops on tick().
+            flag.store(true, Ordering::Relaxed);
+            let stopped = std::thread::scope(|s| {
+                let h = handle.clone();
+                s.spawn(move || {
+                    h.enter(|| loop {
+                        tick();
+                    })
+                })
+                .join()
+                .unwrap()
+            });
+            assert_eq!(stopped, Err(Interrupt::Cancelled));
+            "done"
+        });
+        assert_eq!(r, Ok("done"));
+        assert!(handle().is_none(), "no stage outside the guard");
+    }
+
+    #[test]
     fn an_ordinary_panic_passes_through() {
-        let r = std::panic::catch_unwind(|| guarded(None, || panic!("a real bug")));
+        let r = std::panic::catch_unwind(|| guarded(&Bounds::default(), || panic!("a real bug")));
         assert!(r.is_err());
     }
 

@@ -110,27 +110,6 @@ pub enum Engine {
     Highs,
 }
 
-thread_local! {
-    static ENGINE: std::cell::Cell<Engine> = const { std::cell::Cell::new(Engine::Sat) };
-}
-
-/// Runs `f` with this thread's runs on `engine`.
-pub fn using<R>(engine: Engine, f: impl FnOnce() -> R) -> R {
-    struct Restore(Engine);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            ENGINE.with(|e| e.set(self.0));
-        }
-    }
-    let _restore = Restore(ENGINE.with(|e| e.replace(engine)));
-    f()
-}
-
-/// The engine this thread's runs use ([`using`]).
-pub fn engine() -> Engine {
-    ENGINE.with(|e| e.get())
-}
-
 /// What a build without the HiGHS backend says when asked for it.
 pub const NO_HIGHS: &str = "this build has no MIP backend: build quandary with `cargo build --release --features highs` (it needs cmake and libclang, e.g. `apt-get install cmake libclang-dev`)";
 

@@ -43,7 +43,7 @@ pub fn run<P: Puzzle>(
     // A recorded run ([`super::proof`]) certifies SAT refutations: it goes straight to the
     // full model, on one engine. So does a run on the MIP backend, whose point is what the
     // MIP solver makes of the model itself.
-    let model_only = super::proof::active() || super::engine() == super::Engine::Highs;
+    let model_only = super::proof::active() || limits.engine == super::Engine::Highs;
     let (found, tried) = if model_only {
         (None, Vec::new())
     } else {
@@ -53,7 +53,7 @@ pub fn run<P: Puzzle>(
         Some(found) => found,
         None if limits.expired() => stopped(
             query,
-            if budget::cancelled() {
+            if limits.cancelled() {
                 "a stop request"
             } else {
                 "the time limit"
@@ -64,7 +64,7 @@ pub fn run<P: Puzzle>(
             if model_only {
                 return None;
             }
-            P::exact(instance, options, query, limits.deadline)
+            P::exact(instance, options, query, limits)
         })? {
             Err(stopped) => stopped,
             Ok(Some(exact)) => from_exact(query, exact?),
@@ -188,7 +188,7 @@ fn stage<S, R>(
     work: impl FnOnce() -> R,
 ) -> Result<std::result::Result<R, Outcome<S>>> {
     super::progress::phase(what);
-    match budget::guarded(limits.deadline, work) {
+    match budget::guarded(&limits.bounds(), work) {
         Ok(r) => Ok(Ok(r)),
         Err(Interrupt::Deadline) => Ok(Err(stopped(query, "the time limit", what))),
         Err(Interrupt::Cancelled) => Ok(Err(stopped(query, "a stop request", what))),
@@ -200,7 +200,7 @@ fn stage<S, R>(
 /// the memory limit: stopped by the deadline, it is [`Error::Stopped`] (exit status 1,
 /// naming `what`); over the memory limit, the [`too_large`] error.
 pub fn bounded<R>(limits: &Limits, what: &str, work: impl FnOnce() -> Result<R>) -> Result<R> {
-    match budget::guarded(limits.deadline, work) {
+    match budget::guarded(&limits.bounds(), work) {
         Ok(r) => r,
         Err(Interrupt::Deadline) => Err(Error::Stopped(format!(
             "the time limit stopped {what} before it had an answer"
@@ -286,12 +286,12 @@ fn by_phases<P: Puzzle>(
         };
         let phase_limits = Limits {
             started: Instant::now(),
-            deadline: budget.map(|b| Instant::now() + b),
+            ..limits.until(budget.and_then(|b| Instant::now().checked_add(b)))
         };
         let scope = phase.scope.clone();
         super::progress::phase(&format!("building the model for {scope}"));
         let build = phase.build;
-        let attempt = budget::guarded(phase_limits.deadline, || {
+        let attempt = budget::guarded(&phase_limits.bounds(), || {
             let mut f = build();
             f.check = Some(Box::new(|s| P::verify(instance, s)));
             let method = f.method.clone();
@@ -355,7 +355,7 @@ pub fn drive<S>(
         return Ok(o);
     }
     super::proof::note_method(&f.method);
-    if super::engine() == super::Engine::Highs {
+    if limits.engine == super::Engine::Highs {
         return on_highs(f, query, limits, as_phase);
     }
     let engines = if super::proof::active() {

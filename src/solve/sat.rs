@@ -20,7 +20,7 @@ use std::time::Instant;
 pub struct Deadline {
     at: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
-    /// The run's cancel flag ([`super::budget::cancellable`]), taken when the engine is built.
+    /// The run's cancel flag (the stage's, [`super::budget::cancel_flag`]), taken when the engine is built.
     cancel: Option<Arc<AtomicBool>>,
 }
 

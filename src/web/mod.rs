@@ -1,12 +1,26 @@
 //! `quandary serve`: the page and its JSON API, a second front end beside the command line.
 //! It talks only to the registry and the runner (no puzzle's own code), like the CLI.
 //!
-//! Sound as a server: it binds to 127.0.0.1 unless told otherwise; request bodies are capped
-//! (413); every run's time limit is capped; at most as many searches run at once as there
-//! are cores, the others are answered at once with 503; requests reach no file and no shell
-//! (input texts are read inside [`quandary::input::sandboxed`]); bad requests get 400 with
-//! the reader's message; a stop request cancels a run's search itself.
+//! Sound as a server, since any page the user opens can reach a server on loopback:
+//! - hyper's HTTP/1 server: a client has [`HEADER_TIMEOUT`] to send its request head, then
+//!   [`BODY_TIMEOUT`] for the body; one request per connection; at most as many connections
+//!   are held as the open-files limit allows (more wait in the kernel's queue), and running
+//!   out of file descriptors pauses the accept loop instead of ending it;
+//! - bodies are capped (413, decided from `Content-Length` before anything is read);
+//! - every request must name this server in `Host` (no DNS rebinding); every API request must
+//!   carry the server's token (`X-Quandary-Token`, a random value put in the page it serves),
+//!   come with JSON as its content type and, if it says where it comes from (`Origin`), come
+//!   from the page: a page of another site can neither send it nor read an answer;
+//! - every verb (`model` too) takes one of `max_runs` search slots (503 at once when none is
+//!   free), is bounded by `--max-time` and by an equal share of the memory limit;
+//! - requests reach no file and no shell (input texts are read inside
+//!   [`quandary::input::sandboxed`]); bad requests get 400 with the reader's message; a stop
+//!   request (or the client going away) cancels a run's search itself.
 
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
+use hyper::{Method, Request, Response, StatusCode};
 use quandary::model::{lp, opb};
 use quandary::puzzles::registry::{self, Entry, OptionsIn};
 use quandary::solve::answer::{Limits, Query};
@@ -14,17 +28,44 @@ use quandary::solve::budget;
 use quandary::Error;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tiny_http::{Header, Method, Request, Response, Server};
 
 /// The page: HTML, CSS and script in one file, compiled into the binary.
 const PAGE: &str = include_str!("page.html");
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 1 << 20;
+
+/// The time a client has to send its request head (an idle connection is closed after it).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The time a client has to send its request body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Connections held at once at most; more wait in the kernel's queue until one ends. Fewer
+/// where the process may open fewer files ([`connection_slots`]).
+pub const MAX_CONNECTIONS: usize = 1024;
+
+/// How many connections to hold: [`MAX_CONNECTIONS`], or what the open-files limit leaves
+/// after 64 descriptors for the rest of the process (at least 8).
+fn connection_slots() -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the struct given.
+    let files = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        limit.rlim_cur as usize
+    } else {
+        256
+    };
+    files.saturating_sub(64).clamp(8, MAX_CONNECTIONS)
+}
+
+/// The largest LP or OPB text a `model` answer carries (the command line writes any size).
+pub const MAX_MODEL_TEXT: usize = 8 << 20;
 
 /// How the server is set up.
 pub struct Settings {
@@ -39,6 +80,12 @@ pub struct Settings {
 /// What the request handlers share.
 struct Shared {
     settings: Settings,
+    /// The port listened on (the one given, or the one the system chose for 0).
+    port: u16,
+    /// The secret every API request carries; the page gets it from the server.
+    token: String,
+    /// The memory each run may build: the memory limit shared equally among `max_runs`.
+    memory_per_run: u64,
     running: AtomicUsize,
     /// The cancel flag of every run in progress, by the id its client gave.
     runs: Mutex<HashMap<String, Arc<AtomicBool>>>,
@@ -47,29 +94,102 @@ struct Shared {
 /// Serves until the process is stopped.
 pub fn serve(settings: Settings) -> Result<(), Error> {
     let address = format!("{}:{}", settings.bind, settings.port);
-    let server = Server::http(&address)
+    let listener = std::net::TcpListener::bind(&address)
         .map_err(|e| Error::input(format!("cannot listen on {address}: {e}")))?;
-    let local = server
-        .server_addr()
-        .to_ip()
-        .map_or(address.clone(), |a| a.to_string());
-    println!("quandary: serving on http://{local}/ (Ctrl-C stops)");
-    if !is_loopback(&settings.bind) {
+    let local = listener
+        .local_addr()
+        .map_err(|e| Error::input(format!("cannot listen on {address}: {e}")))?;
+    let token = new_token();
+    if is_loopback(&settings.bind) {
+        println!("quandary: serving on http://{local}/ (Ctrl-C stops)");
+    } else {
+        println!("quandary: serving on http://{local}/?token={token} (Ctrl-C stops)");
         eprintln!(
-            "quandary: warning: bound to {}: anyone who can reach this machine can run searches on it",
+            "quandary: warning: bound to {}: anyone who can reach this machine and has the address above (with its token) can run searches on it",
             settings.bind
         );
     }
+    let (limit, _) = budget::memory_limit_and_source();
     let shared = Arc::new(Shared {
+        memory_per_run: limit / settings.max_runs.max(1) as u64,
+        port: local.port(),
+        token,
         settings,
         running: AtomicUsize::new(0),
         runs: Mutex::new(HashMap::new()),
     });
-    for request in server.incoming_requests() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(format!("cannot start the server's runtime: {e}")))?;
+    runtime.block_on(accept_loop(listener, shared))
+}
+
+/// Accepts connections for ever, at most [`connection_slots`] held at once.
+async fn accept_loop(listener: std::net::TcpListener, shared: Arc<Shared>) -> Result<(), Error> {
+    use hyper::server::conn::http1;
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let cannot = |e: std::io::Error| Error::Internal(format!("cannot listen: {e}"));
+    listener.set_nonblocking(true).map_err(cannot)?;
+    let listener = tokio::net::TcpListener::from_std(listener).map_err(cannot)?;
+    let slots = Arc::new(tokio::sync::Semaphore::new(connection_slots()));
+    // A connection lives no longer than its longest run and the time to send and answer it.
+    let lifetime = shared.settings.max_time + HEADER_TIMEOUT + BODY_TIMEOUT + HEADER_TIMEOUT;
+    let mut said = false;
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return Ok(());
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors (or another passing failure): wait, then go on.
+                if !said {
+                    eprintln!("quandary: cannot accept a connection ({e}); waiting");
+                    said = true;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        said = false;
         let shared = shared.clone();
-        std::thread::spawn(move || handle(request, &shared));
+        tokio::spawn(async move {
+            let _slot = slot;
+            let service = hyper::service::service_fn(move |request| {
+                let shared = shared.clone();
+                async move { Ok::<_, std::convert::Infallible>(handle(request, shared).await) }
+            });
+            let connection = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .keep_alive(false)
+                .max_buf_size(64 << 10)
+                .serve_connection(TokioIo::new(stream), service);
+            let _ = tokio::time::timeout(lifetime, connection).await;
+        });
     }
-    Ok(())
+}
+
+/// A secret no other page can know: 128 bits from the system's random source.
+fn new_token() -> String {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if read.is_err() {
+        // No /dev/urandom: the standard library's randomly keyed hasher, twice.
+        use std::hash::{BuildHasher, Hasher};
+        for half in bytes.chunks_mut(8) {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            half.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn is_loopback(bind: &str) -> bool {
@@ -99,31 +219,188 @@ impl Answer {
     }
 }
 
-fn handle(mut request: Request, shared: &Shared) {
-    let answer = route(&mut request, shared);
-    let header = Header::from_bytes(&b"Content-Type"[..], answer.content_type.as_bytes())
-        .expect("a valid header");
-    let response = Response::from_string(answer.body)
-        .with_status_code(answer.code)
-        .with_header(header);
-    // The client may have gone; nothing to do then.
-    let _ = request.respond(response);
+async fn handle(request: Request<Incoming>, shared: Arc<Shared>) -> Response<Full<Bytes>> {
+    let answer = answer(request, shared).await;
+    let mut response = Response::new(Full::new(Bytes::from(answer.body)));
+    *response.status_mut() =
+        StatusCode::from_u16(answer.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = response.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(answer.content_type));
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert("cache-control", HeaderValue::from_static("no-store"));
+    response
 }
 
-fn route(request: &mut Request, shared: &Shared) -> Answer {
-    let path = request.url().split('?').next().unwrap_or("").to_string();
-    match (request.method(), path.as_str()) {
-        (Method::Get, "/") => Answer {
-            code: 200,
-            body: PAGE.to_string(),
-            content_type: "text/html; charset=utf-8",
-        },
-        (Method::Get, "/api/puzzles") => Answer::json(200, puzzles()),
-        (Method::Post, "/api/run") => match body(request) {
-            Ok(v) => run(&v, shared),
+/// What a request is, read and checked; the work itself on a blocking thread.
+async fn answer(request: Request<Incoming>, shared: Arc<Shared>) -> Answer {
+    let (parts, body) = request.into_parts();
+    let path = parts.uri.path().to_string();
+    if let Err(why) = check_host(&parts.headers, &shared) {
+        return Answer::error(421, why);
+    }
+    if path.starts_with("/api/") {
+        if let Err(a) = check_api(&parts.method, &parts.headers, &shared) {
+            return a;
+        }
+    }
+    let bytes = if parts.method == Method::POST {
+        match read_body(&parts.headers, body).await {
+            Ok(b) => b,
+            Err(a) => return a,
+        }
+    } else {
+        Bytes::new()
+    };
+    let query = parts.uri.query().unwrap_or("").to_string();
+    let method = parts.method.clone();
+    // The client going away drops this future: the run it asked for is stopped.
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = RaiseOnDrop(cancel.clone());
+    let work = tokio::task::spawn_blocking(move || {
+        let answer = route(&method, &path, &query, &bytes, &shared, cancel);
+        give_back_memory();
+        answer
+    });
+    work.await
+        .unwrap_or_else(|_| Answer::error(500, "the request's work failed"))
+}
+
+/// Returns the memory a finished run freed to the system. The allocator keeps freed memory
+/// for reuse (in one arena per thread that allocated), so a server would otherwise stay at
+/// the size of its largest runs for good.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator's arenas.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Raises a run's cancel flag when the request that asked for it is dropped.
+struct RaiseOnDrop(Arc<AtomicBool>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `Host` must name this server: an address of loopback (or the one bound to), with or
+/// without its port. A page that rebinds its own name to 127.0.0.1 sends its own name here.
+fn check_host(headers: &HeaderMap, shared: &Shared) -> Result<(), String> {
+    let host = headers
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let bind = shared.settings.bind.to_ascii_lowercase();
+    let any = matches!(bind.as_str(), "0.0.0.0" | "::" | "[::]");
+    let port = shared.port;
+    let bracketed = format!("[{bind}]");
+    let names = ["localhost", "127.0.0.1", "[::1]", &bind, &bracketed];
+    let ok = any
+        || names
+            .iter()
+            .any(|n| host == *n || host == format!("{n}:{port}"));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "this server answers requests addressed to it (Host: 127.0.0.1:{port} or localhost:{port}), not to '{host}'"
+        ))
+    }
+}
+
+/// An API request must carry the token, come from the page (when it says where it comes
+/// from) and, when it sends a body, send JSON.
+fn check_api(method: &Method, headers: &HeaderMap, shared: &Shared) -> Result<(), Answer> {
+    let token = headers
+        .get("x-quandary-token")
+        .and_then(|t| t.to_str().ok());
+    if token != Some(shared.token.as_str()) {
+        return Err(Answer::error(
+            403,
+            "the API answers the page this server serves: send its token in the X-Quandary-Token header",
+        ));
+    }
+    if let Some(origin) = headers.get(ORIGIN) {
+        let host = headers
+            .get(HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        let own = origin
+            .to_str()
+            .is_ok_and(|o| o.eq_ignore_ascii_case(&format!("http://{host}")));
+        if !own {
+            return Err(Answer::error(
+                403,
+                "requests from other sites' pages are refused",
+            ));
+        }
+    }
+    if method == Method::POST {
+        let json = headers
+            .get(CONTENT_TYPE)
+            .and_then(|t| t.to_str().ok())
+            .is_some_and(|t| {
+                t.trim()
+                    .to_ascii_lowercase()
+                    .starts_with("application/json")
+            });
+        if !json {
+            return Err(Answer::error(415, "send the request as application/json"));
+        }
+    }
+    Ok(())
+}
+
+/// The request body, at most [`MAX_BODY`] bytes (413 past it, decided from `Content-Length`
+/// before reading when the client states it), within [`BODY_TIMEOUT`].
+async fn read_body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, Answer> {
+    let too_large = || Answer::error(413, format!("the request is larger than {MAX_BODY} bytes"));
+    let stated = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|l| l.to_str().ok())
+        .map(|l| l.trim().parse::<u64>());
+    match stated {
+        Some(Ok(n)) if n > MAX_BODY as u64 => return Err(too_large()),
+        Some(Err(_)) => return Err(Answer::error(400, "Content-Length is not a number")),
+        _ => {}
+    }
+    match tokio::time::timeout(BODY_TIMEOUT, Limited::new(body, MAX_BODY).collect()).await {
+        Err(_) => Err(Answer::error(
+            408,
+            "the request body did not arrive in time",
+        )),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Ok(Err(_)) => Err(Answer::error(400, "the request body could not be read")),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+    }
+}
+
+fn route(
+    method: &Method,
+    path: &str,
+    query: &str,
+    body: &[u8],
+    shared: &Shared,
+    cancel: Arc<AtomicBool>,
+) -> Answer {
+    let json_body = || {
+        serde_json::from_slice::<Value>(body)
+            .map_err(|e| Answer::error(400, format!("the request is not JSON: {e}")))
+    };
+    match (method, path) {
+        (&Method::GET, "/") => page(query, shared),
+        (&Method::GET, "/api/puzzles") => Answer::json(200, puzzles()),
+        (&Method::POST, "/api/run") => match json_body() {
+            Ok(v) => run(&v, shared, cancel),
             Err(a) => a,
         },
-        (Method::Post, "/api/stop") => match body(request) {
+        (&Method::POST, "/api/stop") => match json_body() {
             Ok(v) => stop(&v, shared),
             Err(a) => a,
         },
@@ -134,30 +411,27 @@ fn route(request: &mut Request, shared: &Shared) -> Answer {
     }
 }
 
-/// The request body as JSON: 413 past [`MAX_BODY`], 400 if it is not JSON.
-fn body(request: &mut Request) -> Result<Value, Answer> {
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(Answer::error(
-            413,
-            format!("the request is larger than {} bytes", MAX_BODY),
-        ));
+/// The page, with this server's token in it. Bound beyond loopback, the page is given only
+/// to who has the address printed at the start (with the token).
+fn page(query: &str, shared: &Shared) -> Answer {
+    if !is_loopback(&shared.settings.bind) {
+        let given = query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("token="))
+            .unwrap_or("");
+        if given != shared.token {
+            return Answer {
+                code: 403,
+                body: "quandary: open the address this server printed when it started (it ends in ?token=...)".into(),
+                content_type: "text/plain; charset=utf-8",
+            };
+        }
     }
-    let mut bytes = Vec::new();
-    let read = request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut bytes);
-    if read.is_err() {
-        return Err(Answer::error(400, "the request body could not be read"));
+    Answer {
+        code: 200,
+        body: PAGE.replace("__QUANDARY_TOKEN__", &shared.token),
+        content_type: "text/html; charset=utf-8",
     }
-    if bytes.len() > MAX_BODY {
-        return Err(Answer::error(
-            413,
-            format!("the request is larger than {} bytes", MAX_BODY),
-        ));
-    }
-    serde_json::from_slice(&bytes)
-        .map_err(|e| Answer::error(400, format!("the request is not JSON: {e}")))
 }
 
 /// Every puzzle of the registry: what the page needs to offer it.
@@ -254,7 +528,7 @@ fn query_of(e: &dyn Entry, verb: &str, v: &Value) -> Result<Query, String> {
 /// `POST /api/run`: `{"puzzle", "verb", "words": [..] | "text": "...", "options": {..},
 /// "time_limit": secs, "at_least": n, "id": "..."}` → the report the CLI prints with
 /// `--json`, plus `text` and `svg`.
-fn run(v: &Value, shared: &Shared) -> Answer {
+fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     let Some(name) = v["puzzle"].as_str() else {
         return Answer::error(
             400,
@@ -291,16 +565,14 @@ fn run(v: &Value, shared: &Shared) -> Answer {
     let max = shared.settings.max_time;
     let limit = match v["time_limit"].as_f64() {
         None => max,
-        Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s).min(max),
+        // Capped before it becomes a Duration (which cannot hold 1e300 seconds).
+        Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(max.as_secs_f64())),
         Some(s) => return Answer::error(400, format!("time_limit {s} is not a number of seconds")),
     };
-    if verb == "model" {
-        return quandary::input::sandboxed(files, || model(entry, &words, options));
-    }
     let setter = name == "battleship" && SETTER_VERBS.contains(&verb);
     let query = match query_of(entry, verb, v) {
         Ok(q) => Some(q),
-        Err(_) if setter => None,
+        Err(_) if setter || verb == "model" => None,
         Err(e) => return Answer::error(400, e),
     };
     // A slot for the search, or 503 at once. The slot is given back however the run ends.
@@ -313,16 +585,25 @@ fn run(v: &Value, shared: &Shared) -> Answer {
             ),
         );
     };
-    let cancel = Arc::new(AtomicBool::new(false));
-    let _listed = v["id"]
+    let _listed = match v["id"]
         .as_str()
-        .map(|id| Listed::new(shared, id, cancel.clone()));
-    let limits = Limits::new(Some(limit));
-    let result = budget::cancellable(cancel, || {
-        quandary::input::sandboxed(files, || match query {
-            Some(query) => entry.run(&words, options, query, &limits, None),
-            None => setter_verb(verb, &words, options, v, &limits),
-        })
+        .map(|id| Listed::new(shared, id, cancel.clone()))
+    {
+        Some(None) => {
+            return Answer::error(409, "a run with that id is going; give each run its own id")
+        }
+        Some(Some(listed)) => Some(listed),
+        None => None,
+    };
+    let limits = Limits::new(Some(limit))
+        .with_cancel(cancel)
+        .with_memory(shared.memory_per_run);
+    if verb == "model" {
+        return quandary::input::sandboxed(files, || model(entry, &words, options, &limits));
+    }
+    let result = quandary::input::sandboxed(files, || match query {
+        Some(query) => entry.run(&words, options, query, &limits, None),
+        None => setter_verb(verb, &words, options, v, &limits),
     });
     match result {
         Ok(report) => {
@@ -423,14 +704,17 @@ struct Listed<'a> {
 }
 
 impl<'a> Listed<'a> {
-    fn new(shared: &'a Shared, id: &str, flag: Arc<AtomicBool>) -> Listed<'a> {
-        if let Ok(mut runs) = shared.runs.lock() {
-            runs.insert(id.to_string(), flag);
+    /// Lists the run; `None` if a run with that id is going.
+    fn new(shared: &'a Shared, id: &str, flag: Arc<AtomicBool>) -> Option<Listed<'a>> {
+        let mut runs = shared.runs.lock().ok()?;
+        if runs.contains_key(id) {
+            return None;
         }
-        Listed {
+        runs.insert(id.to_string(), flag);
+        Some(Listed {
             shared,
             id: id.to_string(),
-        }
+        })
     }
 }
 
@@ -442,22 +726,45 @@ impl Drop for Listed<'_> {
     }
 }
 
-/// The model's size per family and its LP and OPB files.
-fn model(entry: &dyn Entry, words: &[String], options: OptionsIn) -> Answer {
-    match entry.model(words, options, Query::Count) {
-        Ok((title, m)) => {
+/// The model's size per family and its LP and OPB files (each up to [`MAX_MODEL_TEXT`]),
+/// built within the run's limits like any other run.
+fn model(entry: &dyn Entry, words: &[String], options: OptionsIn, limits: &Limits) -> Answer {
+    let built = quandary::solve::run::bounded(limits, "building the model", || {
+        let (title, m) = entry.model(words, options, Query::Count)?;
+        let lp = lp::to_lp(&m, &title);
+        let opb = opb::to_opb(&m, &title);
+        Ok((title, m, lp, opb))
+    });
+    match built {
+        Ok((title, m, lp, opb)) => {
             let families: Vec<Value> = m
                 .families()
                 .iter()
                 .map(|(f, k)| json!({"family": f, "rows": k}))
                 .collect();
+            let text = |t: String| {
+                if t.len() <= MAX_MODEL_TEXT {
+                    json!(t)
+                } else {
+                    json!(format!(
+                        "\\ {} bytes: larger than this server sends; write it with `quandary {} model ... --lp FILE`",
+                        t.len(),
+                        entry.name()
+                    ))
+                }
+            };
             Answer::json(
                 200,
                 json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
                        "title": title, "stats": {"model": m.size()}, "families": families,
-                       "lp": lp::to_lp(&m, &title), "opb": opb::to_opb(&m, &title)}),
+                       "lp": text(lp), "opb": text(opb)}),
             )
         }
+        Err(Error::Stopped(why)) => Answer::json(
+            200,
+            json!({"status": "unknown", "error": why, "puzzle": entry.name(), "verb": "model"}),
+        ),
+        Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
     }
 }

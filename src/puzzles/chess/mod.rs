@@ -7,9 +7,8 @@ pub mod count;
 use crate::error::{Error, Result};
 use crate::model::{Lit, Model, Sense, Var};
 use crate::puzzles::{Exact, Formulation as Formulated, Goal as Objective, Meaning, Place, Puzzle};
-use crate::solve::answer::Query;
+use crate::solve::answer::{Limits, Query};
 use crate::solve::search::Status;
-use std::time::Instant;
 
 /// The piece types, in the order used everywhere (`Q R B N K`).
 #[derive(
@@ -996,7 +995,7 @@ impl Puzzle for ChessAvoidance {
         i: &Instance,
         o: &Options,
         query: Query,
-        _deadline: Option<Instant>,
+        _limits: &Limits,
     ) -> Option<Result<Exact<Solution>>> {
         let Goal::Exactly(army) = i.goal else {
             return None;

@@ -18,6 +18,7 @@
 //! a state whose booked shortfall exceeds the budget by more than that is dropped. With the
 //! budget 12(mn − 3H) the program decides whether some packing leaves H holes or more.
 
+use crate::solve::budget as stage;
 use std::collections::HashMap;
 
 const HOLE: u64 = 0;
@@ -234,12 +235,12 @@ type States = HashMap<u64, i64, std::hash::BuildHasherDefault<StateHasher>>;
 /// Decides whether an m×n packing with at least `holes` holes exists, and if so the most holes
 /// among packings within that budget. `None` when both sides are longer than [`MAX_WIDTH`],
 /// or the board has a single cell.
-pub fn at_least(
-    m: usize,
-    n: usize,
-    holes: usize,
-    time_limit: Option<std::time::Duration>,
-) -> Option<Outcome> {
+///
+/// It works within the stage it is called in ([`crate::solve::budget`]): the stage's deadline
+/// or a stop request ends it with `stopped`; its state maps are charged to the stage's memory
+/// account, and past the limit the stage is stopped as over memory (outside a stage, nothing
+/// stops it).
+pub fn at_least(m: usize, n: usize, holes: usize) -> Option<Outcome> {
     // The states are the last row, so the program runs along the longer side with rows of
     // the shorter (the problem is the same under transposition): 2×21 has rows of 2 cells.
     let (m, n) = (m.max(n), m.min(n));
@@ -248,11 +249,15 @@ pub fn at_least(
         return None;
     }
     let budget = 12 * (m * n) as i64 - 36 * holes as i64;
-    let deadline = time_limit.map(|t| std::time::Instant::now() + t);
-    Some(run(m, n, budget, deadline))
+    Some(run(m, n, budget))
 }
 
-fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) -> Outcome {
+/// Bytes charged for a state held in a thread's hash map (key, value, control byte, spare
+/// room), and in a row's list.
+const MAP_BYTES: u64 = 40;
+const LIST_BYTES: u64 = 16;
+
+fn run(m: usize, n: usize, budget: i64) -> Outcome {
     let board = Board {
         m: m as i64,
         n: n as i64,
@@ -278,7 +283,9 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
     let mut peak = 0;
     let mut total = 0;
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    let cancel = crate::solve::budget::cancel_flag();
+    // The worker threads enter the caller's stage: its stop and memory account reach them.
+    let stage = stage::handle();
+    let mut listed = 0u64;
     for r in 0..m {
         let count: usize = states.iter().map(Vec::len).sum();
         crate::solve::progress::message(&format!(
@@ -295,8 +302,7 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
             // their negative rests), and part way through it (this row's too).
             allowed: budget - give_back[r + 1],
             allowed_partial: budget - give_back[r],
-            deadline,
-            cancel: cancel.as_deref(),
+            charged: std::sync::atomic::AtomicU64::new(0),
             parts,
             expected: count / parts / parts,
         };
@@ -310,17 +316,31 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
         let extended: Option<Vec<Vec<States>>> = if parts == 1 {
             step.extend_all(&chunks, &taken).map(|maps| vec![maps])
         } else {
-            std::thread::scope(|scope| {
-                let (step, chunks, taken) = (&step, &chunks, &taken);
-                let handles: Vec<_> = (0..parts)
-                    .map(|_| scope.spawn(move || step.extend_all(chunks, taken)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a row program thread panicked"))
-                    .collect()
-            })
+            let answers: Vec<Result<Option<Vec<States>>, stage::Interrupt>> =
+                std::thread::scope(|scope| {
+                    let (step, chunks, taken, stage) = (&step, &chunks, &taken, &stage);
+                    let handles: Vec<_> = (0..parts)
+                        .map(|_| {
+                            scope.spawn(move || match stage {
+                                Some(h) => h.enter(|| step.extend_all(chunks, taken)),
+                                None => Ok(step.extend_all(chunks, taken)),
+                            })
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("a row program thread panicked"))
+                        .collect()
+                });
+            if let Some(&why @ stage::Interrupt::Memory { .. }) =
+                answers.iter().find_map(|a| a.as_ref().err())
+            {
+                stage::raise(why);
+            }
+            // Stopped by the deadline or a stop request: no answer.
+            answers.into_iter().map(|a| a.ok().flatten()).collect()
         };
+        stage::release(step.charged.load(std::sync::atomic::Ordering::Relaxed));
         drop(chunks);
         drop(current);
         let Some(mut extended) = extended else {
@@ -355,6 +375,9 @@ fn run(m: usize, n: usize, budget: i64, deadline: Option<std::time::Instant>) ->
             })
         };
         let count: usize = next.iter().map(Vec::len).sum();
+        stage::release(listed);
+        listed = count as u64 * LIST_BYTES;
+        stage::charge(listed);
         peak = peak.max(count);
         total += count;
         states = next;
@@ -387,8 +410,8 @@ struct Step<'a> {
     last: bool,
     allowed: i64,
     allowed_partial: i64,
-    deadline: Option<std::time::Instant>,
-    cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Bytes the threads' maps of this row were charged.
+    charged: std::sync::atomic::AtomicU64,
     /// How many parts the next row's states are split into, by hash.
     parts: usize,
     /// About how many states each map will hold (its initial capacity).
@@ -429,6 +452,7 @@ impl Step<'_> {
             .map(|_| States::with_capacity_and_hasher(self.expected, Default::default()))
             .collect();
         let mut ticks = 0u32;
+        let mut held = 0u64;
         loop {
             let t = taken.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(chunk) = chunks.get(t) else {
@@ -436,6 +460,14 @@ impl Step<'_> {
             };
             if !self.extend_into(chunk, &mut out, &mut ticks) {
                 return None;
+            }
+            // Charge what this thread's maps grew by (the stage stops past its limit).
+            let now = out.iter().map(|m| m.capacity() as u64).sum::<u64>() * MAP_BYTES;
+            if now > held {
+                self.charged
+                    .fetch_add(now - held, std::sync::atomic::Ordering::Relaxed);
+                stage::charge(now - held);
+                held = now;
             }
         }
     }
@@ -473,13 +505,9 @@ impl Step<'_> {
         true
     }
 
-    /// Whether the deadline has passed or the run was cancelled.
+    /// Whether the stage's deadline has passed or its run was asked to stop.
     fn expired(&self) -> bool {
-        let late = self.deadline.is_some_and(|d| std::time::Instant::now() > d);
-        let cancelled = self
-            .cancel
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
-        late || cancelled
+        stage::expired()
     }
 }
 
@@ -777,7 +805,7 @@ mod tests {
                     continue;
                 }
                 let exact = super::super::dp::optimum(m, n).unwrap().holes;
-                let o = at_least(m, n, 0, None).unwrap();
+                let o = at_least(m, n, 0).unwrap();
                 assert_eq!(o.holes, Some(exact), "{m}×{n}");
             }
         }
@@ -788,16 +816,8 @@ mod tests {
         for m in 2..=8 {
             for n in m..=10 {
                 let exact = super::super::dp::optimum(m, n).unwrap().holes;
-                assert_eq!(
-                    at_least(m, n, exact, None).unwrap().holes,
-                    Some(exact),
-                    "{m}×{n}"
-                );
-                assert_eq!(
-                    at_least(m, n, exact + 1, None).unwrap().holes,
-                    None,
-                    "{m}×{n}"
-                );
+                assert_eq!(at_least(m, n, exact).unwrap().holes, Some(exact), "{m}×{n}");
+                assert_eq!(at_least(m, n, exact + 1).unwrap().holes, None, "{m}×{n}");
             }
         }
     }

@@ -11,7 +11,7 @@ use crate::model::{Lit, Model, Sense, Var};
 use crate::puzzles::{
     Exact, Formulation as Formulated, Goal, Meaning, Phase, Place, Purpose, Puzzle,
 };
-use crate::solve::answer::{Outcome, Query};
+use crate::solve::answer::{Limits, Outcome, Query};
 use crate::solve::search::Status;
 use std::time::Instant;
 
@@ -937,7 +937,7 @@ impl Puzzle for GunportProblem {
         g: &Gunport,
         o: &Options,
         query: Query,
-        deadline: Option<Instant>,
+        limits: &Limits,
     ) -> Option<Result<Exact<Packing>>> {
         let enumerating = matches!(query, Query::Count | Query::Unique | Query::Forced);
         if enumerating && o.formulation_for(query) == Formulation::Domino {
@@ -968,9 +968,7 @@ impl Puzzle for GunportProblem {
                     details: None,
                 }))
             }
-            Query::AtLeast(h) if o.method == Method::Budget => {
-                Some(budget_reach(g, o, h, deadline))
-            }
+            Query::AtLeast(h) if o.method == Method::Budget => Some(budget_reach(g, o, h)),
             Query::Optimum if o.method == Method::Budget => {
                 if g.m.min(g.n) > budget::MAX_WIDTH {
                     return Some(Err(Error::input(format!(
@@ -981,7 +979,7 @@ impl Puzzle for GunportProblem {
                 if o.symmetry != Symmetry::None {
                     return Some(Err(Error::input("--symmetry applies to --method sat only")));
                 }
-                settle_optimum(g, deadline)
+                settle_optimum(g, limits)
             }
             Query::Optimum
                 if o.method == Method::Auto
@@ -991,7 +989,7 @@ impl Puzzle for GunportProblem {
                     && o.symmetry == Symmetry::None
                     && o.configs.is_empty() =>
             {
-                settle_optimum(g, deadline)
+                settle_optimum(g, limits)
             }
             _ if o.method == Method::Budget => Some(Err(Error::input(
                 "--method budget answers `reach` and `optimum` only",
@@ -1061,10 +1059,10 @@ const SYMMETRIC_SEARCH: std::time::Duration = std::time::Duration::from_secs(20)
 /// searches), else the full model. Each value below the top is first looked for by the
 /// symmetric searches, since the budget program is slow to confirm a value it cannot refute.
 /// `None` when the budget program says the top is reachable: the full model then finds it.
-fn settle_optimum(g: &Gunport, deadline: Option<Instant>) -> Option<Result<Exact<Packing>>> {
+fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Packing>>> {
     let top = g.domino_bound()?;
     let started = Instant::now();
-    let remaining = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let remaining = || limits.remaining();
     let mut steps: Vec<serde_json::Value> = Vec::new();
     let mut refuted: Option<i64> = None;
     let unknown = |steps: Vec<serde_json::Value>, refuted: Option<i64>, why: &str| Exact {
@@ -1096,7 +1094,7 @@ fn settle_optimum(g: &Gunport, deadline: Option<Instant>) -> Option<Result<Exact
             ] {
                 let limit = remaining().map_or(SYMMETRIC_SEARCH, |r| (r / 4).min(SYMMETRIC_SEARCH));
                 let t = Instant::now();
-                let found = match packing_at(g, h, Some(sym), Some(t + limit)) {
+                let found = match packing_at(g, h, Some(sym), &limits.until(Some(t + limit))) {
                     Ok(found) => found,
                     Err(e) => return Some(Err(e)),
                 };
@@ -1119,7 +1117,7 @@ fn settle_optimum(g: &Gunport, deadline: Option<Instant>) -> Option<Result<Exact
             }
         }
         let t = Instant::now();
-        let r = budget::at_least(g.m, g.n, h as usize, remaining())?;
+        let r = budget::at_least(g.m, g.n, h as usize)?;
         steps.push(serde_json::json!({
             "holes": h,
             "search": "budget program",
@@ -1141,7 +1139,7 @@ fn settle_optimum(g: &Gunport, deadline: Option<Instant>) -> Option<Result<Exact
         }
         // h is reachable and h + 2 is not: draw a packing with the full model.
         let t = Instant::now();
-        let found = match packing_at(g, h, None, deadline) {
+        let found = match packing_at(g, h, None, limits) {
             Ok(found) => found,
             Err(e) => return Some(Err(e)),
         };
@@ -1202,7 +1200,7 @@ fn packing_at(
     g: &Gunport,
     h: i64,
     sym: Option<BoardSymmetry>,
-    end: Option<Instant>,
+    limits: &Limits,
 ) -> Result<Option<Packing>> {
     let formulation = Formulation::Charge;
     let mut gm = g.formulate(formulation);
@@ -1211,26 +1209,16 @@ fn packing_at(
         gm.restrict_to_symmetric(&|p| grid.map(sym, p));
     }
     let f = g.formulated(gm, formulation, None);
-    let limits = crate::solve::answer::Limits {
-        started: Instant::now(),
-        deadline: end,
-    };
-    let o = crate::solve::run::drive(f, Query::AtLeast(h), &limits, true)?;
+    let o = crate::solve::run::drive(f, Query::AtLeast(h), limits, true)?;
     Ok(o.solutions.into_iter().next())
 }
 
 /// `reach` by the budget dynamic program.
-fn budget_reach(
-    g: &Gunport,
-    o: &Options,
-    holes: i64,
-    deadline: Option<Instant>,
-) -> Result<Exact<Packing>> {
+fn budget_reach(g: &Gunport, o: &Options, holes: i64) -> Result<Exact<Packing>> {
     if o.symmetry != Symmetry::None {
         return Err(Error::input("--symmetry applies to --method sat only"));
     }
-    let limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-    let r = budget::at_least(g.m, g.n, holes as usize, limit).ok_or_else(|| {
+    let r = budget::at_least(g.m, g.n, holes as usize).ok_or_else(|| {
         Error::input(format!(
             "--method budget: the narrower side may be at most {} (and the board more than one cell)",
             budget::MAX_WIDTH

@@ -19,9 +19,9 @@
 //! images, so the count is exact. The first rows are shared out among the cores.
 
 use super::lines::Lines;
+use crate::solve::budget;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
 
 /// The largest side the exact search accepts when asked for (`--method exact`); its automaton
 /// is small at any side, the search is what grows.
@@ -89,14 +89,14 @@ fn top_least(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>], filled: usize) -
 }
 
 /// The exact search. `on_board` sees every legal board; returning `false` stops the search,
-/// and so does the deadline. `part` = (k, parts) runs only the first rows k, k + parts, ...
+/// and so does the stage it runs in ([`crate::solve::budget`]: its deadline, a stop request,
+/// the memory limit, which the first rows' list is charged to). `part` = (k, parts) runs only the first rows k, k + parts, ...
 /// (0-based) of the search's list, and sees the boards of the orbits they lead; the parts'
 /// counts add up to the whole. Returns the number of boards seen, whether the search (or the
 /// part) ran to the end, so that the count is complete, and how many first rows the whole
 /// search has (`None` when it stopped before it had listed them).
 pub fn search(
     n: usize,
-    deadline: Option<Instant>,
     part: Option<(usize, usize)>,
     on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
 ) -> (u64, bool, Option<usize>) {
@@ -110,7 +110,7 @@ pub fn search(
     // The first rows that can lead the search (least among their own two readings), their
     // labels n bytes a row (tens of millions of rows from n = 9 on).
     let mut firsts: Vec<u8> = Vec::new();
-    let mut first = State::new(n, &lines, &reads, deadline);
+    let mut first = State::new(n, &lines, &reads);
     first.go(0, &mut Sink::Firsts(&mut firsts));
     if first.halted {
         return (0, false, None);
@@ -136,31 +136,49 @@ pub fn search(
         .map(|t| t.get())
         .unwrap_or(1)
         .clamp(1, 8);
+    // The workers enter the caller's stage, so its stop and memory account reach them.
+    let stage = budget::handle();
+    let interrupted: Mutex<Option<budget::Interrupt>> = Mutex::new(None);
     std::thread::scope(|sc| {
         for _ in 0..threads {
-            let (shared, lines, reads) = (&shared, &lines, &reads);
+            let (shared, lines, reads, stage) = (&shared, &lines, &reads, &stage);
+            let interrupted = &interrupted;
             sc.spawn(move || {
-                let mut s = State::new(n, lines, reads, deadline);
-                loop {
-                    let t = shared.next.fetch_add(1, Ordering::Relaxed);
-                    let rows = shared.firsts.len() / n;
-                    if t >= rows || shared.stopped.load(Ordering::Relaxed) {
-                        break;
+                let work = || {
+                    let mut s = State::new(n, lines, reads);
+                    loop {
+                        let t = shared.next.fetch_add(1, Ordering::Relaxed);
+                        let rows = shared.firsts.len() / n;
+                        if t >= rows || shared.stopped.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        if !s.start_from(&shared.firsts[t * n..(t + 1) * n]) {
+                            continue;
+                        }
+                        s.go(n, &mut Sink::Boards(shared));
+                        crate::solve::progress::message(&format!(
+                            "line search: {} of {} first rows, {} boards",
+                            t + 1,
+                            rows,
+                            shared.count.load(Ordering::Relaxed)
+                        ));
                     }
-                    if !s.start_from(&shared.firsts[t * n..(t + 1) * n]) {
-                        continue;
+                };
+                let Some(stage) = stage else {
+                    return work();
+                };
+                if let Err(why) = stage.enter(work) {
+                    shared.stopped.store(true, Ordering::Relaxed);
+                    if let Ok(mut slot) = interrupted.lock() {
+                        slot.get_or_insert(why);
                     }
-                    s.go(n, &mut Sink::Boards(shared));
-                    crate::solve::progress::message(&format!(
-                        "line search: {} of {} first rows, {} boards",
-                        t + 1,
-                        rows,
-                        shared.count.load(Ordering::Relaxed)
-                    ));
                 }
             });
         }
     });
+    if let Some(why @ budget::Interrupt::Memory { .. }) = interrupted.into_inner().ok().flatten() {
+        budget::raise(why);
+    }
     (
         shared.count.into_inner(),
         !shared.stopped.into_inner(),
@@ -188,7 +206,6 @@ struct State<'a> {
     board: Vec<Vec<u32>>,
     /// The label taken at each cell, row-major.
     labels: Vec<usize>,
-    deadline: Option<Instant>,
     nodes: u64,
     /// The deadline passed or the run was cancelled (or, for boards, another thread stopped).
     halted: bool,
@@ -203,12 +220,7 @@ enum Sink<'s, 'f> {
 }
 
 impl<'a> State<'a> {
-    fn new(
-        n: usize,
-        lines: &'a Lines,
-        reads: &'a [Vec<(usize, usize)>],
-        deadline: Option<Instant>,
-    ) -> Self {
+    fn new(n: usize, lines: &'a Lines, reads: &'a [Vec<(usize, usize)>]) -> Self {
         State {
             n,
             lines,
@@ -217,7 +229,6 @@ impl<'a> State<'a> {
             col_node: vec![0; n],
             board: vec![vec![0; n]; n],
             labels: vec![0; n * n],
-            deadline,
             nodes: 0,
             halted: false,
         }
@@ -249,8 +260,7 @@ impl<'a> State<'a> {
         let lines = self.lines;
         self.nodes += 1;
         if self.nodes.is_multiple_of(65536) {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d)
-                || crate::solve::budget::cancelled();
+            let late = budget::expired();
             if let Sink::Boards(sh) = sink {
                 sh.nodes.fetch_add(65536, Ordering::Relaxed);
                 if late {
@@ -268,6 +278,7 @@ impl<'a> State<'a> {
             Sink::Firsts(out) if cell == n => {
                 // Fewer than 256 labels for every side the search takes.
                 out.extend(self.labels[..n].iter().map(|&l| l as u8));
+                budget::charge(n as u64);
                 return;
             }
             Sink::Boards(sh) if cell == n * n => {

@@ -6,9 +6,8 @@ use crate::error::{Error, Result};
 use crate::geometry::{Grid, Symmetry};
 use crate::model::{Lit, Model, Sense, Var};
 use crate::puzzles::{Exact, Formulation as Formulated, Meaning, Phase, Place, Purpose, Puzzle};
-use crate::solve::answer::Query;
+use crate::solve::answer::{Limits, Query};
 use crate::solve::search::Status;
-use std::time::Instant;
 
 /// The largest side accepted: beyond it the one-hot model has more than 10^5 variables and
 /// no method here finishes.
@@ -539,7 +538,7 @@ impl Puzzle for TankAttack {
         t: &Tank,
         o: &Options,
         query: Query,
-        deadline: Option<Instant>,
+        _limits: &Limits,
     ) -> Option<Result<Exact<Board>>> {
         let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetric.is_none();
         let part = parse_part(&o.part).ok().flatten();
@@ -556,7 +555,7 @@ impl Puzzle for TankAttack {
             return None;
         }
         let mut boards: Vec<Board> = Vec::new();
-        let (count, complete, firsts) = exact::search(t.n, deadline, part, |b| {
+        let (count, complete, firsts) = exact::search(t.n, part, |b| {
             if boards.len() < 2 {
                 boards.push(b.to_vec());
             }
