@@ -451,8 +451,7 @@ fn shards_split_the_jobs_by_flag_slurm_or_kubernetes_index() {
 
 #[test]
 fn the_gnu_parallel_recipe_gives_the_direct_answers() {
-    if Command::new("parallel").arg("--version").output().is_err() {
-        println!("SKIPPED: GNU parallel is not installed (.ci/run installs it)");
+    if !common::tool_here("parallel", "--version", "apt-get install parallel") {
         return;
     }
     let dir = scratch("parallel");
@@ -540,4 +539,87 @@ fn a_hard_cube_split_again_replaces_it_in_the_merge() {
         out.contains("1 unanswered cubes replaced by finer ones"),
         "{out}"
     );
+}
+
+/// The processes whose parent is `pid`, from /proc.
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(child) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...: the fields after the last ')'.
+        let rest = stat.rsplit_once(')').map_or("", |r| r.1);
+        if rest.split_whitespace().nth(1) == Some(&pid.to_string()) {
+            out.push(child);
+        }
+    }
+    out
+}
+
+/// Whether a process is still running (gone, or a zombie waiting to be reaped, is not).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| s.rsplit_once(')').map(|r| r.1.trim().starts_with('Z')))
+        .is_some_and(|zombie| !zombie)
+}
+
+/// A second batch on a results file that a batch is writing is refused (it would run every
+/// job again and interleave its lines); a batch killed with SIGKILL takes its running job
+/// with it.
+#[test]
+fn one_batch_per_results_file_and_jobs_die_with_their_batch() {
+    let dir = scratch("lock");
+    let file = dir.join("long.jsonl");
+    std::fs::write(
+        &file,
+        r#"{"id":"long","puzzle":"tank","query":"count","args":["30"],"time_limit":60}"#
+            .to_string()
+            + "\n",
+    )
+    .unwrap();
+    let mut first = Command::new(BIN)
+        .args(["batch", s(&file), "--jobs", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut job = Vec::new();
+    for _ in 0..100 {
+        job = children_of(first.id());
+        if !job.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(job.len(), 1, "the batch started its job");
+    let (code, _, err, _) = quandary(&["batch", s(&file), "--jobs", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("another quandary batch"), "{err}");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let mut alive = true;
+    for _ in 0..50 {
+        alive = running(job[0]);
+        if !alive {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(!alive, "the job {} outlived its batch", job[0]);
+    // The file is free again: a batch of a quick job takes it.
+    let quick = dir.join("quick.jsonl");
+    std::fs::write(
+        &quick,
+        r#"{"id":"quick","puzzle":"tank","query":"count","args":["5"]}"#.to_string() + "\n",
+    )
+    .unwrap();
+    let results = dir.join("long.results.jsonl");
+    let (code, _, err, _) = quandary(&["batch", s(&quick), "--out", s(&results)]);
+    assert_eq!(code, 0, "{err}");
 }

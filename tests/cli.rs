@@ -776,3 +776,47 @@ fn proof_and_the_mip_backend_do_not_mix() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--proof"), "{stderr}");
 }
+
+/// A time limit too long for the clock (1e300 s) is no limit, not a crash; a negative one is
+/// refused naming it.
+#[test]
+fn huge_and_negative_time_limits() {
+    let (code, out, err) = quandary(&["tank", "count", "5", "--json", "--time-limit", "1e300"]);
+    assert_eq!(code, 0, "{out} {err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["count"], 2);
+    let (code, _, err) = quandary(&["tank", "count", "5", "--time-limit", "-1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--time-limit -1"), "{err}");
+    let (code, out, err) = quandary(&["tank", "model", "4", "--time-limit", "1e300"]);
+    assert_eq!(code, 0, "{out} {err}");
+}
+
+/// `--proof DIR` writes into a new or empty directory, or replaces an earlier certificate
+/// (saying so); a directory holding anything else is refused and left as it was.
+#[test]
+fn proof_refuses_a_directory_that_is_not_a_certificate() {
+    let dir = std::env::temp_dir().join(format!("quandary-proof-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    std::fs::write(dir.join("solution.txt"), "also mine").unwrap();
+    let d = dir.to_str().unwrap();
+    let (code, _, err) = quandary(&["tank", "unique", "4", "--proof", d]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("notes.txt"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("solution.txt")).unwrap(),
+        "also mine"
+    );
+    // An empty directory takes a certificate; a second run replaces it, saying so.
+    std::fs::remove_file(dir.join("notes.txt")).unwrap();
+    std::fs::remove_file(dir.join("solution.txt")).unwrap();
+    let (code, out, err) = quandary(&["tank", "unique", "4", "--proof", d]);
+    assert_eq!(code, 0, "{out} {err}");
+    assert!(dir.join("certificate.json").exists());
+    let (code, out, err) = quandary(&["tank", "unique", "4", "--proof", d]);
+    assert_eq!(code, 0, "{out} {err}");
+    assert!(err.contains("replacing the earlier certificate"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,7 +4,16 @@
 
 mod common;
 
-use common::stopped_within;
+use common::{one_json, quandary, quandary_env, stopped_within};
+use std::sync::Mutex;
+
+/// The tests of this file run one at a time (the harness would run them on parallel
+/// threads), so that the wall clock measures each run alone.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Every verb of every puzzle, on instances whose model alone takes longer to build (or
 /// whose exact method longer to run) than the limit: each run ends within the limit plus
@@ -13,6 +22,7 @@ use common::stopped_within;
 /// that the wall clock measures each alone.
 #[test]
 fn every_verb_stops_at_the_limit_on_instances_too_large_to_build_in_time() {
+    let _alone = alone();
     let limit = 2.0;
     let runs: &[&[&str]] = &[
         &["tank", "solve", "40"],
@@ -92,5 +102,51 @@ fn every_verb_stops_at_the_limit_on_instances_too_large_to_build_in_time() {
     ];
     for run in runs {
         stopped_within(run, limit);
+    }
+}
+
+/// `model` is a run like any other (it had no time limit and ran 100 s to 4 GB), and the
+/// 60×60 domino model is stopped in every stage after building (it ran 32 s under a 10 s
+/// limit). Both build gigabytes; what the run built is freed as it stops, which takes a
+/// part of a second, hence the looser bound.
+#[test]
+fn model_and_the_largest_models_stop_at_the_limit() {
+    let _alone = alone();
+    let limit = 2.0;
+    for run in [
+        &["gunport", "model", "60", "60", "--formulation", "domino"][..],
+        &["gunport", "solve", "60", "60", "--formulation", "domino"][..],
+    ] {
+        let mut args = run.to_vec();
+        args.extend(["--json", "--time-limit", "2"]);
+        let (code, out, err, seconds) = quandary(&args);
+        assert_eq!(code, 1, "{args:?}: {out} {err}");
+        assert_eq!(one_json(&out)["status"], "unknown", "{args:?}: {out}");
+        assert!(
+            seconds <= limit + 1.5,
+            "{args:?} took {seconds:.2} s under a {limit} s limit"
+        );
+    }
+}
+
+/// The exact methods whose tables grow large charge them to the run: under a low memory
+/// limit the Tank line search (its list of first rows) and the Gunport budget program (its
+/// state maps, built on worker threads) stop with the "too large" error, like a model would.
+#[test]
+fn exact_methods_stop_at_the_memory_limit() {
+    let _alone = alone();
+    for run in [
+        &["tank", "count", "10", "--method", "exact", "--json"][..],
+        &[
+            "gunport", "reach", "19", "19", "--holes", "119", "--method", "budget", "--json",
+        ][..],
+    ] {
+        let (code, out, err, seconds) = quandary_env(run, &[("QUANDARY_MEMORY_MB", "50")]);
+        assert_eq!(code, 2, "{run:?}: {out} {err}");
+        assert!(
+            err.contains("too large") && err.contains("50 MiB"),
+            "{run:?}: {err}"
+        );
+        assert!(seconds < 30.0, "{run:?} took {seconds:.1} s");
     }
 }

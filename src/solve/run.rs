@@ -229,12 +229,17 @@ pub fn too_large(estimate: u64, limit: u64) -> Error {
         budget::memory_limit_and_source().1,
     );
     let what = if passed {
-        format!("its model and clauses passed an estimated {estimate} while being built, over the {limit} this run may use")
+        format!("what it built (model, clauses, an exact method's tables) passed an estimated {estimate}, over the {limit} this run may use")
     } else {
         format!("an allocation failed while its model was built (estimated {estimate} so far; this run may use {limit})")
     };
+    let source = if std::env::var_os("QUANDARY_MEMORY_MB").is_some() {
+        source.to_string()
+    } else {
+        format!("{source}; the environment variable QUANDARY_MEMORY_MB sets the limit")
+    };
     Error::input(format!(
-        "this instance is too large: {what} ({source}; the environment variable QUANDARY_MEMORY_MB sets the limit); try a smaller size or another formulation"
+        "this instance is too large: {what} ({source}); try a smaller size or another formulation"
     ))
 }
 

@@ -18,6 +18,23 @@ pub fn quandary(args: &[&str]) -> (i32, String, String, f64) {
     )
 }
 
+/// [`quandary`] with environment variables set.
+pub fn quandary_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String, f64) {
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quandary"))
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().expect("exited normally, not by a signal"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        started.elapsed().as_secs_f64(),
+    )
+}
+
 /// The one JSON object a `--json` run prints.
 pub fn one_json(stdout: &str) -> serde_json::Value {
     let lines: Vec<&str> = stdout.lines().collect();

@@ -807,11 +807,17 @@ impl Gunport {
         formulation: Formulation,
         scope: Option<String>,
     ) -> Formulated<'a, Packing> {
-        let where_: std::collections::HashMap<Var, Domino> =
-            gm.placements.iter().copied().collect();
+        // Millions of entries on large domino models: charged to the run and stopped by it.
+        let where_: std::collections::HashMap<Var, Domino> = gm
+            .placements
+            .iter()
+            .inspect(|_| crate::solve::budget::charge(48))
+            .copied()
+            .collect();
         let meanings = gm
             .decisions
             .iter()
+            .inspect(|_| crate::solve::budget::charge(std::mem::size_of::<Meaning>() as u64))
             .map(|v| match where_.get(v) {
                 Some([a, b]) => {
                     Meaning::at(Place::Cell(a.0, a.1), if a.0 == b.0 { "<>" } else { "^v" })
