@@ -537,6 +537,37 @@ fn forced_shows_what_every_solution_shares() {
         && f["says"] == "4"));
 }
 
+/// Gunport's forced cells are cells (a hole or covered in every optimal packing), not domino
+/// placements: on 4×6 the four cells next to the corners' neighbours are covered in all 8-hole
+/// packings, by whichever domino (the issue that reported it found the same four).
+#[test]
+fn gunport_forced_cells_are_cells() {
+    let (code, stdout, _) = quandary(&["gunport", "forced", "4", "6", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&stdout);
+    let mut forced: Vec<(i64, i64, bool)> = v["forced"]["forced"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let c = &f["place"]["cell"];
+            (
+                c[0].as_i64().unwrap(),
+                c[1].as_i64().unwrap(),
+                f["value"] == true,
+            )
+        })
+        .collect();
+    forced.sort();
+    assert_eq!(
+        forced,
+        vec![(0, 1, false), (0, 4, false), (3, 1, false), (3, 4, false)],
+        "{v}"
+    );
+    assert_eq!(v["forced"]["decisions"], 24);
+    assert!(v["forced"]["empty"].as_array().unwrap().is_empty(), "{v}");
+}
+
 #[test]
 fn every_data_file_reads_with_the_verb_its_docs_name() {
     let root = env!("CARGO_MANIFEST_DIR");

@@ -73,7 +73,9 @@ fn enumerate_all<P: Puzzle>(i: &P::Instance, o: &P::Options) -> Vec<Vec<bool>> {
         if let Err(why) = P::verify(i, &s) {
             panic!("{}: the model admits a wrong solution: {why}", P::NAME);
         }
-        all.push(f.decisions.iter().map(|v| a[v.index()]).collect());
+        // The whole assignment: forced cells may be read off other variables than the
+        // ones solutions are counted on.
+        all.push(a.to_vec());
         true
     });
     assert_eq!(status, Status::Solved);
@@ -102,10 +104,13 @@ fn agree_with_enumeration<P: Puzzle>(w: &[&str], o: &Value) {
         assert_eq!(forced.status, Status::Infeasible);
         return;
     }
-    let f = P::formulate(&i, &o, Query::Count).unwrap();
+    // The variables forced cells are read off (the formulation of `forced`, over the same
+    // model as the count's).
+    let f = P::formulate(&i, &o, Query::Forced).unwrap();
+    let value = |s: &Vec<bool>, k: usize| s[f.decisions[k].index()];
     let expected: BTreeSet<String> = (0..f.decisions.len())
-        .filter(|&k| all.iter().all(|s| s[k] == all[0][k]))
-        .map(|k| json!([f.meanings[k], all[0][k]]).to_string())
+        .filter(|&k| all.iter().all(|s| value(s, k) == value(&all[0], k)))
+        .map(|k| json!([f.meanings[k], value(&all[0], k)]).to_string())
         .collect();
     let set = forced.facts.forced.expect("forced decisions");
     assert_eq!(set.undecided, 0);

@@ -689,7 +689,10 @@ fn forced<S, B: Backend>(
                 let at = |m: &Meaning| m.place == *p;
                 let total = f.meanings.iter().filter(|m| at(m)).count();
                 let off = out.iter().filter(|x| !x.value && at(&x.meaning)).count();
-                total == off
+                // A decision that says something when false (water, a covered cell) fills
+                // its place.
+                let fills = f.meanings.iter().any(|m| at(m) && m.otherwise.is_some());
+                total == off && !fills
             })
             .collect()
     } else {

@@ -903,7 +903,21 @@ impl Puzzle for GunportProblem {
         if let Some(sym) = o.symmetry.map() {
             gm.restrict_to_symmetric(&|p| grid.map(sym, p));
         }
+        // Forced cells are cells: a hole (`o`) or covered (`#`) in every optimal packing,
+        // whichever domino covers it. The cell formulations have a hole variable per cell.
+        let holes = (query == Query::Forced && !gm.holes.is_empty()).then(|| gm.holes.clone());
         let mut f = g.formulated(gm, formulation, o.symmetry.describe().map(String::from));
+        if let Some(holes) = holes {
+            f.meanings = (0..holes.len())
+                .map(|k| Meaning {
+                    place: Place::Cell(k / g.n, k % g.n),
+                    says: "o".into(),
+                    otherwise: Some("#".into()),
+                })
+                .collect();
+            f.decisions = holes;
+            f.block_by_true_decisions = false;
+        }
         if !o.configs.is_empty() {
             f.engines = o
                 .configs
