@@ -428,6 +428,8 @@ fn tantrix_solve_check_and_bad_input() {
     // Exit 4: the solution given breaks the rules (1 is kept for "a limit stopped it").
     assert_eq!(code, 4);
     assert_eq!(json(&stdout)["solution"]["valid"], false);
+    // The status says so too (it said "solved").
+    assert_eq!(json(&stdout)["status"], "rejected");
 
     let dup = dir.join("dup.txt");
     std::fs::write(&dup, "0,0\n1,0\n0,1\n1,0\n").unwrap();
@@ -850,4 +852,29 @@ fn proof_refuses_a_directory_that_is_not_a_certificate() {
     assert_eq!(code, 0, "{out} {err}");
     assert!(err.contains("replacing the earlier certificate"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The setter's verbs keep `count` and `unique` for what they mean everywhere (solutions);
+/// the clue counts go in `details`.
+#[test]
+fn setter_verbs_count_solutions_not_clues() {
+    let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+    let (code, out, err) = quandary(&["battleship", "redundant", url, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(
+        (v["count"].as_u64(), v["unique"].as_bool()),
+        (Some(1), Some(true)),
+        "{v}"
+    );
+    assert!(v["details"]["redundant_clues"].is_u64(), "{v}");
+    let (code, out, err) = quandary(&["battleship", "minimize", url, "--json", "--seed", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(
+        (v["count"].as_u64(), v["unique"].as_bool()),
+        (Some(1), Some(true)),
+        "{v}"
+    );
+    assert_eq!(v["details"]["clues"], v["solution"]["clues"], "{v}");
 }

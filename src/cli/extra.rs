@@ -421,7 +421,12 @@ fn check(
     };
     let started = std::time::Instant::now();
     let (ch, result) = tantrix::check(path, &o)?;
-    let mut r = Report::new("tantrix", "check", path.to_string(), Status::Solved);
+    let status = if result.is_ok() {
+        Status::Solved
+    } else {
+        Status::Rejected
+    };
+    let mut r = Report::new("tantrix", "check", path.to_string(), status);
     r.stats.method = "independent check".into();
     r.stats.seconds = started.elapsed().as_secs_f64();
     r.text = match &result {

@@ -245,6 +245,7 @@ pub fn status_word(s: Status) -> &'static str {
         Status::Optimal => "optimal",
         Status::Infeasible => "infeasible",
         Status::Unknown => "unknown (a limit stopped the search)",
+        Status::Rejected => "rejected (the solution given breaks the rules)",
     }
 }
 
@@ -278,6 +279,8 @@ pub fn report<P: Puzzle>(
         name => format!("{v} {name}"),
     };
     let headline = match (o.query, status) {
+        // Never from a run: only `tantrix check` reports it.
+        (_, Status::Rejected) => status_word(status).to_string(),
         (_, Status::Unknown) if o.solutions.is_empty() => match o.count_at_least {
             Some(n) if o.query == Query::Count => format!(
                 "at least {}; {}",

@@ -19,6 +19,8 @@ pub enum Status {
     Infeasible,
     /// A limit stopped the search before it decided.
     Unknown,
+    /// `tantrix check`: the solution given breaks the rules (exit status 4).
+    Rejected,
 }
 
 /// Counters a search keeps; printed with `--json` as `stats`.
