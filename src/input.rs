@@ -23,8 +23,11 @@ fn in_sandbox<R>(f: impl FnOnce(&HashMap<String, String>) -> R) -> Option<R> {
 }
 
 /// A text file's contents, without a leading UTF-8 byte-order mark (editors on Windows
-/// write one); a failure names the path.
+/// write one); a failure names the path. `-` is standard input, for every reader.
 pub fn read_file(path: &str) -> Result<String> {
+    if path == "-" {
+        return stdin();
+    }
     if let Some(found) = in_sandbox(|files| files.get(path).cloned()) {
         return found.map(without_bom).ok_or_else(|| {
             Error::input(format!(

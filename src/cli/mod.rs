@@ -209,7 +209,7 @@ pub fn command() -> Command {
     .subcommand(
         Command::new("jobs")
             .about("Write a job file (JSON lines) for `quandary batch`: a sweep, with A..B ranges in any word, or one question split into cubes")
-            .after_help("Examples:\n  quandary jobs --ascending --time-limit 600 gunport optimum 1..20 1..20 > census.jsonl\n  quandary jobs --cubes 16 gunport reach 12 12 --at-least 45 -o cubes.jsonl")
+            .after_help("Examples:\n  quandary jobs --ascending --time-limit 600 gunport optimum 1..20 1..20 > census.jsonl\n  quandary jobs --cubes 16 -o cubes.jsonl gunport reach 12 12 --at-least 45\n(jobs' own flags come before the puzzle: what follows it is the job's command)")
             .arg(
                 Arg::new("command")
                     .required(true)
