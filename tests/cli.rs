@@ -878,3 +878,35 @@ fn setter_verbs_count_solutions_not_clues() {
     );
     assert_eq!(v["details"]["clues"], v["solution"]["clues"], "{v}");
 }
+
+/// A flag offered is a flag that works: `chess peaceable --svg` draws the armies, `gunport
+/// sweep` offers no `--svg` (it answers many boards), `chess forced` marks the board's holes
+/// as holes, not as undecided squares.
+#[test]
+fn offered_flags_work() {
+    let svg = temp_file("peaceable.svg", "");
+    std::fs::remove_file(&svg).unwrap();
+    let (code, out, err) = quandary(&["chess", "peaceable", "5", "--svg", &svg]);
+    assert_eq!(code, 0, "{out} {err}");
+    let picture = std::fs::read_to_string(&svg).expect("the picture is written");
+    assert!(
+        picture.contains("<svg") && picture.contains("white queen"),
+        "{picture}"
+    );
+    let (code, _, err) = quandary(&[
+        "gunport", "sweep", "--max-m", "3", "--max-n", "3", "--svg", "x.svg",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--svg"), "{err}");
+    let (code, out, _) = quandary(&["chess", "forced", "data/chess/friedman-b4n2.txt"]);
+    assert_eq!(code, 0);
+    let top = out
+        .lines()
+        .find(|l| l.contains('B') && l.contains('#'))
+        .unwrap_or("");
+    assert_eq!(
+        top.split_whitespace().collect::<Vec<_>>(),
+        ["#", "B", "·", "#", "#"],
+        "{out}"
+    );
+}

@@ -25,6 +25,24 @@ struct Common {
     time_limit: Option<f64>,
 }
 
+/// The flags of a verb that answers many instances and draws no picture.
+#[derive(Args)]
+struct NoPicture {
+    /// Print exactly one JSON object on stdout
+    #[arg(long)]
+    json: bool,
+    /// Stop after SECS seconds with status "unknown" (exit status 1)
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true)]
+    time_limit: Option<f64>,
+}
+
+impl NoPicture {
+    /// The limits of a run starting now.
+    fn limits(&self) -> Result<Limits, Error> {
+        Ok(Limits::new(super::seconds(self.time_limit)?))
+    }
+}
+
 #[derive(Subcommand)]
 enum GunportVerb {
     /// Prove the optimum of every board in a range against the Sands and Pearce formulas
@@ -43,8 +61,9 @@ enum GunportVerb {
         check_dp: bool,
         #[command(flatten)]
         options: gunport::Options,
+        /// (A sweep draws no picture: `gunport solve M N --svg FILE` draws one board.)
         #[command(flatten)]
-        common: Common,
+        common: NoPicture,
     },
 }
 
@@ -301,6 +320,7 @@ fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report, Error>
         chess::verify_peaceable(piece, s)
             .map_err(|why| Error::Internal(format!("peaceable armies fail the check: {why}")))?;
         r.solution = serde_json::to_value(s).ok();
+        r.svg = Some(chess::peaceable_svg(piece, s));
         r.text = format!(
             "{instance}: {}, m = {}\n\n{}\n",
             word_of(o.status),
@@ -326,7 +346,7 @@ fn sweep(
     lo: i64,
     check_dp: bool,
     o: &gunport::Options,
-    c: &Common,
+    c: &NoPicture,
 ) -> Result<i32, Error> {
     let g_max = Gunport::new(max_m, max_n)?;
     Gunport::new(lo, lo)?;

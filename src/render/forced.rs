@@ -43,7 +43,15 @@ pub fn text(set: &ForcedSet) -> String {
             let grid: Vec<Vec<String>> = (0..rows)
                 .map(|r| {
                     (0..cols)
-                        .map(|c| marks.get(&Place::Cell(r, c)).cloned().unwrap_or("?".into()))
+                        .map(|c| {
+                            let p = Place::Cell(r, c);
+                            match marks.get(&p) {
+                                Some(m) => m.clone(),
+                                // Not a place of this board (a hole in a chess board).
+                                None if !set.places.contains(&p) => "#".into(),
+                                None => "?".into(),
+                            }
+                        })
                         .collect()
                 })
                 .collect();

@@ -707,6 +707,45 @@ pub fn to_svg(board: &Board, placement: &[Option<Piece>]) -> String {
     pic.finish()
 }
 
+/// Peaceable armies as SVG: the board's squares, white pieces drawn light with a dark edge,
+/// black pieces dark.
+pub fn peaceable_svg(piece: Piece, s: &PeaceableSolution) -> String {
+    let n = s.rows.len();
+    let title = format!("Peaceable armies of {}", piece.name());
+    let mut pic = crate::render::svg::GridPicture::new(n, n, &title);
+    for (r, row) in s.rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            pic.fill(
+                r,
+                c,
+                if (r + c) % 2 == 0 {
+                    "#f0d9b5"
+                } else {
+                    "#b58863"
+                },
+            );
+            match ch {
+                'W' => pic.shape(
+                    r,
+                    c,
+                    piece.outline(),
+                    "#fafafa",
+                    &format!("white {}", piece.name()),
+                ),
+                'B' => pic.shape(
+                    r,
+                    c,
+                    piece.outline(),
+                    "#111",
+                    &format!("black {}", piece.name()),
+                ),
+                _ => {}
+            }
+        }
+    }
+    pic.finish()
+}
+
 /// Peaceable armies: `m` white and `m` black pieces of one type on an open n×n board, no piece
 /// attacking one of the other colour; the model maximises m. Returns the model with the white
 /// and black variables (row-major).
