@@ -159,6 +159,8 @@ fn every_example_answers_every_question_and_the_page_is_served() {
             let (code, r) = server.run(json!({
                 "puzzle": p["name"], "verb": verb, "words": p["example"],
                 "options": options, "time_limit": 5, "at_least": 1,
+                // Battleship's generate makes a puzzle from a size and a fleet.
+                "rows": 6, "cols": 6, "fleet": "3 2 1", "seed": 1,
             }));
             assert_eq!(code, 200, "{} {verb}: {r}", p["name"]);
             if verb == "model" {

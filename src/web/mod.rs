@@ -444,6 +444,9 @@ fn puzzles() -> Value {
                 verbs.extend(["optimum", "reach"]);
             }
             verbs.push("model");
+            if e.name() == "battleship" {
+                verbs.extend(SETTER_VERBS);
+            }
             json!({"name": e.name(), "title": e.title(), "about": e.about(),
                    "input": e.input(), "example": e.example(), "verbs": verbs,
                    "options": flags(*e)})
