@@ -333,4 +333,34 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
     assert!(headline.contains("solved"), "{headline}");
     b.run("window.scrollTo(0, 0)");
     b.screenshot("tantrix-solve.png");
+    // A long run shows its stage and progress while it runs, and the words change: Gunport
+    // 19×19 at 119 holes by the budget program, reporting its rows; then stopped.
+    b.choose("puzzle", "gunport");
+    b.type_into("#words", "19 19");
+    b.choose("verb", "reach");
+    b.type_into("#at-least", "119");
+    b.run("const m = document.querySelector('#opts [data-flag=\"method\"]'); m.value = 'budget'; m.dispatchEvent(new Event('change'));");
+    b.type_into("#limit", "60");
+    b.click("#go");
+    let mut seen = std::collections::BTreeSet::new();
+    let started = Instant::now();
+    while seen.len() < 3 && started.elapsed() < Duration::from_secs(40) {
+        let h = b.run("return document.getElementById('headline').textContent");
+        let h = h.as_str().unwrap_or("").to_string();
+        if let Some((_, what)) = h.split_once(" — ") {
+            seen.insert(what.to_string());
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    b.run("window.scrollTo(0, 0)");
+    b.screenshot("gunport-progress.png");
+    b.click("#stop");
+    b.wait_for(
+        "return document.getElementById('go').disabled === false",
+        "the stopped run's answer",
+    );
+    assert!(
+        seen.len() >= 3 && seen.iter().any(|s| s.contains("row program: row")),
+        "the page did not show the run's progress changing: {seen:?}"
+    );
 }

@@ -205,6 +205,19 @@ fn gunport_8x8_optimum_is_certified() {
         .contains("optimal, 20 holes"));
 }
 
+/// Two engines racing (a portfolio, on threads of their own): the refutations are still
+/// certified, whichever engine answers (the recorder travels with the run into the engines'
+/// threads; it used to sit in a thread-local that only the caller's thread could see).
+#[test]
+fn a_portfolio_of_two_engines_still_certifies() {
+    let (manifest, _) = certified(
+        "portfolio",
+        &["gunport", "optimum", "6", "6", "--configs", "default,sat"],
+        "optimal",
+    );
+    assert_eq!(manifest["report"]["objective"], 12);
+}
+
 #[test]
 fn the_seed_chess_puzzle_is_certified_unique() {
     let (manifest, _) = certified(

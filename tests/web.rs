@@ -587,3 +587,42 @@ fn a_stop_ends_every_kind_of_search() {
     let (code, r) = server.run(json!({"puzzle": "tank", "verb": "count", "words": ["5"]}));
     assert_eq!((code, r["count"].as_u64()), (200, Some(2)), "{r}");
 }
+
+/// A long run reports its stage and progress while it runs (`/api/progress`, which the page
+/// polls), per run id; the report changes as the run goes on.
+#[test]
+fn a_long_run_reports_its_progress() {
+    let server = std::sync::Arc::new(Server::start(&["--max-time", "60"]));
+    let run = {
+        let server = server.clone();
+        std::thread::spawn(move || {
+            server.run(
+                json!({"id": "watched", "puzzle": "gunport", "verb": "reach",
+                              "words": ["19", "19"], "at_least": 119,
+                              "args": ["--method", "budget"], "time_limit": 30}),
+            )
+        })
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let started = Instant::now();
+    while seen.len() < 3 && started.elapsed() < Duration::from_secs(25) {
+        let (code, body) = server.request("GET", "/api/progress?id=watched", b"");
+        assert_eq!(code, 200, "{body}");
+        let p: Value = serde_json::from_str(&body).unwrap();
+        if p["going"] == true {
+            seen.insert(format!("{}: {}", p["stage"], p["message"]));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    server.request("POST", "/api/stop", br#"{"id": "watched"}"#);
+    let (code, _) = run.join().unwrap();
+    assert_eq!(code, 200);
+    assert!(seen.len() >= 3, "the reports did not change: {seen:?}");
+    assert!(
+        seen.iter().any(|s| s.contains("row program: row")),
+        "{seen:?}"
+    );
+    // Another id has nothing to report.
+    let (_, body) = server.request("GET", "/api/progress?id=nobody", b"");
+    assert!(body.contains("\"going\":false"), "{body}");
+}

@@ -39,7 +39,7 @@ struct NoPicture {
 impl NoPicture {
     /// The limits of a run starting now.
     fn limits(&self) -> Result<Limits, Error> {
-        Ok(Limits::new(super::seconds(self.time_limit)?))
+        Ok(super::run_limits(super::seconds(self.time_limit)?))
     }
 }
 
@@ -189,7 +189,7 @@ impl Common {
     }
     /// The limits of a run starting now (call it before reading the input).
     fn limits(&self) -> Result<Limits, Error> {
-        Ok(Limits::new(super::seconds(self.time_limit)?))
+        Ok(super::run_limits(super::seconds(self.time_limit)?))
     }
 }
 

@@ -302,6 +302,12 @@ impl Output {
 }
 
 /// The time limit of a command, checked.
+/// The limits of a run started from the command line now: its time limit, and the spinner
+/// for its progress.
+pub fn run_limits(time_limit: Option<Duration>) -> Limits {
+    Limits::new(time_limit).with_progress(progress::sink())
+}
+
 pub fn time_limit(m: &ArgMatches) -> Result<Option<Duration>, Error> {
     seconds(m.try_get_one::<f64>("time-limit").ok().flatten().copied())
 }
@@ -428,7 +434,7 @@ pub fn main() -> i32 {
     match run(&matches) {
         Ok(code) => code,
         Err(e) => {
-            quandary::solve::progress::finish();
+            progress::finish();
             eprintln!("quandary: error: {e}");
             if json {
                 let status = if matches!(e, Error::Stopped(_)) {
@@ -485,7 +491,7 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     if verb == "model" {
         return model(entry, &words, options, vm);
     }
-    let limits = Limits::new(time_limit(vm)?);
+    let limits = run_limits(time_limit(vm)?);
     let mut output = Output::from(vm);
     check_outputs(&output, vm.try_get_one::<String>("out").ok().flatten())?;
     let query = query_of(entry, verb, vm).expect("verbs() lists every generic verb");
@@ -511,9 +517,11 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     let report = match vm.try_get_one::<String>("proof").ok().flatten() {
         None => entry.run(&words, options, query, &limits, cube.as_deref())?,
         Some(dir) => certify::run(dir, entry, verb, &words, |recorder| {
-            quandary::solve::proof::recording(recorder, || {
-                entry.run(&words, options, query, &limits, cube.as_deref())
-            })
+            let shared = quandary::solve::proof::shared(recorder);
+            let limits = limits.clone().recording(shared.clone());
+            let report = entry.run(&words, options, query, &limits, cube.as_deref());
+            drop(limits);
+            (report, quandary::solve::proof::take(shared))
         })?,
     };
     if let Some(path) = vm.try_get_one::<String>("out").ok().flatten() {
@@ -592,7 +600,7 @@ fn model(
     };
     // A run like any other: the time limit and the memory limit bound building the model
     // and writing its files.
-    let limits = Limits::new(time_limit(m)?);
+    let limits = run_limits(time_limit(m)?);
     let (title, model) = quandary::solve::run::bounded(&limits, "building the model", || {
         entry.model(words, options, query)
     })?;
@@ -646,7 +654,7 @@ fn tour() -> Result<i32, Error> {
             &words,
             OptionsIn::Default,
             e.tour_query(),
-            &Limits::none(),
+            &run_limits(None),
             None,
         )?;
         code = code.max(emit(&report, &Output::default())?);

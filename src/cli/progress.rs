@@ -27,6 +27,21 @@ impl quandary::solve::progress::Progress for Spinner {
 /// The spinner, once installed.
 static BAR: OnceLock<ProgressBar> = OnceLock::new();
 
+/// The spinner as the sink of this process's runs (one run at a time on the command line).
+static SINK: OnceLock<quandary::solve::progress::Sink> = OnceLock::new();
+
+/// Where a run started from the command line reports: the spinner, if one is drawn.
+pub fn sink() -> Option<quandary::solve::progress::Sink> {
+    SINK.get().cloned()
+}
+
+/// Clears the spinner (after an error, say).
+pub fn finish() {
+    if let Some(bar) = BAR.get() {
+        bar.finish_and_clear();
+    }
+}
+
 /// Draws progress on stderr if it is a terminal.
 pub fn install() {
     if !std::io::stderr().is_terminal() {
@@ -38,7 +53,7 @@ pub fn install() {
             .expect("valid template"),
     );
     let _ = BAR.set(bar.clone());
-    quandary::solve::progress::install(Arc::new(Spinner(bar)));
+    let _ = SINK.set(Arc::new(Spinner(bar)));
 }
 
 /// Prints `text` above the spinner once, if the run is still going after `after` (on a

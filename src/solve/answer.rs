@@ -78,7 +78,7 @@ impl Query {
 /// What steers one run, passed to it and to nothing else: one deadline for the whole run
 /// (model building included), the flag a stop request raises, the memory it may build, and
 /// the engine its full model is solved on.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Limits {
     pub started: Instant,
     pub deadline: Option<Instant>,
@@ -88,6 +88,24 @@ pub struct Limits {
     pub memory: Option<u64>,
     /// The engine of the full model.
     pub engine: super::Engine,
+    /// Where the run reports its progress (none: it reports nowhere).
+    pub progress: Option<super::progress::Sink>,
+    /// Where the run writes certificates of its refutations (`--proof`); a recorded run
+    /// solves the full model alone, on the SAT backend.
+    pub recorder: Option<super::proof::Shared>,
+}
+
+impl std::fmt::Debug for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limits")
+            .field("deadline", &self.deadline)
+            .field("cancel", &self.cancel)
+            .field("memory", &self.memory)
+            .field("engine", &self.engine)
+            .field("progress", &self.progress.is_some())
+            .field("recorded", &self.recorder.is_some())
+            .finish()
+    }
 }
 
 impl Limits {
@@ -101,6 +119,8 @@ impl Limits {
             cancel: None,
             memory: None,
             engine: super::Engine::Sat,
+            progress: None,
+            recorder: None,
         }
     }
 
@@ -119,6 +139,32 @@ impl Limits {
     pub fn with_memory(mut self, bytes: u64) -> Limits {
         self.memory = Some(bytes);
         self
+    }
+
+    /// The same run, reporting its progress to `sink`.
+    pub fn with_progress(mut self, sink: Option<super::progress::Sink>) -> Limits {
+        self.progress = sink;
+        self
+    }
+
+    /// The same run, recorded: every refutation it reaches is certified into `recorder`.
+    pub fn recording(mut self, recorder: super::proof::Shared) -> Limits {
+        self.recorder = Some(recorder);
+        self
+    }
+
+    /// Reports the start of a phase of this run.
+    pub fn phase(&self, name: &str) {
+        if let Some(p) = &self.progress {
+            p.phase(name);
+        }
+    }
+
+    /// Reports that this run is over.
+    pub fn finish(&self) {
+        if let Some(p) = &self.progress {
+            p.finish();
+        }
     }
 
     /// The same run, its full model on `engine`.
@@ -141,6 +187,8 @@ impl Limits {
             deadline: self.deadline,
             cancel: self.cancel.clone(),
             memory: self.memory,
+            progress: self.progress.clone(),
+            recorder: self.recorder.clone(),
         }
     }
 

@@ -39,6 +39,10 @@ pub enum Interrupt {
 /// what they build is charged to one account.
 struct Account {
     deadline: Option<Instant>,
+    /// Where the run reports its progress.
+    progress: Option<super::progress::Sink>,
+    /// Where a recorded run writes its certificates.
+    recorder: Option<super::proof::Shared>,
     /// Raised by someone else (a server's stop request) to stop the run.
     cancel: Option<Arc<AtomicBool>>,
     limit: u64,
@@ -74,10 +78,14 @@ thread_local! {
 /// What stops a run from outside: its deadline, a flag raised by a stop request (from any
 /// thread), and the bytes it may build. The runner opens every stage with one
 /// ([`guarded`]); [`super::answer::Limits`] carries it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Bounds {
     pub deadline: Option<Instant>,
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Where the run reports its progress ([`super::progress`]).
+    pub progress: Option<super::progress::Sink>,
+    /// Where a recorded run writes its certificates ([`super::proof`]).
+    pub recorder: Option<super::proof::Shared>,
     /// Bytes; `None`: [`memory_limit`].
     pub memory: Option<u64>,
 }
@@ -120,6 +128,19 @@ pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
     GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.cancel.clone()))
 }
 
+/// Calls `f` with the progress sink of this thread's stage, if its run has one.
+pub fn with_progress(f: impl FnOnce(&dyn super::progress::Progress)) {
+    let sink = GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.progress.clone()));
+    if let Some(p) = sink {
+        f(p.as_ref());
+    }
+}
+
+/// The certificate recorder of this thread's stage, if its run is recorded.
+pub fn recorder() -> Option<super::proof::Shared> {
+    GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.recorder.clone()))
+}
+
 /// Whether this thread's run was asked to stop.
 pub fn cancelled() -> bool {
     GUARD.with(|g| {
@@ -153,8 +174,18 @@ pub fn guarded<R>(bounds: &Bounds, stage: impl FnOnce() -> R) -> Result<R, Inter
         Some(o) => o.limit.saturating_sub(o.bytes.load(Ordering::Relaxed)),
         None => bounds.memory.unwrap_or_else(memory_limit),
     };
+    let progress = bounds
+        .progress
+        .clone()
+        .or_else(|| outer.as_ref().and_then(|o| o.progress.clone()));
+    let recorder = bounds
+        .recorder
+        .clone()
+        .or_else(|| outer.as_ref().and_then(|o| o.recorder.clone()));
     let account = Arc::new(Account {
         deadline,
+        progress,
+        recorder,
         cancel,
         limit: bounds.memory.map_or(limit, |m| m.min(limit)),
         bytes: AtomicU64::new(0),

@@ -61,13 +61,20 @@ impl Backend for Portfolio {
         }
         self.stop.store(false, Ordering::Relaxed);
         let stop = &self.stop;
+        // The engines' threads enter the caller's stage: its stop request, and for a recorded
+        // run its certificate recorder, reach them.
+        let stage = super::budget::handle();
+        let stage = &stage;
         let answers: Vec<(Answer, Instant)> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .members
                 .iter_mut()
                 .map(|m| {
                     s.spawn(move || {
-                        let a = m.solve(assumptions);
+                        let a = match stage {
+                            Some(h) => h.enter(|| m.solve(assumptions)).unwrap_or(Answer::Unknown),
+                            None => m.solve(assumptions),
+                        };
                         if a != Answer::Unknown {
                             stop.store(true, Ordering::Relaxed);
                         }

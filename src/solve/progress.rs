@@ -1,9 +1,12 @@
 //! Progress of long runs, as a trait the library calls and a front end implements (the command
-//! line draws a spinner; a web page could stream it). The library draws nothing itself.
+//! line draws a spinner; the page polls what a run reports). The library draws nothing itself.
 //!
-//! One sink serves the whole process: [`install`] it once; until then reports go nowhere.
+//! A sink belongs to one run: it travels in the run's [`Limits`](super::answer::Limits) into
+//! every stage of the run ([`super::budget::guarded`]) and into the worker threads that enter a
+//! stage, so that two runs at once (a server's) report each to its own. Code deep in a stage
+//! calls [`phase`] and [`message`]; outside a stage of a run with a sink they do nothing.
 
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::Arc;
 
 /// Receives what a running search is doing.
 pub trait Progress: Send + Sync {
@@ -15,37 +18,15 @@ pub trait Progress: Send + Sync {
     fn finish(&self);
 }
 
-fn sink() -> &'static RwLock<Option<Arc<dyn Progress>>> {
-    static SINK: OnceLock<RwLock<Option<Arc<dyn Progress>>>> = OnceLock::new();
-    SINK.get_or_init(|| RwLock::new(None))
-}
+/// A run's sink, shared.
+pub type Sink = Arc<dyn Progress>;
 
-/// Sends every later report to `progress`.
-pub fn install(progress: Arc<dyn Progress>) {
-    if let Ok(mut s) = sink().write() {
-        *s = Some(progress);
-    }
-}
-
-fn with(f: impl FnOnce(&dyn Progress)) {
-    if let Ok(s) = sink().read() {
-        if let Some(p) = s.as_ref() {
-            f(p.as_ref());
-        }
-    }
-}
-
-/// Reports the start of a phase.
+/// Reports the start of a phase to the current stage's run.
 pub fn phase(name: &str) {
-    with(|p| p.phase(name));
+    super::budget::with_progress(|p| p.phase(name));
 }
 
-/// Reports what the current phase has done.
+/// Reports what the current phase of the current stage's run has done.
 pub fn message(text: &str) {
-    with(|p| p.message(text));
-}
-
-/// Reports the end of the run.
-pub fn finish() {
-    with(|p| p.finish());
+    super::budget::with_progress(|p| p.message(text));
 }

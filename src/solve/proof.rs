@@ -14,7 +14,6 @@
 //! functions are declared here.
 
 use serde::Serialize;
-use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -91,48 +90,57 @@ impl Recorder {
     }
 }
 
-thread_local! {
-    static RECORDER: RefCell<Option<Recorder>> = const { RefCell::new(None) };
+/// A recorder shared by the threads of one run (a portfolio's engines solve on threads of
+/// their own); it travels in the run's [`Limits`](super::answer::Limits) into every stage.
+pub type Shared = std::sync::Arc<std::sync::Mutex<Recorder>>;
+
+/// Shares `recorder` for a run ([`super::answer::Limits::recording`]).
+pub fn shared(recorder: Recorder) -> Shared {
+    std::sync::Arc::new(std::sync::Mutex::new(recorder))
 }
 
-/// Runs `f` with every SAT refutation on this thread certified into `recorder`; returns what
-/// `f` answered and the recorder with what it wrote.
-pub fn recording<R>(recorder: Recorder, f: impl FnOnce() -> R) -> (R, Recorder) {
-    struct Clear;
-    impl Drop for Clear {
-        fn drop(&mut self) {
-            RECORDER.with(|r| r.borrow_mut().take());
+/// The recorder back from a run that is over.
+pub fn take(shared: Shared) -> Recorder {
+    match std::sync::Arc::try_unwrap(shared) {
+        Ok(m) => m.into_inner().unwrap_or_else(|e| e.into_inner()),
+        // Another thread still holds it (it cannot, once the run returned): take its contents.
+        Err(arc) => {
+            let mut guard = arc.lock().unwrap_or_else(|e| e.into_inner());
+            let dir = guard.dir.clone();
+            std::mem::replace(
+                &mut *guard,
+                Recorder {
+                    dir,
+                    header: Vec::new(),
+                    method: None,
+                    refutations: Vec::new(),
+                    models: 0,
+                    failures: Vec::new(),
+                },
+            )
         }
     }
-    RECORDER.with(|r| *r.borrow_mut() = Some(recorder));
-    let clear = Clear;
-    let out = f();
-    let recorder = RECORDER.with(|r| r.borrow_mut().take()).expect("set above");
-    drop(clear);
-    (out, recorder)
 }
 
-/// Whether this thread's run is recorded (then the runner uses the SAT model alone).
+/// Calls `f` with the recorder of this thread's stage, if its run is recorded.
+fn with_recorder<R>(f: impl FnOnce(&mut Recorder) -> R) -> Option<R> {
+    let shared = super::budget::recorder()?;
+    let mut rec = shared.lock().unwrap_or_else(|e| e.into_inner());
+    Some(f(&mut rec))
+}
+
+/// Whether this thread's stage belongs to a recorded run.
 pub fn active() -> bool {
-    RECORDER.with(|r| r.borrow().is_some())
+    super::budget::recorder().is_some()
 }
 
-/// Names the formulation and engine the following refutations come from.
+/// Records the formulation a certificate's CNF files come from.
 pub fn note_method(method: &str) {
-    RECORDER.with(|r| {
-        if let Some(rec) = r.borrow_mut().as_mut() {
-            rec.method = Some(method.to_string());
-        }
-    });
+    with_recorder(|rec| rec.method = Some(method.to_string()));
 }
 
-/// Appends a model the engine found (every variable, as DIMACS literals) to `models.txt`:
-/// the witnesses of what was found (a count's solutions are the models its final CNF's
-/// blocking clauses exclude).
 pub fn witness(model: &[i32]) {
-    RECORDER.with(|r| {
-        let mut slot = r.borrow_mut();
-        let Some(rec) = slot.as_mut() else { return };
+    with_recorder(|rec| {
         let path = rec.dir.join("models.txt");
         let mut line = String::from("v");
         for l in model {
@@ -197,9 +205,7 @@ extern "C" fn terminate(state: *mut c_void) -> c_int {
 /// literals) as units, are unsatisfiable: writes the CNF and a DRAT proof into the recorder's
 /// directory. Does nothing when no run is recorded.
 pub fn certify(log: &ClauseLog, variables: usize, assumptions: &[i32], deadline: Option<Instant>) {
-    RECORDER.with(|r| {
-        let mut slot = r.borrow_mut();
-        let Some(rec) = slot.as_mut() else { return };
+    with_recorder(|rec| {
         let k = rec.refutations.len() + rec.failures.len() + 1;
         match write_and_prove(rec, k, log, variables, assumptions, deadline) {
             Ok(refutation) => rec.refutations.push(refutation),

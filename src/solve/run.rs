@@ -43,7 +43,7 @@ pub fn run<P: Puzzle>(
     // A recorded run ([`super::proof`]) certifies SAT refutations: it goes straight to the
     // full model, on one engine. So does a run on the MIP backend, whose point is what the
     // MIP solver makes of the model itself.
-    let model_only = super::proof::active() || limits.engine == super::Engine::Highs;
+    let model_only = limits.recorder.is_some() || limits.engine == super::Engine::Highs;
     let (found, tried) = if model_only {
         (None, Vec::new())
     } else {
@@ -167,7 +167,7 @@ fn verified<P: Puzzle>(
     limits: &Limits,
 ) -> Result<Outcome<P::Solution>> {
     outcome.stats.seconds = limits.seconds();
-    super::progress::finish();
+    limits.finish();
     for (k, s) in outcome.solutions.iter().enumerate() {
         match P::verify(instance, s) {
             Ok(summary) if k == 0 => outcome.facts.summary = Some(summary),
@@ -187,7 +187,7 @@ fn stage<S, R>(
     what: &str,
     work: impl FnOnce() -> R,
 ) -> Result<std::result::Result<R, Outcome<S>>> {
-    super::progress::phase(what);
+    limits.phase(what);
     match budget::guarded(&limits.bounds(), work) {
         Ok(r) => Ok(Ok(r)),
         Err(Interrupt::Deadline) => Ok(Err(stopped(query, "the time limit", what))),
@@ -294,7 +294,7 @@ fn by_phases<P: Puzzle>(
             ..limits.until(budget.and_then(|b| Instant::now().checked_add(b)))
         };
         let scope = phase.scope.clone();
-        super::progress::phase(&format!("building the model for {scope}"));
+        limits.phase(&format!("building the model for {scope}"));
         let build = phase.build;
         let attempt = budget::guarded(&phase_limits.bounds(), || {
             let mut f = build();
@@ -363,12 +363,7 @@ pub fn drive<S>(
     if limits.engine == super::Engine::Highs {
         return on_highs(f, query, limits, as_phase);
     }
-    let engines = if super::proof::active() {
-        // One engine: a portfolio's members would each certify the same refutation.
-        &f.engines[..f.engines.len().min(1)]
-    } else {
-        f.engines.as_slice()
-    };
+    let engines = f.engines.as_slice();
     match engines {
         [] => {
             let b = super::sat::SatBackend::new(&f.model);

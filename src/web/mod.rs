@@ -87,8 +87,9 @@ struct Shared {
     /// The memory each run may build: the memory limit shared equally among `max_runs`.
     memory_per_run: u64,
     running: AtomicUsize,
-    /// The cancel flag of every run in progress, by the id its client gave.
-    runs: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    /// Every run in progress with an id (the one its client gave): its cancel flag and what
+    /// it reports.
+    runs: Mutex<HashMap<String, Going>>,
 }
 
 /// Serves until the process is stopped.
@@ -396,6 +397,7 @@ fn route(
     match (method, path) {
         (&Method::GET, "/") => page(query, shared),
         (&Method::GET, "/api/puzzles") => Answer::json(200, puzzles()),
+        (&Method::GET, "/api/progress") => progress(query, shared),
         (&Method::POST, "/api/run") => match json_body() {
             Ok(v) => run(&v, shared, cancel),
             Err(a) => a,
@@ -404,7 +406,7 @@ fn route(
             Ok(v) => stop(&v, shared),
             Err(a) => a,
         },
-        (_, "/" | "/api/puzzles" | "/api/run" | "/api/stop") => {
+        (_, "/" | "/api/puzzles" | "/api/progress" | "/api/run" | "/api/stop") => {
             Answer::error(405, "method not allowed")
         }
         _ => Answer::error(404, format!("no such page: {path}")),
@@ -588,10 +590,15 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             ),
         );
     };
-    let _listed = match v["id"]
-        .as_str()
-        .map(|id| Listed::new(shared, id, cancel.clone()))
-    {
+    let reported = Arc::new(Reported {
+        started: std::time::Instant::now(),
+        last: Mutex::new(("starting".into(), String::new())),
+    });
+    let going = Going {
+        cancel: cancel.clone(),
+        progress: reported.clone(),
+    };
+    let _listed = match v["id"].as_str().map(|id| Listed::new(shared, id, going)) {
         Some(None) => {
             return Answer::error(409, "a run with that id is going; give each run its own id")
         }
@@ -600,7 +607,8 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     };
     let limits = Limits::new(Some(limit))
         .with_cancel(cancel)
-        .with_memory(shared.memory_per_run);
+        .with_memory(shared.memory_per_run)
+        .with_progress(Some(reported));
     if verb == "model" {
         return quandary::input::sandboxed(files, || model(entry, &words, options, &limits));
     }
@@ -700,7 +708,35 @@ impl Drop for Slot<'_> {
     }
 }
 
-/// A run's cancel flag listed under its id while it runs, for `/api/stop`.
+/// A run in progress: what stops it, and what it reports (for `/api/progress`).
+#[derive(Clone)]
+struct Going {
+    cancel: Arc<AtomicBool>,
+    progress: Arc<Reported>,
+}
+
+/// The last stage and message a run reported, for the page to poll: the same words the
+/// command line's spinner shows.
+struct Reported {
+    started: std::time::Instant,
+    last: Mutex<(String, String)>,
+}
+
+impl quandary::solve::progress::Progress for Reported {
+    fn phase(&self, name: &str) {
+        if let Ok(mut l) = self.last.lock() {
+            *l = (name.to_string(), String::new());
+        }
+    }
+    fn message(&self, text: &str) {
+        if let Ok(mut l) = self.last.lock() {
+            l.1 = text.to_string();
+        }
+    }
+    fn finish(&self) {}
+}
+
+/// A run listed under its id while it runs, for `/api/stop` and `/api/progress`.
 struct Listed<'a> {
     shared: &'a Shared,
     id: String,
@@ -708,12 +744,12 @@ struct Listed<'a> {
 
 impl<'a> Listed<'a> {
     /// Lists the run; `None` if a run with that id is going.
-    fn new(shared: &'a Shared, id: &str, flag: Arc<AtomicBool>) -> Option<Listed<'a>> {
+    fn new(shared: &'a Shared, id: &str, going: Going) -> Option<Listed<'a>> {
         let mut runs = shared.runs.lock().ok()?;
         if runs.contains_key(id) {
             return None;
         }
-        runs.insert(id.to_string(), flag);
+        runs.insert(id.to_string(), going);
         Some(Listed {
             shared,
             id: id.to_string(),
@@ -772,15 +808,41 @@ fn model(entry: &dyn Entry, words: &[String], options: OptionsIn, limits: &Limit
     }
 }
 
+/// `GET /api/progress?id=ID`: what the run with that id reports now: its stage, its last
+/// message, the seconds since it started; `"going": false` when no such run is going.
+fn progress(query: &str, shared: &Shared) -> Answer {
+    let id = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("id="))
+        .unwrap_or("");
+    let going = shared.runs.lock().ok().and_then(|r| r.get(id).cloned());
+    match going {
+        Some(g) => {
+            let (stage, message) = g
+                .progress
+                .last
+                .lock()
+                .map(|l| l.clone())
+                .unwrap_or_default();
+            Answer::json(
+                200,
+                json!({"going": true, "stage": stage, "message": message,
+                       "seconds": g.progress.started.elapsed().as_secs_f64()}),
+            )
+        }
+        None => Answer::json(200, json!({"going": false})),
+    }
+}
+
 /// `POST /api/stop`: `{"id"}` raises that run's cancel flag.
 fn stop(v: &Value, shared: &Shared) -> Answer {
     let Some(id) = v["id"].as_str() else {
         return Answer::error(400, "give the \"id\" of the run to stop");
     };
-    let flag = shared.runs.lock().ok().and_then(|r| r.get(id).cloned());
-    match flag {
-        Some(f) => {
-            f.store(true, Ordering::Relaxed);
+    let going = shared.runs.lock().ok().and_then(|r| r.get(id).cloned());
+    match going {
+        Some(g) => {
+            g.cancel.store(true, Ordering::Relaxed);
             Answer::json(200, json!({"stopped": true}))
         }
         None => Answer::json(
