@@ -188,7 +188,6 @@ impl Limits {
             cancel: self.cancel.clone(),
             memory: self.memory,
             progress: self.progress.clone(),
-            recorder: self.recorder.clone(),
         }
     }
 

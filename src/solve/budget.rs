@@ -41,8 +41,6 @@ struct Account {
     deadline: Option<Instant>,
     /// Where the run reports its progress.
     progress: Option<super::progress::Sink>,
-    /// Where a recorded run writes its certificates.
-    recorder: Option<super::proof::Shared>,
     /// Raised by someone else (a server's stop request) to stop the run.
     cancel: Option<Arc<AtomicBool>>,
     limit: u64,
@@ -84,8 +82,6 @@ pub struct Bounds {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Where the run reports its progress ([`super::progress`]).
     pub progress: Option<super::progress::Sink>,
-    /// Where a recorded run writes its certificates ([`super::proof`]).
-    pub recorder: Option<super::proof::Shared>,
     /// Bytes; `None`: [`memory_limit`].
     pub memory: Option<u64>,
 }
@@ -136,11 +132,6 @@ pub fn with_progress(f: impl FnOnce(&dyn super::progress::Progress)) {
     }
 }
 
-/// The certificate recorder of this thread's stage, if its run is recorded.
-pub fn recorder() -> Option<super::proof::Shared> {
-    GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.recorder.clone()))
-}
-
 /// Whether this thread's run was asked to stop.
 pub fn cancelled() -> bool {
     GUARD.with(|g| {
@@ -178,14 +169,9 @@ pub fn guarded<R>(bounds: &Bounds, stage: impl FnOnce() -> R) -> Result<R, Inter
         .progress
         .clone()
         .or_else(|| outer.as_ref().and_then(|o| o.progress.clone()));
-    let recorder = bounds
-        .recorder
-        .clone()
-        .or_else(|| outer.as_ref().and_then(|o| o.recorder.clone()));
     let account = Arc::new(Account {
         deadline,
         progress,
-        recorder,
         cancel,
         limit: bounds.memory.map_or(limit, |m| m.min(limit)),
         bytes: AtomicU64::new(0),

@@ -23,12 +23,22 @@ pub struct Portfolio {
 impl Portfolio {
     /// One engine per configuration name (see [`SatBackend::with_config`]).
     pub fn new(model: &Model, configs: &[&str]) -> Portfolio {
+        Portfolio::recorded(model, configs, None)
+    }
+
+    /// [`Portfolio::new`] for a recorded run: each engine certifies its refutations into
+    /// `recorder`.
+    pub fn recorded(
+        model: &Model,
+        configs: &[&str],
+        recorder: Option<super::proof::Shared>,
+    ) -> Portfolio {
         assert!(!configs.is_empty(), "a portfolio needs an engine");
         let stop = Arc::new(AtomicBool::new(false));
         let members = configs
             .iter()
             .map(|c| {
-                let mut b = SatBackend::with_config(model, c);
+                let mut b = SatBackend::recorded(model, c, recorder.clone());
                 b.stop_on(stop.clone());
                 b
             })
@@ -61,8 +71,7 @@ impl Backend for Portfolio {
         }
         self.stop.store(false, Ordering::Relaxed);
         let stop = &self.stop;
-        // The engines' threads enter the caller's stage: its stop request, and for a recorded
-        // run its certificate recorder, reach them.
+        // The engines' threads enter the caller's stage: its stop request reaches them.
         let stage = super::budget::handle();
         let stage = &stage;
         let answers: Vec<(Answer, Instant)> = std::thread::scope(|s| {

@@ -122,25 +122,19 @@ pub fn take(shared: Shared) -> Recorder {
     }
 }
 
-/// Calls `f` with the recorder of this thread's stage, if its run is recorded.
-fn with_recorder<R>(f: impl FnOnce(&mut Recorder) -> R) -> Option<R> {
-    let shared = super::budget::recorder()?;
+/// Calls `f` with the recorder.
+fn with_recorder<R>(shared: &Shared, f: impl FnOnce(&mut Recorder) -> R) -> R {
     let mut rec = shared.lock().unwrap_or_else(|e| e.into_inner());
-    Some(f(&mut rec))
-}
-
-/// Whether this thread's stage belongs to a recorded run.
-pub fn active() -> bool {
-    super::budget::recorder().is_some()
+    f(&mut rec)
 }
 
 /// Records the formulation a certificate's CNF files come from.
-pub fn note_method(method: &str) {
-    with_recorder(|rec| rec.method = Some(method.to_string()));
+pub fn note_method(shared: &Shared, method: &str) {
+    with_recorder(shared, |rec| rec.method = Some(method.to_string()));
 }
 
-pub fn witness(model: &[i32]) {
-    with_recorder(|rec| {
+pub fn witness(shared: &Shared, model: &[i32]) {
+    with_recorder(shared, |rec| {
         let path = rec.dir.join("models.txt");
         let mut line = String::from("v");
         for l in model {
@@ -204,8 +198,14 @@ extern "C" fn terminate(state: *mut c_void) -> c_int {
 /// Certifies that `log`'s clauses over `variables` variables, with `assumptions` (DIMACS
 /// literals) as units, are unsatisfiable: writes the CNF and a DRAT proof into the recorder's
 /// directory. Does nothing when no run is recorded.
-pub fn certify(log: &ClauseLog, variables: usize, assumptions: &[i32], deadline: Option<Instant>) {
-    with_recorder(|rec| {
+pub fn certify(
+    shared: &Shared,
+    log: &ClauseLog,
+    variables: usize,
+    assumptions: &[i32],
+    deadline: Option<Instant>,
+) {
+    with_recorder(shared, |rec| {
         let k = rec.refutations.len() + rec.failures.len() + 1;
         match write_and_prove(rec, k, log, variables, assumptions, deadline) {
             Ok(refutation) => rec.refutations.push(refutation),

@@ -359,23 +359,26 @@ pub fn drive<S>(
         }
         return Ok(o);
     }
-    super::proof::note_method(&f.method);
+    let recorder = limits.recorder.clone();
+    if let Some(rec) = &recorder {
+        super::proof::note_method(rec, &f.method);
+    }
     if limits.engine == super::Engine::Highs {
         return on_highs(f, query, limits, as_phase);
     }
     let engines = f.engines.as_slice();
     match engines {
         [] => {
-            let b = super::sat::SatBackend::new(&f.model);
-            on_backend(b, f, query, limits.deadline, as_phase)
+            let b = super::sat::SatBackend::recorded(&f.model, "default", recorder);
+            on_backend(b, f, query, limits, as_phase)
         }
         [one] => {
-            let b = super::sat::SatBackend::with_config(&f.model, one);
-            on_backend(b, f, query, limits.deadline, as_phase)
+            let b = super::sat::SatBackend::recorded(&f.model, one, recorder);
+            on_backend(b, f, query, limits, as_phase)
         }
         many => {
-            let b = super::portfolio::Portfolio::new(&f.model, many);
-            on_backend(b, f, query, limits.deadline, as_phase)
+            let b = super::portfolio::Portfolio::recorded(&f.model, many, recorder);
+            on_backend(b, f, query, limits, as_phase)
         }
     }
 }
@@ -437,11 +440,11 @@ fn on_backend<S, B: Backend>(
     backend: B,
     mut f: Formulation<'_, S>,
     query: Query,
-    deadline: Option<Instant>,
+    limits: &Limits,
     as_phase: bool,
 ) -> Result<Outcome<S>> {
-    let mut search = Search::new(backend, deadline).with_progress(&f.method);
-    if super::proof::active() {
+    let mut search = Search::new(backend, limits.deadline).with_progress(&f.method);
+    if limits.recorder.is_some() {
         // The certificate covers the optimum itself, not a bound proved outside the model.
         search = search.proving_targets();
     }

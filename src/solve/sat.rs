@@ -143,6 +143,8 @@ pub struct SatBackend {
     /// Every clause given to CaDiCaL, kept while the run is recorded ([`super::proof`]): each
     /// refutation is then certified.
     log: Option<super::proof::ClauseLog>,
+    /// Where a recorded run's certificates go.
+    recorder: Option<super::proof::Shared>,
 }
 
 impl SatBackend {
@@ -152,6 +154,16 @@ impl SatBackend {
 
     /// CaDiCaL with one of its named configurations ("default", "plain", "sat", "unsat").
     pub fn with_config(model: &Model, config: &str) -> SatBackend {
+        SatBackend::recorded(model, config, None)
+    }
+
+    /// [`SatBackend::with_config`] for a recorded run: every refutation is certified into
+    /// `recorder` (`None`: not recorded).
+    pub fn recorded(
+        model: &Model,
+        config: &str,
+        recorder: Option<super::proof::Shared>,
+    ) -> SatBackend {
         let mut solver = ManuallyDrop::new(Engine::new(config));
         let cancel = super::budget::cancel_flag();
         solver.set_terminate(Some(
@@ -170,7 +182,7 @@ impl SatBackend {
             // A recorded run keeps the plain naming: its certificates speak of the model's
             // own variables.
             naming: Naming {
-                flip_below: if model.guess_false && !super::proof::active() {
+                flip_below: if model.guess_false && recorder.is_none() {
                     n as u32
                 } else {
                     0
@@ -182,7 +194,8 @@ impl SatBackend {
             deadline: None,
             stop: None,
             cancel,
-            log: super::proof::active().then(Default::default),
+            log: recorder.is_some().then(Default::default),
+            recorder,
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -377,15 +390,18 @@ impl Backend for SatBackend {
                             }
                         })
                         .collect();
-                    super::proof::witness(&model);
+                    if let Some(rec) = &self.recorder {
+                        super::proof::witness(rec, &model);
+                    }
                 }
                 Answer::Sat
             }
             Some(false) => {
-                if let Some(log) = &self.log {
+                if let (Some(log), Some(rec)) = (&self.log, &self.recorder) {
                     let units: Vec<i32> =
                         assumptions.iter().map(|&l| self.naming.ipasir(l)).collect();
-                    super::proof::certify(log, self.vars.n_used() as usize, &units, self.deadline);
+                    let n = self.vars.n_used() as usize;
+                    super::proof::certify(rec, log, n, &units, self.deadline);
                 }
                 Answer::Unsat
             }
