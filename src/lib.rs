@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod geometry;
+pub mod guard;
 pub mod input;
 pub mod model;
 pub mod puzzles;

@@ -598,7 +598,7 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
     // Each child takes its share of the memory limit, unless the user set one.
     let memory_mb = std::env::var("QUANDARY_MEMORY_MB")
         .is_err()
-        .then(|| quandary::solve::budget::memory_limit() / (1 << 20) / k as u64);
+        .then(|| quandary::guard::memory_limit() / (1 << 20) / k as u64);
     eprintln!(
         "quandary: {} jobs in {path}{}; {} done already in {out}; running {} ({} at a time)",
         all.len(),

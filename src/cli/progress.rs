@@ -7,7 +7,7 @@ use std::time::Duration;
 
 struct Spinner(ProgressBar);
 
-impl quandary::solve::progress::Progress for Spinner {
+impl quandary::guard::progress::Progress for Spinner {
     fn phase(&self, name: &str) {
         if self.0.is_finished() {
             self.0.reset();
@@ -28,10 +28,10 @@ impl quandary::solve::progress::Progress for Spinner {
 static BAR: OnceLock<ProgressBar> = OnceLock::new();
 
 /// The spinner as the sink of this process's runs (one run at a time on the command line).
-static SINK: OnceLock<quandary::solve::progress::Sink> = OnceLock::new();
+static SINK: OnceLock<quandary::guard::progress::Sink> = OnceLock::new();
 
 /// Where a run started from the command line reports: the spinner, if one is drawn.
-pub fn sink() -> Option<quandary::solve::progress::Sink> {
+pub fn sink() -> Option<quandary::guard::progress::Sink> {
     SINK.get().cloned()
 }
 

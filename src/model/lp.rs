@@ -106,7 +106,7 @@ pub fn to_lp(model: &Model, title: &str) -> String {
     out.push_str("Subject To\n");
     for (i, c) in model.constraints.iter().enumerate() {
         // Writing stops with the run that writes (a no-op outside one).
-        crate::solve::budget::tick();
+        crate::guard::tick();
         let (terms, rhs) = c.over_vars();
         let label: String = c
             .family

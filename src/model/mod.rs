@@ -194,7 +194,7 @@ impl Model {
     /// A new binary variable. Names should be valid LP identifiers (letters, digits, `_`).
     pub fn var(&mut self, name: impl Into<String>) -> Var {
         let name = name.into();
-        crate::solve::budget::charge(name.len() as u64 + 24);
+        crate::guard::charge(name.len() as u64 + 24);
         self.names.push(name);
         Var((self.names.len() - 1) as u32)
     }
@@ -215,7 +215,7 @@ impl Model {
         sense: Sense,
         rhs: i64,
     ) -> &mut Self {
-        crate::solve::budget::charge(16 * terms.len() as u64 + 56);
+        crate::guard::charge(16 * terms.len() as u64 + 56);
         self.constraints.push(Constraint {
             terms,
             sense,

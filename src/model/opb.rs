@@ -55,7 +55,7 @@ pub fn to_opb(model: &Model, title: &str) -> String {
     }
     for c in &model.constraints {
         // Writing stops with the run that writes (a no-op outside one).
-        crate::solve::budget::tick();
+        crate::guard::tick();
         let (terms, rhs) = c.over_vars();
         if terms.is_empty() {
             // A constant row: write it only if it is false, as an infeasible row.

@@ -84,12 +84,12 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Raised from any thread (a server's stop request) to stop the run.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// The bytes the run may build; `None`: [`super::budget::memory_limit`].
+    /// The bytes the run may build; `None`: [`crate::guard::memory_limit`].
     pub memory: Option<u64>,
     /// The engine of the full model.
     pub engine: super::Engine,
     /// Where the run reports its progress (none: it reports nowhere).
-    pub progress: Option<super::progress::Sink>,
+    pub progress: Option<crate::guard::progress::Sink>,
     /// Where the run writes certificates of its refutations (`--proof`); a recorded run
     /// solves the full model alone, on the SAT backend.
     pub recorder: Option<super::proof::Shared>,
@@ -142,7 +142,7 @@ impl Limits {
     }
 
     /// The same run, reporting its progress to `sink`.
-    pub fn with_progress(mut self, sink: Option<super::progress::Sink>) -> Limits {
+    pub fn with_progress(mut self, sink: Option<crate::guard::progress::Sink>) -> Limits {
         self.progress = sink;
         self
     }
@@ -181,9 +181,9 @@ impl Limits {
         }
     }
 
-    /// What a guarded stage of this run is held to ([`super::budget::guarded`]).
-    pub fn bounds(&self) -> super::budget::Bounds {
-        super::budget::Bounds {
+    /// What a guarded stage of this run is held to ([`crate::guard::guarded`]).
+    pub fn bounds(&self) -> crate::guard::Bounds {
+        crate::guard::Bounds {
             deadline: self.deadline,
             cancel: self.cancel.clone(),
             memory: self.memory,

@@ -90,7 +90,7 @@ impl HighsBackend {
             confirmations: 0,
             values: vec![false; model.num_vars()],
             deadline: None,
-            cancel: super::budget::cancel_flag(),
+            cancel: crate::guard::cancel_flag(),
             stats: MipStats::default(),
         }
     }
@@ -356,7 +356,7 @@ impl Backend for HighsBackend {
 fn add_rows(problem: &mut RowProblem, cols: &[Col], model: &Model) {
     for c in &model.constraints {
         let (terms, rhs) = c.over_vars();
-        super::budget::charge(24 * terms.len() as u64 + 64);
+        crate::guard::charge(24 * terms.len() as u64 + 64);
         let (lo, hi) = bounds(c.sense, rhs);
         problem.add_row(lo..=hi, factors(cols, &terms));
     }

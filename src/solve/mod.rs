@@ -3,13 +3,11 @@
 //! once on top of the [`Backend`] interface.
 
 pub mod answer;
-pub mod budget;
 pub mod cadical;
 pub mod cubes;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod portfolio;
-pub mod progress;
 pub mod proof;
 pub mod run;
 pub mod sat;

@@ -72,7 +72,7 @@ impl Backend for Portfolio {
         self.stop.store(false, Ordering::Relaxed);
         let stop = &self.stop;
         // The engines' threads enter the caller's stage: its stop request reaches them.
-        let stage = super::budget::handle();
+        let stage = crate::guard::handle();
         let stage = &stage;
         let answers: Vec<(Answer, Instant)> = std::thread::scope(|s| {
             let handles: Vec<_> = self

@@ -266,7 +266,7 @@ fn write_and_prove(
     let started = Instant::now();
     let stop = Stop {
         deadline,
-        cancel: super::budget::cancel_flag(),
+        cancel: crate::guard::cancel_flag(),
     };
     // SAFETY: the engine is used on this thread only and released before `stop` and `c_path`
     // go; proof tracing starts right after initialisation (CaDiCaL requires it) and is closed

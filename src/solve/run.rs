@@ -19,10 +19,10 @@
 //! assert_eq!((outcome.status, outcome.count), (Status::Solved, Some(2)));
 //! ```
 
-use super::budget::{self, Interrupt};
 use super::search::{Search, Status, Step};
 use super::Backend;
 use crate::error::{Error, Result};
+use crate::guard::{self, Interrupt};
 use crate::model::Lit;
 use crate::puzzles::{Exact, Formulation, Purpose, Puzzle};
 use std::time::Instant;
@@ -178,7 +178,7 @@ fn verified<P: Puzzle>(
     Ok(outcome)
 }
 
-/// Runs one stage of a run under its deadline and the memory limit ([`budget::guarded`]). A
+/// Runs one stage of a run under its deadline and the memory limit ([`guard::guarded`]). A
 /// stage stopped by the deadline answers "unknown", naming where it stopped; one stopped by
 /// memory is an error naming the estimate and the limit.
 fn stage<S, R>(
@@ -188,7 +188,7 @@ fn stage<S, R>(
     work: impl FnOnce() -> R,
 ) -> Result<std::result::Result<R, Outcome<S>>> {
     limits.phase(what);
-    match budget::guarded(&limits.bounds(), work) {
+    match guard::guarded(&limits.bounds(), work) {
         Ok(r) => Ok(Ok(r)),
         Err(Interrupt::Deadline) => Ok(Err(stopped(query, "the time limit", what))),
         Err(Interrupt::Cancelled) => Ok(Err(stopped(query, "a stop request", what))),
@@ -200,7 +200,7 @@ fn stage<S, R>(
 /// the memory limit: stopped by the deadline, it is [`Error::Stopped`] (exit status 1,
 /// naming `what`); over the memory limit, the [`too_large`] error.
 pub fn bounded<R>(limits: &Limits, what: &str, work: impl FnOnce() -> Result<R>) -> Result<R> {
-    match budget::guarded(&limits.bounds(), work) {
+    match guard::guarded(&limits.bounds(), work) {
         Ok(r) => r,
         Err(Interrupt::Deadline) => Err(Error::Stopped(format!(
             "the time limit stopped {what} before it had an answer"
@@ -224,9 +224,9 @@ fn stopped<S>(query: Query, by: &str, what: &str) -> Outcome<S> {
 pub fn too_large(estimate: u64, limit: u64) -> Error {
     let passed = estimate > limit;
     let (estimate, limit, source) = (
-        budget::bytes_in_words(estimate),
-        budget::bytes_in_words(limit),
-        budget::memory_limit_and_source().1,
+        guard::bytes_in_words(estimate),
+        guard::bytes_in_words(limit),
+        guard::memory_limit_and_source().1,
     );
     let what = if passed {
         format!("what it built (model, clauses, an exact method's tables) passed an estimated {estimate}, over the {limit} this run may use")
@@ -296,7 +296,7 @@ fn by_phases<P: Puzzle>(
         let scope = phase.scope.clone();
         limits.phase(&format!("building the model for {scope}"));
         let build = phase.build;
-        let attempt = budget::guarded(&phase_limits.bounds(), || {
+        let attempt = guard::guarded(&phase_limits.bounds(), || {
             let mut f = build();
             f.check = Some(Box::new(|s| P::verify(instance, s)));
             let method = f.method.clone();

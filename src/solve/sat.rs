@@ -20,7 +20,7 @@ use std::time::Instant;
 pub struct Deadline {
     at: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
-    /// The run's cancel flag (the stage's, [`super::budget::cancel_flag`]), taken when the engine is built.
+    /// The run's cancel flag (the stage's, [`crate::guard::cancel_flag`]), taken when the engine is built.
     cancel: Option<Arc<AtomicBool>>,
 }
 
@@ -52,7 +52,7 @@ impl CollectClauses for Sink<'_> {
         T: IntoIterator<Item = Clause>,
     {
         for cl in cl_iter {
-            super::budget::charge(clause_bytes(cl.len()));
+            crate::guard::charge(clause_bytes(cl.len()));
             self.solver.add_clause(cl.iter().map(|l| l.to_ipasir()));
             if let Some(log) = self.log.as_mut() {
                 log.add(cl.iter().map(|l| l.to_ipasir()));
@@ -165,7 +165,7 @@ impl SatBackend {
         recorder: Option<super::proof::Shared>,
     ) -> SatBackend {
         let mut solver = ManuallyDrop::new(Engine::new(config));
-        let cancel = super::budget::cancel_flag();
+        let cancel = crate::guard::cancel_flag();
         solver.set_terminate(Some(
             Deadline {
                 at: None,
@@ -231,12 +231,12 @@ impl SatBackend {
         let lits = lits.into_iter();
         match self.log.as_mut() {
             None => {
-                super::budget::charge(clause_bytes(lits.size_hint().0));
+                crate::guard::charge(clause_bytes(lits.size_hint().0));
                 self.solver.add_clause(lits);
             }
             Some(log) => {
                 let lits: Vec<i32> = lits.collect();
-                super::budget::charge(clause_bytes(lits.len()));
+                crate::guard::charge(clause_bytes(lits.len()));
                 self.solver.add_clause(lits.iter().copied());
                 log.add(lits);
             }
@@ -276,7 +276,7 @@ impl Drop for SatBackend {
         if self.clauses <= FREE_AWAY {
             drop(solver);
         } else if LEAVE_TO_EXIT.load(Ordering::Relaxed)
-            && (self.deadline.is_some_and(|d| Instant::now() >= d) || super::budget::expired())
+            && (self.deadline.is_some_and(|d| Instant::now() >= d) || crate::guard::expired())
         {
             std::mem::forget(solver);
         } else {
@@ -360,7 +360,7 @@ impl Backend for SatBackend {
             pb::default_encode_pb_constraint(row, &mut sink, vars)
         };
         if done.is_err() {
-            super::budget::out_of_memory();
+            crate::guard::out_of_memory();
         }
     }
 
@@ -471,13 +471,13 @@ impl Backend for SatBackend {
             let lits = match &mut prepared.encoding {
                 ObjectiveEncoding::Unit(t) => {
                     if t.encode_ub_change(ub..=ub, &mut sink, vars).is_err() {
-                        super::budget::out_of_memory();
+                        crate::guard::out_of_memory();
                     }
                     t.enforce_ub(ub).expect("encoded above")
                 }
                 ObjectiveEncoding::Weighted(d) => {
                     if d.encode_ub_change(ub..=ub, &mut sink, vars).is_err() {
-                        super::budget::out_of_memory();
+                        crate::guard::out_of_memory();
                     }
                     d.enforce_ub(ub).expect("encoded above")
                 }

@@ -79,9 +79,9 @@ impl<'a, B: Backend> Search<'a, B> {
     }
 
     /// Reports this search's progress, under the name `what`, to the installed
-    /// [`progress`](super::progress) sink.
+    /// [`progress`](crate::guard::progress) sink.
     pub fn with_progress(self, what: &str) -> Self {
-        super::progress::phase(what);
+        crate::guard::progress::phase(what);
         self
     }
 
@@ -92,7 +92,7 @@ impl<'a, B: Backend> Search<'a, B> {
     }
 
     pub fn progress(&self, message: String) {
-        super::progress::message(&message);
+        crate::guard::progress::message(&message);
     }
 
     /// The size of what the backend built.
@@ -110,7 +110,7 @@ impl<'a, B: Backend> Search<'a, B> {
     }
 
     fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || super::budget::cancelled()
+        self.deadline.is_some_and(|d| Instant::now() >= d) || crate::guard::cancelled()
     }
 
     /// The next solution under `assumptions`, re-solving after lazy cuts until one passes.

@@ -21,10 +21,10 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
 use hyper::{Method, Request, Response, StatusCode};
+use quandary::guard;
 use quandary::model::{lp, opb};
 use quandary::puzzles::registry::{self, Entry, OptionsIn};
 use quandary::solve::answer::{Limits, Query};
-use quandary::solve::budget;
 use quandary::Error;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -110,7 +110,7 @@ pub fn serve(settings: Settings) -> Result<(), Error> {
             settings.bind
         );
     }
-    let (limit, _) = budget::memory_limit_and_source();
+    let (limit, _) = guard::memory_limit_and_source();
     let shared = Arc::new(Shared {
         memory_per_run: limit / settings.max_runs.max(1) as u64,
         port: local.port(),
@@ -722,7 +722,7 @@ struct Reported {
     last: Mutex<(String, String)>,
 }
 
-impl quandary::solve::progress::Progress for Reported {
+impl quandary::guard::progress::Progress for Reported {
     fn phase(&self, name: &str) {
         if let Ok(mut l) = self.last.lock() {
             *l = (name.to_string(), String::new());

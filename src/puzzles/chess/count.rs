@@ -83,7 +83,7 @@ impl Search {
             return 1;
         }
         // The runner's deadline (a no-op outside it).
-        crate::solve::budget::tick();
+        crate::guard::tick();
         let free = (self.n as u32) - (occupied | attacked).count_ones();
         if (free as usize) < left {
             return 0;

@@ -18,7 +18,7 @@
 //! a state whose booked shortfall exceeds the budget by more than that is dropped. With the
 //! budget 12(mn − 3H) the program decides whether some packing leaves H holes or more.
 
-use crate::solve::budget as stage;
+use crate::guard;
 use std::collections::HashMap;
 
 const HOLE: u64 = 0;
@@ -236,7 +236,7 @@ type States = HashMap<u64, i64, std::hash::BuildHasherDefault<StateHasher>>;
 /// among packings within that budget. `None` when both sides are longer than [`MAX_WIDTH`],
 /// or the board has a single cell.
 ///
-/// It works within the stage it is called in ([`crate::solve::budget`]): the stage's deadline
+/// It works within the stage it is called in ([`crate::guard`]): the stage's deadline
 /// or a stop request ends it with `stopped`; its state maps are charged to the stage's memory
 /// account, and past the limit the stage is stopped as over memory (outside a stage, nothing
 /// stops it).
@@ -284,11 +284,11 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
     let mut total = 0;
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     // The worker threads enter the caller's stage: its stop and memory account reach them.
-    let stage = stage::handle();
+    let stage = guard::handle();
     let mut listed = 0u64;
     for r in 0..m {
         let count: usize = states.iter().map(Vec::len).sum();
-        crate::solve::progress::message(&format!(
+        crate::guard::progress::message(&format!(
             "row program: row {} of {m}, {count} states",
             r + 1
         ));
@@ -316,7 +316,7 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
         let extended: Option<Vec<Vec<States>>> = if parts == 1 {
             step.extend_all(&chunks, &taken).map(|maps| vec![maps])
         } else {
-            let answers: Vec<Result<Option<Vec<States>>, stage::Interrupt>> =
+            let answers: Vec<Result<Option<Vec<States>>, guard::Interrupt>> =
                 std::thread::scope(|scope| {
                     let (step, chunks, taken, stage) = (&step, &chunks, &taken, &stage);
                     let handles: Vec<_> = (0..parts)
@@ -332,15 +332,15 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
                         .map(|h| h.join().expect("a row program thread panicked"))
                         .collect()
                 });
-            if let Some(&why @ stage::Interrupt::Memory { .. }) =
+            if let Some(&why @ guard::Interrupt::Memory { .. }) =
                 answers.iter().find_map(|a| a.as_ref().err())
             {
-                stage::raise(why);
+                guard::raise(why);
             }
             // Stopped by the deadline or a stop request: no answer.
             answers.into_iter().map(|a| a.ok().flatten()).collect()
         };
-        stage::release(step.charged.load(std::sync::atomic::Ordering::Relaxed));
+        guard::release(step.charged.load(std::sync::atomic::Ordering::Relaxed));
         drop(chunks);
         drop(current);
         let Some(mut extended) = extended else {
@@ -375,9 +375,9 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
             })
         };
         let count: usize = next.iter().map(Vec::len).sum();
-        stage::release(listed);
+        guard::release(listed);
         listed = count as u64 * LIST_BYTES;
-        stage::charge(listed);
+        guard::charge(listed);
         peak = peak.max(count);
         total += count;
         states = next;
@@ -466,7 +466,7 @@ impl Step<'_> {
             if now > held {
                 self.charged
                     .fetch_add(now - held, std::sync::atomic::Ordering::Relaxed);
-                stage::charge(now - held);
+                guard::charge(now - held);
                 held = now;
             }
         }
@@ -507,7 +507,7 @@ impl Step<'_> {
 
     /// Whether the stage's deadline has passed or its run was asked to stop.
     fn expired(&self) -> bool {
-        stage::expired()
+        guard::expired()
     }
 }
 

@@ -33,7 +33,7 @@ pub fn optimum(m: usize, n: usize) -> Option<Optimum> {
     let pow: Vec<usize> = (0..=w).map(|k| 3usize.pow(k as u32)).collect();
     let size = 2 * pow[w];
     // Four arrays of `size` entries (i32 and u128 each, twice).
-    crate::solve::budget::charge(40 * size as u64);
+    crate::guard::charge(40 * size as u64);
     const NONE: i32 = -1;
     let mut best = vec![NONE; size];
     let mut ways = vec![0u128; size];
@@ -42,10 +42,10 @@ pub fn optimum(m: usize, n: usize) -> Option<Optimum> {
     let mut next_best = vec![NONE; size];
     let mut next_ways = vec![0u128; size];
     for r in 0..h {
-        crate::solve::progress::message(&format!("transfer matrix: row {} of {h}", r + 1));
+        crate::guard::progress::message(&format!("transfer matrix: row {} of {h}", r + 1));
         for c in 0..w {
             // One pass over the states: milliseconds at width 12 and more.
-            crate::solve::budget::check();
+            crate::guard::check();
             next_best.fill(NONE);
             next_ways.fill(0);
             for s in 0..size {

@@ -811,13 +811,13 @@ impl Gunport {
         let where_: std::collections::HashMap<Var, Domino> = gm
             .placements
             .iter()
-            .inspect(|_| crate::solve::budget::charge(48))
+            .inspect(|_| crate::guard::charge(48))
             .copied()
             .collect();
         let meanings = gm
             .decisions
             .iter()
-            .inspect(|_| crate::solve::budget::charge(std::mem::size_of::<Meaning>() as u64))
+            .inspect(|_| crate::guard::charge(std::mem::size_of::<Meaning>() as u64))
             .map(|v| match where_.get(v) {
                 Some([a, b]) => {
                     Meaning::at(Place::Cell(a.0, a.1), if a.0 == b.0 { "<>" } else { "^v" })

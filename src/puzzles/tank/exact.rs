@@ -19,7 +19,7 @@
 //! images, so the count is exact. The first rows are shared out among the cores.
 
 use super::lines::Lines;
-use crate::solve::budget;
+use crate::guard;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -89,7 +89,7 @@ fn top_least(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>], filled: usize) -
 }
 
 /// The exact search. `on_board` sees every legal board; returning `false` stops the search,
-/// and so does the stage it runs in ([`crate::solve::budget`]: its deadline, a stop request,
+/// and so does the stage it runs in ([`crate::guard`]: its deadline, a stop request,
 /// the memory limit, which the first rows' list is charged to). `part` = (k, parts) runs only the first rows k, k + parts, ...
 /// (0-based) of the search's list, and sees the boards of the orbits they lead; the parts'
 /// counts add up to the whole. Returns the number of boards seen, whether the search (or the
@@ -137,8 +137,8 @@ pub fn search(
         .unwrap_or(1)
         .clamp(1, 8);
     // The workers enter the caller's stage, so its stop and memory account reach them.
-    let stage = budget::handle();
-    let interrupted: Mutex<Option<budget::Interrupt>> = Mutex::new(None);
+    let stage = guard::handle();
+    let interrupted: Mutex<Option<guard::Interrupt>> = Mutex::new(None);
     std::thread::scope(|sc| {
         for _ in 0..threads {
             let (shared, lines, reads, stage) = (&shared, &lines, &reads, &stage);
@@ -156,7 +156,7 @@ pub fn search(
                             continue;
                         }
                         s.go(n, &mut Sink::Boards(shared));
-                        crate::solve::progress::message(&format!(
+                        crate::guard::progress::message(&format!(
                             "line search: {} of {} first rows, {} boards",
                             t + 1,
                             rows,
@@ -176,8 +176,8 @@ pub fn search(
             });
         }
     });
-    if let Some(why @ budget::Interrupt::Memory { .. }) = interrupted.into_inner().ok().flatten() {
-        budget::raise(why);
+    if let Some(why @ guard::Interrupt::Memory { .. }) = interrupted.into_inner().ok().flatten() {
+        guard::raise(why);
     }
     (
         shared.count.into_inner(),
@@ -260,7 +260,7 @@ impl<'a> State<'a> {
         let lines = self.lines;
         self.nodes += 1;
         if self.nodes.is_multiple_of(65536) {
-            let late = budget::expired();
+            let late = guard::expired();
             if let Sink::Boards(sh) = sink {
                 sh.nodes.fetch_add(65536, Ordering::Relaxed);
                 if late {
@@ -278,7 +278,7 @@ impl<'a> State<'a> {
             Sink::Firsts(out) if cell == n => {
                 // Fewer than 256 labels for every side the search takes.
                 out.extend(self.labels[..n].iter().map(|&l| l as u8));
-                budget::charge(n as u64);
+                guard::charge(n as u64);
                 return;
             }
             Sink::Boards(sh) if cell == n * n => {

@@ -105,7 +105,7 @@ impl Lines {
             for s in &layers[k] {
                 let mut es = Vec::new();
                 for (li, &(v, a)) in labels.iter().enumerate() {
-                    crate::solve::budget::tick();
+                    crate::guard::tick();
                     let (v, a) = (v as usize, a as usize);
                     let received = s[k] as usize;
                     if a < received {

@@ -1,3 +1,8 @@
+//! The guard of a run's stages: what stops them (a deadline, a stop request, the memory
+//! limit) and where they report their progress. It sits below everything that builds or
+//! searches (the model, the engines, the puzzles' exact methods, the runner), which call
+//! [`tick`], [`charge`] and [`progress::message`] from their loops.
+//!
 //! Stopping the work that happens outside the SAT engine's own search: building a model,
 //! compiling its rows to clauses, an exact method's loops. The engine's search stops itself
 //! at the deadline (CaDiCaL's terminate callback); everything else calls [`tick`] and
@@ -10,6 +15,40 @@
 //! behind. Outside a guard both calls do nothing, so library code can call the builders
 //! directly. Unwinding stops in Rust frames only: the checks are never made from inside a
 //! C or C++ callback.
+
+/// Progress of long runs, as a trait the library calls and a front end implements (the command
+/// line draws a spinner; the page polls what a run reports). The library draws nothing itself.
+///
+/// A sink belongs to one run: it travels in the run's [`Limits`](super::answer::Limits) into
+/// every stage of the run ([`super::guarded`]) and into the worker threads that enter a
+/// stage, so that two runs at once (a server's) report each to its own. Code deep in a stage
+/// calls [`phase`] and [`message`]; outside a stage of a run with a sink they do nothing.
+pub mod progress {
+    use std::sync::Arc;
+
+    /// Receives what a running search is doing.
+    pub trait Progress: Send + Sync {
+        /// A new phase began (e.g. "tank, D4-symmetric boards").
+        fn phase(&self, name: &str);
+        /// What the phase has done so far (e.g. "12 solutions").
+        fn message(&self, text: &str);
+        /// The run is over: clear whatever was drawn.
+        fn finish(&self);
+    }
+
+    /// A run's sink, shared.
+    pub type Sink = Arc<dyn Progress>;
+
+    /// Reports the start of a phase to the current stage's run.
+    pub fn phase(name: &str) {
+        super::with_progress(|p| p.phase(name));
+    }
+
+    /// Reports what the current phase of the current stage's run has done.
+    pub fn message(text: &str) {
+        super::with_progress(|p| p.message(text));
+    }
+}
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -40,7 +79,7 @@ pub enum Interrupt {
 struct Account {
     deadline: Option<Instant>,
     /// Where the run reports its progress.
-    progress: Option<super::progress::Sink>,
+    progress: Option<progress::Sink>,
     /// Raised by someone else (a server's stop request) to stop the run.
     cancel: Option<Arc<AtomicBool>>,
     limit: u64,
@@ -80,8 +119,8 @@ thread_local! {
 pub struct Bounds {
     pub deadline: Option<Instant>,
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Where the run reports its progress ([`super::progress`]).
-    pub progress: Option<super::progress::Sink>,
+    /// Where the run reports its progress ([`progress`]).
+    pub progress: Option<progress::Sink>,
     /// Bytes; `None`: [`memory_limit`].
     pub memory: Option<u64>,
 }
@@ -125,7 +164,7 @@ pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
 }
 
 /// Calls `f` with the progress sink of this thread's stage, if its run has one.
-pub fn with_progress(f: impl FnOnce(&dyn super::progress::Progress)) {
+pub fn with_progress(f: impl FnOnce(&dyn progress::Progress)) {
     let sink = GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.progress.clone()));
     if let Some(p) = sink {
         f(p.as_ref());
