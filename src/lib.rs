@@ -11,6 +11,7 @@ pub mod input;
 pub mod model;
 pub mod puzzles;
 pub mod render;
+pub mod runner;
 mod scoped;
 pub mod solve;
 

@@ -468,7 +468,7 @@ fn the_readers_never_panic_on_mangled_input() {
 fn a_large_empty_board_is_answered_inside_a_window() {
     use quandary::puzzles::battleship::BattleshipPuzzle;
     use quandary::puzzles::Puzzle as _;
-    use quandary::solve::run::{run, Limits, Query};
+    use quandary::runner::{run, Limits, Query};
     let o = Default::default();
     let p = BattleshipPuzzle::read(
         &["https://puzz.link/p?battleship/200/200//e".to_string()],
@@ -501,7 +501,7 @@ fn a_large_empty_board_is_answered_inside_a_window() {
 #[test]
 fn a_window_without_a_solution_falls_back_to_the_whole_board() {
     use quandary::puzzles::battleship::BattleshipPuzzle;
-    use quandary::solve::run::{run, Limits, Query};
+    use quandary::runner::{run, Limits, Query};
     let n = 30;
     let mut clues = vec![None; n * n];
     for i in 0..10 {

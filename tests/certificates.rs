@@ -10,8 +10,8 @@
 mod common;
 use common::quandary;
 use quandary::model::{Lit, Model, Sense, Var};
-use quandary::puzzles::registry::{self, OptionsIn};
-use quandary::solve::run::Query;
+use quandary::runner::registry::{self, OptionsIn};
+use quandary::runner::Query;
 use quandary::solve::sat::SatBackend;
 use quandary::solve::search::{Search, Status};
 use serde_json::Value;

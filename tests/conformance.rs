@@ -6,9 +6,9 @@
 //! a time limit that must stop it.
 
 use quandary::model::{lp, opb};
-use quandary::puzzles::registry::{options, OptionsIn};
 use quandary::puzzles::{Place, Puzzle};
-use quandary::solve::run::{run, Limits, Query};
+use quandary::runner::registry::{options, OptionsIn};
+use quandary::runner::{run, Limits, Query};
 use quandary::solve::sat::SatBackend;
 use quandary::solve::search::{Search, Status};
 use quandary::solve::Backend;
@@ -245,7 +245,7 @@ use common::{one_json, quandary};
 
 /// `solve` on the example: exit 0, one JSON object with the common fields.
 fn cli_example(name: &str) {
-    let e = quandary::puzzles::registry::find(name).unwrap();
+    let e = quandary::runner::registry::find(name).unwrap();
     let mut args = vec![name, "solve"];
     args.extend(e.example());
     args.push("--json");
@@ -262,7 +262,7 @@ fn cli_example(name: &str) {
 /// Every generic verb on an instance under a time limit that must stop it: exit 1,
 /// status "unknown", one JSON object, and the run ends within the limit (+10%, +0.5 s).
 fn cli_limit(name: &str, hard: &[&str]) {
-    let e = quandary::puzzles::registry::find(name).unwrap();
+    let e = quandary::runner::registry::find(name).unwrap();
     let mut verbs = vec!["solve", "count", "unique", "forced"];
     if e.has_goal() {
         verbs.extend(["optimum", "reach"]);

@@ -7,9 +7,9 @@
 
 mod common;
 use quandary::model::lp;
-use quandary::puzzles::registry::{options, OptionsIn};
 use quandary::puzzles::Puzzle;
-use quandary::solve::run::{run, Limits, Query};
+use quandary::runner::registry::{options, OptionsIn};
+use quandary::runner::{run, Limits, Query};
 use serde_json::{json, Value};
 
 fn glpsol_here() -> bool {

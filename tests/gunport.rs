@@ -6,7 +6,7 @@ use quandary::puzzles::gunport::{
     dp, verify, Formulation, Gunport, GunportProblem, Options, Packing,
 };
 use quandary::puzzles::Puzzle;
-use quandary::solve::run::{drive, run, Limits, Outcome, Query};
+use quandary::runner::{drive, run, Limits, Outcome, Query};
 use quandary::solve::search::Status;
 
 fn options(f: Formulation) -> Options {

@@ -20,11 +20,11 @@ mod with_highs {
     use quandary::puzzles::battleship::BattleshipPuzzle;
     use quandary::puzzles::chess::ChessAvoidance;
     use quandary::puzzles::gunport::GunportProblem;
-    use quandary::puzzles::registry::{options, OptionsIn};
     use quandary::puzzles::tank::TankAttack;
     use quandary::puzzles::tantrix::TantrixPuzzle;
     use quandary::puzzles::Puzzle;
-    use quandary::solve::run::{run, Limits, Outcome, Query};
+    use quandary::runner::registry::{options, OptionsIn};
+    use quandary::runner::{run, Limits, Outcome, Query};
     use quandary::solve::search::Status;
     use quandary::solve::Engine;
     use serde_json::{json, Value};
@@ -247,7 +247,7 @@ mod with_highs {
             let mip = run::<P>(&i, &o, Query::Forced, &Limits::none().on(Engine::Highs))
                 .expect("HiGHS run");
             assert_eq!(sat.status, mip.status, "{} {w:?}", P::NAME);
-            let set = |f: &Option<quandary::solve::run::ForcedSet>| {
+            let set = |f: &Option<quandary::runner::ForcedSet>| {
                 serde_json::to_value(&f.as_ref().expect("a forced set").forced).unwrap()
             };
             assert_eq!(set(&sat.forced), set(&mip.forced), "{} {w:?}", P::NAME);

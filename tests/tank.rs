@@ -4,7 +4,7 @@
 use quandary::puzzles::tank::{
     self, exact, verify, Board, Formulation, Method, Options, Symmetric, Tank, TankAttack,
 };
-use quandary::solve::run::{run, Limits, Query};
+use quandary::runner::{run, Limits, Query};
 use quandary::solve::search::Status;
 use std::collections::BTreeSet;
 

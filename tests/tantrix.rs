@@ -5,7 +5,7 @@ use quandary::puzzles::tantrix::model::Options;
 use quandary::puzzles::tantrix::puzzle::{self, Instance, Shape, TantrixPuzzle};
 use quandary::puzzles::tantrix::verify::verify;
 use quandary::puzzles::tantrix::{parse_board, Board, Challenge, Colour, Placement};
-use quandary::solve::run::{run, Limits, Query};
+use quandary::runner::{run, Limits, Query};
 use quandary::solve::search::Status;
 
 /// The puzzle's options for the model's switches.

@@ -11,9 +11,9 @@
 use super::command;
 use clap::ArgMatches;
 use indicatif::{ProgressBar, ProgressStyle};
-use quandary::puzzles::registry::{self, OptionsIn};
-use quandary::solve::answer::Query;
-use quandary::solve::cubes::{self, Part};
+use quandary::runner::cubes::{self, Part};
+use quandary::runner::registry::{self, OptionsIn};
+use quandary::runner::Query;
 use quandary::solve::search::Status;
 use quandary::Error;
 use serde_json::{json, Value};

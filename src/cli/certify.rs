@@ -3,7 +3,7 @@
 //! and `solution.txt` (the answer as printed).
 
 use quandary::error::{Error, Result};
-use quandary::puzzles::registry::{Entry, Report};
+use quandary::runner::registry::{Entry, Report};
 use quandary::solve::proof::Recorder;
 use std::path::Path;
 

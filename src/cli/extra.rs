@@ -5,9 +5,9 @@ use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use quandary::puzzles::battleship::{self, verbs as setter};
 use quandary::puzzles::chess::{self, Piece};
 use quandary::puzzles::gunport::{self, dp, Gunport, GunportProblem};
-use quandary::puzzles::registry::{report, Report};
 use quandary::puzzles::tantrix::puzzle as tantrix;
-use quandary::solve::run::{self, Limits, Query};
+use quandary::runner::registry::{report, Report};
+use quandary::runner::{self, Limits, Query};
 use quandary::solve::search::Status;
 use quandary::Error;
 
@@ -311,8 +311,8 @@ fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report, Error>
                 "board side '{word}' is not a whole number from 1 to 32"
             ))
         })?;
-    let o = run::bounded(limits, "the peaceable-armies model", || {
-        run::drive(chess::peaceable(n, piece), Query::Optimum, limits, false)
+    let o = runner::bounded(limits, "the peaceable-armies model", || {
+        runner::drive(chess::peaceable(n, piece), Query::Optimum, limits, false)
     })?;
     let instance = format!("peaceable {} armies on {n}×{n}", piece.letter());
     let mut r = Report::new("chess", "peaceable", instance.clone(), o.status);
@@ -336,7 +336,7 @@ fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report, Error>
 }
 
 fn word_of(s: Status) -> &'static str {
-    quandary::puzzles::registry::status_word(s)
+    quandary::runner::registry::status_word(s)
 }
 
 /// `gunport sweep`: the optimum of every board in a range, one line (or JSON object) each.
@@ -369,7 +369,7 @@ fn sweep(
                 started: std::time::Instant::now(),
                 ..limits.clone()
             };
-            let out = run::run::<GunportProblem>(&g, o, Query::Optimum, &board)?;
+            let out = runner::run::<GunportProblem>(&g, o, Query::Optimum, &board)?;
             let r = report::<GunportProblem>(&g, o, out);
             let proved = r.status == Status::Optimal;
             let holes = r.objective.unwrap_or(-1);

@@ -24,8 +24,8 @@ mod progress;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use quandary::model::{lp, opb};
-use quandary::puzzles::registry::{self, Entry, OptionsIn, Report};
-use quandary::solve::run::{Limits, Query};
+use quandary::runner::registry::{self, Entry, OptionsIn, Report};
+use quandary::runner::{Limits, Query};
 use quandary::solve::Engine;
 use quandary::Error;
 use std::time::Duration;
@@ -497,7 +497,7 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     let query = query_of(entry, verb, vm).expect("verbs() lists every generic verb");
     let cube = match vm.try_get_one::<String>("cube").ok().flatten() {
         Some(text) => Some(
-            quandary::solve::cubes::parse(text)
+            quandary::runner::cubes::parse(text)
                 .map_err(|e| Error::input(format!("--cube: {e}")))?,
         ),
         None => None,
@@ -601,10 +601,10 @@ fn model(
     // A run like any other: the time limit and the memory limit bound building the model
     // and writing its files.
     let limits = run_limits(time_limit(m)?);
-    let (title, model) = quandary::solve::run::bounded(&limits, "building the model", || {
+    let (title, model) = quandary::runner::bounded(&limits, "building the model", || {
         entry.model(words, options, query)
     })?;
-    quandary::solve::run::bounded(&limits, "writing the model", || {
+    quandary::runner::bounded(&limits, "writing the model", || {
         if let Some(path) = m.get_one::<String>("lp") {
             write_file(path, &lp::to_lp(&model, &title))?;
         }

@@ -5,20 +5,83 @@
 //! 0-1 program ([`Puzzle::formulate`]), how to check an answer without that program
 //! ([`Puzzle::verify`]) and how to draw one. Everything else (first solution, optimum, counts,
 //! uniqueness, forced cells, time limits, verification of every answer, reports) is written
-//! once, in [`crate::solve::run`], and serves every puzzle. A new puzzle is one module
+//! once, in [`crate::runner`], and serves every puzzle. A new puzzle is one module
 //! implementing this trait plus one line in [`registry`]; [`template`] is a compiled example.
 
 pub mod battleship;
 pub mod chess;
 pub mod gunport;
-pub mod registry;
 pub mod tank;
 pub mod tantrix;
 pub mod template;
 
 use crate::error::Result;
 use crate::model::{Constraint, Model, Var};
-use crate::solve::answer::{Limits, Outcome, Query};
+use crate::solve::limits::Limits;
+
+/// Where a decision variable sits on the board, for drawing partial boards (forced cells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Place {
+    /// Row and column of a rectangular grid, from 0.
+    Cell(usize, usize),
+    /// Axial coordinates of a hex cell.
+    Hex(i32, i32),
+}
+
+/// What a decision variable means, in the puzzle's words: "at `place`, `says`" when true.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Meaning {
+    pub place: Place,
+    pub says: String,
+    /// What it says when false, if that is worth showing (e.g. "water").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub otherwise: Option<String>,
+}
+
+impl Meaning {
+    /// "At `place`, `says`" when true; nothing worth showing when false.
+    pub fn at(place: Place, says: impl Into<String>) -> Meaning {
+        Meaning {
+            place,
+            says: says.into(),
+            otherwise: None,
+        }
+    }
+}
+
+/// What is asked of a puzzle instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Query {
+    /// One solution, or a proof that there is none.
+    First,
+    /// The best solution by the puzzle's objective, with a proof.
+    Optimum,
+    /// A solution worth at least this much (at most, for a minimised objective), or a proof
+    /// that there is none.
+    AtLeast(i64),
+    /// Every solution (every optimal one, where there is an objective).
+    Count,
+    /// Is there exactly one solution (optimal one)? A second one is shown if not.
+    Unique,
+    /// The decisions that take the same value in every solution (optimal one).
+    Forced,
+}
+
+impl Query {
+    /// The verb that asks it on the command line.
+    pub fn verb(self) -> &'static str {
+        match self {
+            Query::First => "solve",
+            Query::Optimum => "optimum",
+            Query::AtLeast(_) => "reach",
+            Query::Count => "count",
+            Query::Unique => "unique",
+            Query::Forced => "forced",
+        }
+    }
+}
 
 /// The input words of a puzzle that takes exactly `N` of them; `usage` says what they are
 /// ("one word, the side n of the n×n board").
@@ -45,8 +108,6 @@ impl Purpose {
         }
     }
 }
-
-pub use crate::solve::answer::{Meaning, Place};
 
 /// The objective in the puzzle's own terms (e.g. holes), whatever the model optimises.
 ///
@@ -296,7 +357,14 @@ pub trait Puzzle: 'static {
     }
 
     /// A line under the headline, e.g. published values to compare with.
-    fn remarks(_instance: &Self::Instance, _outcome: &Outcome<Self::Solution>) -> Option<String> {
+    /// `query` is what was asked, `status` how it ended, `restricted` whether the search was
+    /// limited to part of the space.
+    fn remarks(
+        _instance: &Self::Instance,
+        _query: Query,
+        _status: crate::solve::search::Status,
+        _restricted: bool,
+    ) -> Option<String> {
         None
     }
 }

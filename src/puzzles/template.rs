@@ -15,7 +15,7 @@
 //! ```
 //! use quandary::puzzles::template::LatinSquare;
 //! use quandary::puzzles::Puzzle;
-//! use quandary::solve::run::{run, Limits, Query};
+//! use quandary::runner::{run, Limits, Query};
 //!
 //! let options = Default::default();
 //! let square = LatinSquare::read(&["3".to_string()], &options).unwrap();
@@ -26,7 +26,7 @@
 use super::{Formulation, Meaning, Place, Puzzle};
 use crate::error::{Error, Result};
 use crate::model::{Lit, Model, Var};
-use crate::solve::answer::Query;
+use crate::puzzles::Query;
 
 /// The largest order accepted.
 pub const MAX_ORDER: usize = 30;

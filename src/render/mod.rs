@@ -1,5 +1,4 @@
 //! Rendering shared by every puzzle: aligned text grids for terminals and SVG pictures.
 
-pub mod forced;
 pub mod svg;
 pub mod text;

@@ -2,14 +2,12 @@
 //! operation (first solution, optimum with proof, enumeration, uniqueness, lazy constraints)
 //! once on top of the [`Backend`] interface.
 
-pub mod answer;
 pub mod cadical;
-pub mod cubes;
 #[cfg(feature = "highs")]
 pub mod highs;
+pub mod limits;
 pub mod portfolio;
 pub mod proof;
-pub mod run;
 pub mod sat;
 pub mod search;
 

@@ -23,8 +23,8 @@ use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST, 
 use hyper::{Method, Request, Response, StatusCode};
 use quandary::guard;
 use quandary::model::{lp, opb};
-use quandary::puzzles::registry::{self, Entry, OptionsIn};
-use quandary::solve::answer::{Limits, Query};
+use quandary::runner::registry::{self, Entry, OptionsIn};
+use quandary::runner::{Limits, Query};
 use quandary::Error;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -768,7 +768,7 @@ impl Drop for Listed<'_> {
 /// The model's size per family and its LP and OPB files (each up to [`MAX_MODEL_TEXT`]),
 /// built within the run's limits like any other run.
 fn model(entry: &dyn Entry, words: &[String], options: OptionsIn, limits: &Limits) -> Answer {
-    let built = quandary::solve::run::bounded(limits, "building the model", || {
+    let built = quandary::runner::bounded(limits, "building the model", || {
         let (title, m) = entry.model(words, options, Query::Count)?;
         let lp = lp::to_lp(&m, &title);
         let opb = opb::to_opb(&m, &title);

@@ -4,10 +4,10 @@
 use super::model::{BattleshipModel, Formulation};
 use super::{formats, setter, to_svg, to_text, verify, Layout, Puzzle as Grid, Symbol};
 use crate::error::{Error, Result};
-use crate::puzzles::registry::Report;
+use crate::puzzles::Query;
 use crate::puzzles::{Formulation as Formulated, Phase, Puzzle};
-use crate::solve::answer::Query;
-use crate::solve::run::{bounded, Limits};
+use crate::runner::registry::Report;
+use crate::solve::limits::{bounded, Limits};
 use crate::solve::search::Status;
 
 /// The options of every Battleship query.

@@ -6,8 +6,9 @@ pub mod count;
 
 use crate::error::{Error, Result};
 use crate::model::{Lit, Model, Sense, Var};
+use crate::puzzles::Query;
 use crate::puzzles::{Exact, Formulation as Formulated, Goal as Objective, Meaning, Place, Puzzle};
-use crate::solve::answer::{Limits, Query};
+use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 
 /// The piece types, in the order used everywhere (`Q R B N K`).

@@ -8,10 +8,11 @@ pub mod dp;
 use crate::error::{Error, Result};
 use crate::geometry::{Grid, Symmetry as BoardSymmetry};
 use crate::model::{Lit, Model, Sense, Var};
+use crate::puzzles::Query;
 use crate::puzzles::{
     Exact, Formulation as Formulated, Goal, Meaning, Phase, Place, Purpose, Puzzle,
 };
-use crate::solve::answer::{Limits, Outcome, Query};
+use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 use std::time::Instant;
 
@@ -1049,14 +1050,14 @@ impl Puzzle for GunportProblem {
         .collect()
     }
 
-    fn remarks(g: &Gunport, o: &Outcome<Packing>) -> Option<String> {
+    fn remarks(g: &Gunport, query: Query, status: Status, restricted: bool) -> Option<String> {
         let sands = g
             .sands()
             .map_or("none (3 divides neither side)".to_string(), |s| {
                 s.to_string()
             });
         let mut out = format!("Published values: Sands {sands}; Pearce {}", g.pearce());
-        if let (Query::AtLeast(h), Status::Infeasible, None) = (o.query, o.status, &o.scope) {
+        if let (Query::AtLeast(h), Status::Infeasible, false) = (query, status, restricted) {
             out = format!(
                 "So the optimum is at most {} (holes have the parity of mn). {out}",
                 g.most_below(h)
@@ -1229,7 +1230,7 @@ fn packing_at(
         gm.restrict_to_symmetric(&|p| grid.map(sym, p));
     }
     let f = g.formulated(gm, formulation, None);
-    let o = crate::solve::run::drive(f, Query::AtLeast(h), limits, true)?;
+    let o = crate::runner::drive(f, Query::AtLeast(h), limits, true)?;
     Ok(o.solutions.into_iter().next())
 }
 

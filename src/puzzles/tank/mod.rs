@@ -5,8 +5,9 @@
 use crate::error::{Error, Result};
 use crate::geometry::{Grid, Symmetry};
 use crate::model::{Lit, Model, Sense, Var};
+use crate::puzzles::Query;
 use crate::puzzles::{Exact, Formulation as Formulated, Meaning, Phase, Place, Purpose, Puzzle};
-use crate::solve::answer::{Limits, Query};
+use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 
 /// The largest side accepted: beyond it the one-hot model has more than 10^5 variables and

@@ -7,8 +7,8 @@ use super::{
     Placement,
 };
 use crate::error::{Error, Result};
+use crate::puzzles::Query;
 use crate::puzzles::{Formulation as Formulated, Puzzle};
-use crate::solve::answer::Query;
 use std::rc::Rc;
 
 /// The radius of the candidate region used by default for a board search: a hexagon of

@@ -10,7 +10,7 @@
 //! ```
 //! use quandary::puzzles::tank::TankAttack;
 //! use quandary::puzzles::Puzzle;
-//! use quandary::solve::run::{run, Limits, Query};
+//! use quandary::runner::{run, Limits, Query};
 //! use quandary::solve::search::Status;
 //!
 //! let options = Default::default();
@@ -19,17 +19,22 @@
 //! assert_eq!((outcome.status, outcome.count), (Status::Solved, Some(2)));
 //! ```
 
-use super::search::{Search, Status, Step};
-use super::Backend;
+pub mod answer;
+pub mod cubes;
+pub mod forced;
+pub mod registry;
+
 use crate::error::{Error, Result};
 use crate::guard::{self, Interrupt};
 use crate::model::Lit;
 use crate::puzzles::{Exact, Formulation, Purpose, Puzzle};
+use crate::solve::search::{Search, Status, Step};
+use crate::solve::Backend;
 use std::time::Instant;
 
-pub use super::answer::{
-    Facts, Forced, ForcedSet, InScope, Limits, Meaning, Outcome, Place, Query, Stats,
-};
+pub use crate::puzzles::{Meaning, Place, Query};
+pub use crate::solve::limits::{bounded, too_large, Limits};
+pub use answer::{Facts, Forced, ForcedSet, InScope, Outcome, Stats};
 
 /// Answers `query` for one instance: restricted phases (finding and uniqueness), exact method, full
 /// model, in that order; verifies every solution (an answer the verifier rejects is an
@@ -40,10 +45,10 @@ pub fn run<P: Puzzle>(
     query: Query,
     limits: &Limits,
 ) -> Result<Outcome<P::Solution>> {
-    // A recorded run ([`super::proof`]) certifies SAT refutations: it goes straight to the
+    // A recorded run ([`crate::solve::proof`]) certifies SAT refutations: it goes straight to the
     // full model, on one engine. So does a run on the MIP backend, whose point is what the
     // MIP solver makes of the model itself.
-    let model_only = limits.recorder.is_some() || limits.engine == super::Engine::Highs;
+    let model_only = limits.recorder.is_some() || limits.engine == crate::solve::Engine::Highs;
     let (found, tried) = if model_only {
         (None, Vec::new())
     } else {
@@ -83,7 +88,7 @@ pub fn run<P: Puzzle>(
 }
 
 /// Answers `query` inside one cube of a split question (cube-and-conquer, see
-/// [`super::cubes`]): the full model with the cube's decisions fixed, and no restricted
+/// [`cubes`]): the full model with the cube's decisions fixed, and no restricted
 /// phases or exact method (neither knows about cubes). The answer holds in the cube only: it
 /// is reported in `in_scope`, with the cube and what combining needs in `cube`.
 pub fn run_cube<P: Puzzle>(
@@ -123,7 +128,7 @@ pub fn run_cube<P: Puzzle>(
             Some(s) => format!("{this} of {s}"),
             None => this,
         });
-        facts = Some(super::cubes::CubeFacts {
+        facts = Some(cubes::CubeFacts {
             literals: cube.to_vec(),
             decisions: n,
             maximise: f.goal.as_ref().map(|g| g.maximise),
@@ -141,7 +146,7 @@ pub fn run_cube<P: Puzzle>(
         outcome.scope = Some(describe(cube));
     }
     outcome.facts.cube = facts.or_else(|| {
-        Some(super::cubes::CubeFacts {
+        Some(cubes::CubeFacts {
             literals: cube.to_vec(),
             decisions: 0,
             maximise: None,
@@ -155,7 +160,7 @@ pub fn run_cube<P: Puzzle>(
 fn describe(cube: &[i64]) -> String {
     match cube {
         [] => "the cube of the whole space".into(),
-        _ => format!("the cube {}", super::cubes::show(cube)),
+        _ => format!("the cube {}", cubes::show(cube)),
     }
 }
 
@@ -196,51 +201,12 @@ fn stage<S, R>(
     }
 }
 
-/// Runs work that is not a [`run`] (a setter's verb, a sweep) under the run's deadline and
-/// the memory limit: stopped by the deadline, it is [`Error::Stopped`] (exit status 1,
-/// naming `what`); over the memory limit, the [`too_large`] error.
-pub fn bounded<R>(limits: &Limits, what: &str, work: impl FnOnce() -> Result<R>) -> Result<R> {
-    match guard::guarded(&limits.bounds(), work) {
-        Ok(r) => r,
-        Err(Interrupt::Deadline) => Err(Error::Stopped(format!(
-            "the time limit stopped {what} before it had an answer"
-        ))),
-        Err(Interrupt::Cancelled) => Err(Error::Stopped(format!(
-            "a stop request stopped {what} before it had an answer"
-        ))),
-        Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
-    }
-}
-
 /// The outcome of a run stopped (`by` the time limit or a stop request) in `what`, before
 /// any answer.
 fn stopped<S>(query: Query, by: &str, what: &str) -> Outcome<S> {
     let mut o = Outcome::new(query, Status::Unknown);
     o.stats.method = format!("stopped by {by} during {what}, before an answer");
     o
-}
-
-/// The error for a model that would not fit in memory.
-pub fn too_large(estimate: u64, limit: u64) -> Error {
-    let passed = estimate > limit;
-    let (estimate, limit, source) = (
-        guard::bytes_in_words(estimate),
-        guard::bytes_in_words(limit),
-        guard::memory_limit_and_source().1,
-    );
-    let what = if passed {
-        format!("what it built (model, clauses, an exact method's tables) passed an estimated {estimate}, over the {limit} this run may use")
-    } else {
-        format!("an allocation failed while its model was built (estimated {estimate} so far; this run may use {limit})")
-    };
-    let source = if std::env::var_os("QUANDARY_MEMORY_MB").is_some() {
-        source.to_string()
-    } else {
-        format!("{source}; the environment variable QUANDARY_MEMORY_MB sets the limit")
-    };
-    Error::input(format!(
-        "this instance is too large: {what} ({source}); try a smaller size or another formulation"
-    ))
 }
 
 fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
@@ -361,23 +327,23 @@ pub fn drive<S>(
     }
     let recorder = limits.recorder.clone();
     if let Some(rec) = &recorder {
-        super::proof::note_method(rec, &f.method);
+        crate::solve::proof::note_method(rec, &f.method);
     }
-    if limits.engine == super::Engine::Highs {
+    if limits.engine == crate::solve::Engine::Highs {
         return on_highs(f, query, limits, as_phase);
     }
     let engines = f.engines.as_slice();
     match engines {
         [] => {
-            let b = super::sat::SatBackend::recorded(&f.model, "default", recorder);
+            let b = crate::solve::sat::SatBackend::recorded(&f.model, "default", recorder);
             on_backend(b, f, query, limits, as_phase)
         }
         [one] => {
-            let b = super::sat::SatBackend::recorded(&f.model, one, recorder);
+            let b = crate::solve::sat::SatBackend::recorded(&f.model, one, recorder);
             on_backend(b, f, query, limits, as_phase)
         }
         many => {
-            let b = super::portfolio::Portfolio::recorded(&f.model, many, recorder);
+            let b = crate::solve::portfolio::Portfolio::recorded(&f.model, many, recorder);
             on_backend(b, f, query, limits, as_phase)
         }
     }
@@ -395,12 +361,12 @@ fn on_highs<S>(
         .model
         .objective
         .is_some()
-        .then(|| super::highs::relax(&f.model, limits.deadline));
+        .then(|| crate::solve::highs::relax(&f.model, limits.deadline));
     f.method = match f.method.strip_prefix("SAT (CaDiCaL)") {
         Some(rest) => format!("MIP (HiGHS){rest}"),
         None => format!("MIP (HiGHS) on the model of: {}", f.method),
     };
-    let b = super::highs::HighsBackend::new(&f.model);
+    let b = crate::solve::highs::HighsBackend::new(&f.model);
     let goal = f
         .goal
         .as_ref()
@@ -433,7 +399,7 @@ fn on_highs<S>(
     _limits: &Limits,
     _as_phase: bool,
 ) -> Result<Outcome<S>> {
-    Err(Error::input(super::NO_HIGHS))
+    Err(Error::input(crate::solve::NO_HIGHS))
 }
 
 fn on_backend<S, B: Backend>(

@@ -4,22 +4,21 @@
 //! [`Entry`], which erases each puzzle's types: words and options in, a [`Report`] out.
 //! Adding a puzzle to [`PUZZLES`] gives it every generic verb.
 
-use super::Puzzle;
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::solve::answer::{Facts, Limits, Outcome, Query};
-use crate::solve::run;
+use crate::puzzles::Puzzle;
+use crate::runner::{Facts, Limits, Outcome, Query};
 use crate::solve::search::Status;
 use serde::Serialize;
 use std::marker::PhantomData;
 
 /// Every puzzle quandary knows, in the order the tour shows them.
 pub static PUZZLES: &[&dyn Entry] = &[
-    &Registered::<super::tank::TankAttack>::NEW,
-    &Registered::<super::gunport::GunportProblem>::NEW,
-    &Registered::<super::chess::ChessAvoidance>::NEW,
-    &Registered::<super::battleship::BattleshipPuzzle>::NEW,
-    &Registered::<super::tantrix::TantrixPuzzle>::NEW,
+    &Registered::<crate::puzzles::tank::TankAttack>::NEW,
+    &Registered::<crate::puzzles::gunport::GunportProblem>::NEW,
+    &Registered::<crate::puzzles::chess::ChessAvoidance>::NEW,
+    &Registered::<crate::puzzles::battleship::BattleshipPuzzle>::NEW,
+    &Registered::<crate::puzzles::tantrix::TantrixPuzzle>::NEW,
 ];
 
 /// The puzzle called `name`.
@@ -54,7 +53,7 @@ pub trait Entry: Sync {
     fn has_goal(&self) -> bool;
     /// Other names of generic verbs, as (alias, verb).
     fn aliases(&self) -> &'static [(&'static str, &'static str)];
-    /// Answers a query; with a cube, inside that cube only ([`crate::solve::cubes`]).
+    /// Answers a query; with a cube, inside that cube only ([`crate::runner::cubes`]).
     fn run(
         &self,
         words: &[String],
@@ -70,7 +69,7 @@ pub trait Entry: Sync {
         words: &[String],
         options: OptionsIn,
         query: Query,
-    ) -> Result<Vec<crate::solve::answer::Place>>;
+    ) -> Result<Vec<crate::runner::Place>>;
     /// The 0-1 program of an instance, with a title naming the instance and formulation.
     fn model(&self, words: &[String], options: OptionsIn, query: Query) -> Result<(String, Model)>;
     /// Adds the puzzle's option flags to a command.
@@ -136,8 +135,8 @@ impl<P: Puzzle> Entry for Registered<P> {
         let options = options::<P>(from)?;
         let instance = P::read(words, &options)?;
         let outcome = match cube {
-            Some(cube) => run::run_cube::<P>(&instance, &options, query, limits, cube)?,
-            None => run::run::<P>(&instance, &options, query, limits)?,
+            Some(cube) => crate::runner::run_cube::<P>(&instance, &options, query, limits, cube)?,
+            None => crate::runner::run::<P>(&instance, &options, query, limits)?,
         };
         Ok(report::<P>(&instance, &options, outcome))
     }
@@ -146,7 +145,7 @@ impl<P: Puzzle> Entry for Registered<P> {
         words: &[String],
         from: OptionsIn,
         query: Query,
-    ) -> Result<Vec<crate::solve::answer::Place>> {
+    ) -> Result<Vec<crate::runner::Place>> {
         let options = options::<P>(from)?;
         let instance = P::read(words, &options)?;
         let places = P::formulate(&instance, &options, query)?
@@ -316,7 +315,7 @@ pub fn report<P: Puzzle>(
                 .forced
                 .as_ref()
                 .or(o.in_scope.as_ref().and_then(|i| i.forced.as_ref()));
-            let (settled, places) = fs.map_or((0, 0), crate::render::forced::settled);
+            let (settled, places) = fs.map_or((0, 0), crate::runner::forced::settled);
             let mut h = format!(
                 "{settled} of {places} places are the same in every {noun} (? where they differ)"
             );
@@ -355,7 +354,7 @@ pub fn report<P: Puzzle>(
         None => String::new(),
     };
     r.text = format!("{described}: {headline}{scope_note}\n");
-    if let Some(remark) = P::remarks(instance, &o) {
+    if let Some(remark) = P::remarks(instance, o.query, o.status, o.scope.is_some()) {
         r.text += &format!("{remark}\n");
     }
     if let Some(fs) = o
@@ -363,8 +362,8 @@ pub fn report<P: Puzzle>(
         .as_ref()
         .or(o.in_scope.as_ref().and_then(|i| i.forced.as_ref()))
     {
-        r.text += &format!("\n{}", crate::render::forced::text(fs));
-        r.svg = Some(crate::render::forced::svg(
+        r.text += &format!("\n{}", crate::runner::forced::text(fs));
+        r.svg = Some(crate::runner::forced::svg(
             fs,
             &format!("{described}: forced decisions"),
         ));

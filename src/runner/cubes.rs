@@ -9,8 +9,8 @@
 //! decision) and their shares of the space (`2^-len` each) must add up to exactly 1. [`combine`]
 //! turns the cubes' answers into the answer to the whole question.
 
-use super::answer::Query;
-use super::search::Status;
+use crate::puzzles::Query;
+use crate::solve::search::Status;
 use serde::{Deserialize, Serialize};
 
 /// A partial assignment of decisions: `+k` decision `k` true, `-k` false (`k` from 1).

@@ -1,0 +1,178 @@
+//! The vocabulary of answers, shared by the runner and every front end: what an answer
+//! established ([`Facts`], [`Outcome`]), including forced decisions and results that hold only
+//! in a restricted part of the space ([`InScope`]). What is asked ([`Query`]) and what a
+//! decision means ([`Meaning`], [`Place`]) belong to the puzzle trait, below.
+
+use crate::model::Size;
+use crate::puzzles::{Meaning, Place, Query};
+use crate::solve::search::Status;
+use crate::solve::EngineSize;
+use serde::Serialize;
+
+/// How an answer was obtained.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    pub method: String,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<Size>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineSize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver_calls: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lazy_rounds: Option<u64>,
+    /// What the MIP backend reports (`--backend highs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mip: Option<crate::solve::MipStats>,
+    /// Restricted phases tried before the answer, with how each ended.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<String>,
+}
+
+/// A decision that takes the same value in every solution.
+#[derive(Clone, Debug, Serialize)]
+pub struct Forced {
+    #[serde(flatten)]
+    pub meaning: Meaning,
+    /// The value it is forced to: true ("at place, says") or false ("at place, not says").
+    pub value: bool,
+}
+
+/// The forced decisions, and how far the search for them got.
+#[derive(Clone, Debug, Serialize)]
+pub struct ForcedSet {
+    /// Decisions proved to be forced.
+    pub forced: Vec<Forced>,
+    /// Places where every decision is forced false (nothing goes there).
+    pub empty: Vec<Place>,
+    /// Every place a decision refers to.
+    #[serde(skip)]
+    pub places: Vec<Place>,
+    /// Rows and columns of a square-cell board (none for hex boards).
+    #[serde(skip)]
+    pub extent: Option<(usize, usize)>,
+    /// Decisions not yet decided when a limit stopped the search (0 when complete).
+    pub undecided: usize,
+    /// Decisions in all.
+    pub decisions: usize,
+}
+
+/// What a restricted search established inside its part of the space only.
+#[derive(Clone, Debug, Serialize)]
+pub struct InScope {
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forced: Option<ForcedSet>,
+}
+
+/// What an answer established, the same fields for every puzzle (reports print them as JSON).
+/// Fields without a scope hold for the whole space: a result obtained in a restricted part of
+/// it is in `in_scope`, never in `status`, `count` or `unique`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Facts {
+    #[serde(skip)]
+    pub query: Query,
+    /// `solved`, `optimal`, `infeasible`, or `unknown` (a limit stopped it).
+    pub status: Status,
+    /// The part of the space the user restricted the search to, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_scope: Option<InScope>,
+    /// The cube the search was restricted to (cube-and-conquer), with what combining needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cube: Option<super::cubes::CubeFacts>,
+    /// The number of solutions, when counted to the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u128>,
+    /// Solutions seen when a limit stopped a count (a lower bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count_at_least: Option<u128>,
+    /// With a count up to symmetry: the symmetry classes among the solutions counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<bool>,
+    /// The objective (puzzle's terms) of the first solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<i64>,
+    /// A proved bound on the objective (equal to it when optimal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i64>,
+    /// The verifier's summary of the first solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forced: Option<ForcedSet>,
+    /// Figures particular to a method or verb.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
+    pub stats: Stats,
+}
+
+impl Facts {
+    /// Nothing established yet but the status.
+    pub fn new(query: Query, status: Status) -> Facts {
+        Facts {
+            query,
+            status,
+            scope: None,
+            in_scope: None,
+            cube: None,
+            count: None,
+            count_at_least: None,
+            classes: None,
+            unique: None,
+            objective: None,
+            bound: None,
+            summary: None,
+            forced: None,
+            details: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Whether the query was answered (in its scope): false when a limit stopped it.
+    pub fn answered(&self) -> bool {
+        match &self.in_scope {
+            Some(s) => s.status != Status::Unknown,
+            None => self.status != Status::Unknown,
+        }
+    }
+}
+
+/// The answer to a query: its facts, and the verified solutions (the first, and for
+/// `Unique` a second one when there is one).
+#[derive(Clone, Debug)]
+pub struct Outcome<S> {
+    pub facts: Facts,
+    pub solutions: Vec<S>,
+}
+
+impl<S> Outcome<S> {
+    pub(crate) fn new(query: Query, status: Status) -> Self {
+        Outcome {
+            facts: Facts::new(query, status),
+            solutions: Vec::new(),
+        }
+    }
+}
+
+impl<S> std::ops::Deref for Outcome<S> {
+    type Target = Facts;
+    fn deref(&self) -> &Facts {
+        &self.facts
+    }
+}
+
+impl<S> std::ops::DerefMut for Outcome<S> {
+    fn deref_mut(&mut self) -> &mut Facts {
+        &mut self.facts
+    }
+}
