@@ -1,0 +1,306 @@
+//! Gunport as a [`Puzzle`]: options, the trait's hooks, the exact methods it answers with.
+
+use super::settle::{budget_reach, settle_optimum, SETTLE_FROM_CELLS};
+use super::*;
+use crate::error::{Error, Result};
+use crate::geometry::{Grid, Symmetry as BoardSymmetry};
+use crate::puzzles::Query;
+use crate::puzzles::{Exact, Formulation as Formulated, Meaning, Phase, Place, Purpose, Puzzle};
+use crate::solve::limits::Limits;
+use crate::solve::search::Status;
+
+/// How a Gunport query is answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Pick: for `optimum` on a board of more than 150 cells with a side of at most 21 whose
+    /// symmetric searches miss Pearce's value, the budget program refutes values from the top
+    /// and SAT draws a packing at the first value not refuted; the integer program otherwise
+    #[default]
+    Auto,
+    /// The integer program on the SAT backend
+    Sat,
+    /// `reach` only: the row-by-row dynamic program that keeps only partial packings within
+    /// the charge budget (exact; reports the best packing's holes, draws none)
+    Budget,
+}
+
+/// The options of every Gunport query.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Options {
+    /// Which integer program to solve (default: strong; charge for `reach`)
+    #[cfg_attr(feature = "cli", arg(long, value_enum))]
+    pub formulation: Option<Formulation>,
+    /// Count with the integer program even where the transfer-matrix program applies
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_dp: bool,
+    /// Count packings up to the board's rotations and reflections as well
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub up_to_symmetry: bool,
+    /// Only packings with this symmetry (answers then hold among those packings only)
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Symmetry::None))]
+    pub symmetry: Symmetry,
+    /// `auto`, `sat` (the integer program) or `budget` (a dynamic program over rows, for
+    /// `reach`; for `optimum` it refutes values from the top, and SAT draws the packing)
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Method::Auto))]
+    pub method: Method,
+    /// CaDiCaL configurations, comma-separated (default, sat, plain, unsat); two or more are
+    /// raced on as many threads
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ','))]
+    pub configs: Vec<String>,
+}
+
+impl Options {
+    /// The formulation asked for, or the default for the query.
+    pub fn formulation_for(&self, query: Query) -> Formulation {
+        self.formulation.unwrap_or(match query {
+            Query::AtLeast(_) => Formulation::Charge,
+            _ => Formulation::Strong,
+        })
+    }
+}
+
+impl Symmetry {
+    /// The packings it stands for, in words.
+    pub fn describe(self) -> Option<&'static str> {
+        match self {
+            Symmetry::None => None,
+            Symmetry::HalfTurn => Some("half-turn-symmetric packings"),
+            Symmetry::Mirror => Some("mirror-symmetric packings"),
+            Symmetry::QuarterTurn => Some("quarter-turn-symmetric packings"),
+        }
+    }
+
+    fn map(self) -> Option<BoardSymmetry> {
+        match self {
+            Symmetry::None => None,
+            Symmetry::HalfTurn => Some(BoardSymmetry::HalfTurn),
+            Symmetry::Mirror => Some(BoardSymmetry::Mirror),
+            Symmetry::QuarterTurn => Some(BoardSymmetry::QuarterTurn),
+        }
+    }
+}
+
+/// The Gunport problem as a [`Puzzle`].
+pub struct GunportProblem;
+
+impl Puzzle for GunportProblem {
+    const NAME: &'static str = "gunport";
+    const TITLE: &'static str = "Gunport";
+    const ABOUT: &'static str =
+        "Gunport: pack dominoes leaving the most holes, no two holes adjacent";
+    const INPUT: &'static str = "Rows and columns of the board: M N";
+    const EXAMPLE: &'static [&'static str] = &["7", "7"];
+    const NOUN: &'static str = "packing";
+    const SOLVE: Query = Query::Optimum;
+    const HAS_GOAL: bool = true;
+    const GOAL_NAME: &'static str = "holes";
+
+    type Instance = Gunport;
+    type Options = Options;
+    type Solution = Packing;
+
+    fn read(words: &[String], o: &Options) -> Result<Gunport> {
+        let [m, n] =
+            crate::puzzles::words(words, "two words, the rows M and columns N of the board")?;
+        let g = Gunport::parse(m, n)?;
+        if o.symmetry == Symmetry::QuarterTurn && g.m != g.n {
+            return Err(Error::input(format!(
+                "--symmetry quarter-turn needs a square board; {}×{} is not square",
+                g.m, g.n
+            )));
+        }
+        for c in &o.configs {
+            if !crate::solve::PORTFOLIO_CONFIGS.contains(&c.as_str()) {
+                return Err(Error::input(format!(
+                    "--configs: unknown CaDiCaL configuration '{c}' (known: {})",
+                    crate::solve::PORTFOLIO_CONFIGS.join(", ")
+                )));
+            }
+        }
+        Ok(g)
+    }
+
+    fn describe(g: &Gunport) -> String {
+        format!("Gunport {}×{}", g.m, g.n)
+    }
+
+    fn formulate<'a>(g: &'a Gunport, o: &Options, query: Query) -> Result<Formulated<'a, Packing>> {
+        let purpose = Purpose::of(query);
+        let formulation = o.formulation_for(query);
+        let mut gm = match purpose {
+            Purpose::Find => g.formulate_for_proof(formulation),
+            Purpose::Enumerate => g.formulate(formulation),
+        };
+        if purpose == Purpose::Enumerate && formulation == Formulation::Domino {
+            gm.project_on_placements();
+        }
+        let grid = Grid::new(g.m, g.n);
+        if let Some(sym) = o.symmetry.map() {
+            gm.restrict_to_symmetric(&|p| grid.map(sym, p));
+        }
+        // Forced cells are cells: a hole (`o`) or covered (`#`) in every optimal packing,
+        // whichever domino covers it. The cell formulations have a hole variable per cell.
+        let holes = (query == Query::Forced && !gm.holes.is_empty()).then(|| gm.holes.clone());
+        let mut f = g.formulated(gm, formulation, o.symmetry.describe().map(String::from));
+        if let Some(holes) = holes {
+            f.meanings = (0..holes.len())
+                .map(|k| Meaning {
+                    place: Place::Cell(k / g.n, k % g.n),
+                    says: "o".into(),
+                    otherwise: Some("#".into()),
+                })
+                .collect();
+            f.decisions = holes;
+            f.block_by_true_decisions = false;
+        }
+        if !o.configs.is_empty() {
+            f.engines = o
+                .configs
+                .iter()
+                .filter_map(|c| {
+                    crate::solve::PORTFOLIO_CONFIGS
+                        .iter()
+                        .copied()
+                        .find(|k| k == c)
+                })
+                .collect();
+        }
+        if o.up_to_symmetry {
+            f.classes = Some(Box::new(|p: &Packing| {
+                p.canonical()
+                    .iter()
+                    .flat_map(|[a, b]| [a.0, a.1, b.0, b.1])
+                    .collect()
+            }));
+        }
+        Ok(f)
+    }
+
+    fn verify(_: &Gunport, p: &Packing) -> std::result::Result<String, String> {
+        verify(p).map(|h| format!("a maximal packing with {h} holes"))
+    }
+
+    fn text(_: &Gunport, p: &Packing) -> String {
+        to_text(p)
+    }
+
+    fn svg(_: &Gunport, _: &Options, p: &Packing) -> String {
+        to_svg(p)
+    }
+
+    fn exact(
+        g: &Gunport,
+        o: &Options,
+        query: Query,
+        limits: &Limits,
+    ) -> Option<Result<Exact<Packing>>> {
+        let enumerating = matches!(query, Query::Count | Query::Unique | Query::Forced);
+        if enumerating && o.formulation_for(query) == Formulation::Domino {
+            return Some(Err(Error::input(
+                "the domino formulation numbers its dominoes, so it would count every packing once per numbering; count with --formulation cell or strong",
+            )));
+        }
+        if let Query::AtLeast(h) = query {
+            if h < 0 || h > g.cells() as i64 {
+                return Some(Err(Error::input(format!(
+                    "{h} holes: a {}×{} board has between 0 and {} holes",
+                    g.m,
+                    g.n,
+                    g.cells()
+                ))));
+            }
+        }
+        match query {
+            Query::Count if !o.no_dp && !o.up_to_symmetry && o.symmetry == Symmetry::None => {
+                let d = dp::optimum(g.m, g.n)?;
+                Some(Ok(Exact {
+                    status: Status::Optimal,
+                    solutions: Vec::new(),
+                    count: d.packings,
+                    objective: Some(d.holes as i64),
+                    method: "transfer-matrix dynamic program".into(),
+                    scope: None,
+                    details: None,
+                }))
+            }
+            Query::AtLeast(h) if o.method == Method::Budget => Some(budget_reach(g, o, h)),
+            Query::Optimum if o.method == Method::Budget => {
+                if g.m.min(g.n) > budget::MAX_WIDTH {
+                    return Some(Err(Error::input(format!(
+                        "--method budget: the narrower side may be at most {}",
+                        budget::MAX_WIDTH
+                    ))));
+                }
+                if o.symmetry != Symmetry::None {
+                    return Some(Err(Error::input("--symmetry applies to --method sat only")));
+                }
+                settle_optimum(g, limits)
+            }
+            Query::Optimum
+                if o.method == Method::Auto
+                    && g.cells() > SETTLE_FROM_CELLS
+                    && g.m.min(g.n) <= budget::MAX_WIDTH
+                    && o.formulation.is_none()
+                    && o.symmetry == Symmetry::None
+                    && o.configs.is_empty() =>
+            {
+                settle_optimum(g, limits)
+            }
+            _ if o.method == Method::Budget => Some(Err(Error::input(
+                "--method budget answers `reach` and `optimum` only",
+            ))),
+            _ => None,
+        }
+    }
+
+    /// The optimum: packings with a mirror or half-turn symmetry that reach the proved bound
+    /// mn - 2⌈mn/3⌉ (small, fast searches, each a quarter of the time left, or 10 s). Reaching
+    /// the bound proves optimality whatever the symmetry; if none does, the full model decides.
+    fn phases<'a>(g: &'a Gunport, o: &Options, query: Query) -> Vec<Phase<'a, Packing>> {
+        let formulation = o.formulation_for(query);
+        if query != Query::Optimum
+            || o.symmetry != Symmetry::None
+            || g.target(formulation).is_none()
+        {
+            return Vec::new();
+        }
+        let grid = Grid::new(g.m, g.n);
+        [
+            BoardSymmetry::Mirror,
+            BoardSymmetry::HalfTurn,
+            BoardSymmetry::Flip,
+        ]
+        .into_iter()
+        .map(|sym| Phase {
+            scope: format!("{}-symmetric packings", sym.name().replace(' ', "-")),
+            share: 0.25,
+            unlimited: Some(std::time::Duration::from_secs(10)),
+            build: Box::new(move || {
+                let mut gm = g.formulate(formulation);
+                gm.restrict_to_symmetric(&|p| grid.map(sym, p));
+                g.formulated(gm, formulation, None)
+            }),
+        })
+        .collect()
+    }
+
+    fn remarks(g: &Gunport, query: Query, status: Status, restricted: bool) -> Option<String> {
+        let sands = g
+            .sands()
+            .map_or("none (3 divides neither side)".to_string(), |s| {
+                s.to_string()
+            });
+        let mut out = format!("Published values: Sands {sands}; Pearce {}", g.pearce());
+        if let (Query::AtLeast(h), Status::Infeasible, false) = (query, status, restricted) {
+            out = format!(
+                "So the optimum is at most {} (holes have the parity of mn). {out}",
+                g.most_below(h)
+            );
+        }
+        Some(out)
+    }
+}

@@ -1,0 +1,207 @@
+//! Settling the optimum of a large board: the budget program refutes values from the top,
+//! and SAT draws a packing at the first value it cannot refute.
+
+use super::*;
+use crate::error::{Error, Result};
+use crate::geometry::{Grid, Symmetry as BoardSymmetry};
+use crate::puzzles::{Exact, Query};
+use crate::solve::limits::Limits;
+use crate::solve::search::Status;
+use std::time::Instant;
+
+/// Boards up to this many cells are left to the integer program, which settles them in
+/// seconds (12×12 in 0.3 s).
+pub(super) const SETTLE_FROM_CELLS: usize = 150;
+
+/// How long each symmetric search for a packing may take when the run has no time limit.
+pub(super) const SYMMETRIC_SEARCH: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// The optimum of a board whose symmetric searches missed the domino bound (Pearce's value):
+/// the budget program refutes the values from the top down, and at the first value it does
+/// not refute, SAT draws a packing: a symmetric one first (half-turn, mirror, flip; small
+/// searches), else the full model. Each value below the top is first looked for by the
+/// symmetric searches, since the budget program is slow to confirm a value it cannot refute.
+/// `None` when the budget program says the top is reachable: the full model then finds it.
+pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Packing>>> {
+    let top = g.domino_bound()?;
+    let started = Instant::now();
+    let remaining = || limits.remaining();
+    let mut steps: Vec<serde_json::Value> = Vec::new();
+    let mut refuted: Option<i64> = None;
+    let unknown = |steps: Vec<serde_json::Value>, refuted: Option<i64>, why: &str| Exact {
+        status: Status::Unknown,
+        solutions: Vec::new(),
+        count: 0,
+        objective: None,
+        method: format!("budget program and SAT, {why}"),
+        scope: None,
+        details: Some(serde_json::json!({
+            "steps": steps,
+            "at_most": refuted.map(|r| g.most_below(r)),
+        })),
+    };
+    let mut h = top;
+    loop {
+        if h < 0 {
+            return Some(Err(Error::Internal(format!(
+                "the budget program refuted every value on {}×{}",
+                g.m, g.n
+            ))));
+        }
+        // Below the top: a symmetric packing at h settles it (h + 2 is refuted).
+        if h < top {
+            for sym in [
+                BoardSymmetry::HalfTurn,
+                BoardSymmetry::Mirror,
+                BoardSymmetry::Flip,
+            ] {
+                let limit = remaining().map_or(SYMMETRIC_SEARCH, |r| (r / 4).min(SYMMETRIC_SEARCH));
+                let t = Instant::now();
+                let found = match packing_at(g, h, Some(sym), &limits.until(Some(t + limit))) {
+                    Ok(found) => found,
+                    Err(e) => return Some(Err(e)),
+                };
+                steps.push(serde_json::json!({
+                    "holes": h,
+                    "search": format!("{}-symmetric packings (SAT, charge formulation)", sym.name().replace(' ', "-")),
+                    "found": found.is_some(),
+                    "seconds": t.elapsed().as_secs_f64(),
+                }));
+                if let Some(p) = found {
+                    return Some(Ok(settled(
+                        g,
+                        h,
+                        p,
+                        steps,
+                        started,
+                        &sym.name().replace(' ', "-"),
+                    )));
+                }
+            }
+        }
+        let t = Instant::now();
+        let r = budget::at_least(g.m, g.n, h as usize)?;
+        steps.push(serde_json::json!({
+            "holes": h,
+            "search": "budget program",
+            "refuted": r.holes.is_none() && !r.stopped,
+            "seconds": t.elapsed().as_secs_f64(),
+            "peak_states": r.peak_states,
+        }));
+        if r.stopped {
+            return Some(Ok(unknown(steps, refuted, "stopped by the time limit")));
+        }
+        if r.holes.is_none() {
+            refuted = Some(h);
+            h = g.most_below(h);
+            continue;
+        }
+        if h == top {
+            // Reachable at the bound, but no symmetric packing: the full model's work.
+            return None;
+        }
+        // h is reachable and h + 2 is not: draw a packing with the full model.
+        let t = Instant::now();
+        let found = match packing_at(g, h, None, limits) {
+            Ok(found) => found,
+            Err(e) => return Some(Err(e)),
+        };
+        steps.push(serde_json::json!({
+            "holes": h,
+            "search": "all packings (SAT, charge formulation)",
+            "found": found.is_some(),
+            "seconds": t.elapsed().as_secs_f64(),
+        }));
+        return Some(Ok(match found {
+            Some(p) => settled(g, h, p, steps, started, "full"),
+            None => unknown(
+                steps,
+                refuted,
+                "the packing the budget program says exists was not drawn in time",
+            ),
+        }));
+    }
+}
+
+/// The optimum `h` settled by a packing (found among `kind` packings) and the budget
+/// program's refutation of the next value.
+pub(super) fn settled(
+    g: &Gunport,
+    h: i64,
+    p: Packing,
+    steps: Vec<serde_json::Value>,
+    started: Instant,
+    kind: &str,
+) -> Exact<Packing> {
+    let above = h + 2;
+    let method = format!(
+        "a packing with {h} holes by SAT ({kind}{}), and the budget program's refutation of {above}{}",
+        if kind == "full" { " model" } else { "-symmetric packings" },
+        if above > g.domino_bound().unwrap_or(above) {
+            " (the domino bound)".to_string()
+        } else {
+            String::new()
+        },
+    );
+    Exact {
+        status: Status::Optimal,
+        solutions: vec![p],
+        count: 1,
+        objective: Some(h),
+        method,
+        scope: None,
+        details: Some(serde_json::json!({
+            "steps": steps,
+            "seconds": started.elapsed().as_secs_f64(),
+        })),
+    }
+}
+
+/// A packing with at least `h` holes, among those with `sym` (or all), by SAT on the charge
+/// formulation, until `end` if given.
+pub(super) fn packing_at(
+    g: &Gunport,
+    h: i64,
+    sym: Option<BoardSymmetry>,
+    limits: &Limits,
+) -> Result<Option<Packing>> {
+    let formulation = Formulation::Charge;
+    let mut gm = g.formulate(formulation);
+    if let Some(sym) = sym {
+        let grid = Grid::new(g.m, g.n);
+        gm.restrict_to_symmetric(&|p| grid.map(sym, p));
+    }
+    let f = g.formulated(gm, formulation, None);
+    let o = crate::runner::drive(f, Query::AtLeast(h), limits, true)?;
+    Ok(o.solutions.into_iter().next())
+}
+
+/// `reach` by the budget dynamic program.
+pub(super) fn budget_reach(g: &Gunport, o: &Options, holes: i64) -> Result<Exact<Packing>> {
+    if o.symmetry != Symmetry::None {
+        return Err(Error::input("--symmetry applies to --method sat only"));
+    }
+    let r = budget::at_least(g.m, g.n, holes as usize).ok_or_else(|| {
+        Error::input(format!(
+            "--method budget: the narrower side may be at most {} (and the board more than one cell)",
+            budget::MAX_WIDTH
+        ))
+    })?;
+    let status = match (r.holes, r.stopped) {
+        (_, true) => Status::Unknown,
+        (Some(_), false) => Status::Solved,
+        (None, false) => Status::Infeasible,
+    };
+    Ok(Exact {
+        status,
+        solutions: Vec::new(),
+        count: 0,
+        objective: r.holes.map(|h| h as i64),
+        method: "dynamic program over rows within the charge budget".into(),
+        scope: None,
+        details: Some(serde_json::json!({
+            "peak_states": r.peak_states,
+            "total_states": r.total_states,
+        })),
+    })
+}
