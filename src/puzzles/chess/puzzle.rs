@@ -1,0 +1,284 @@
+//! Chess avoidance as a [`Puzzle`]: options, reading a board, the trait's hooks.
+
+use super::*;
+use crate::error::{Error, Result};
+use crate::puzzles::Query;
+use crate::puzzles::{Exact, Formulation as Formulated, Goal as Objective, Meaning, Place, Puzzle};
+use crate::solve::limits::Limits;
+use crate::solve::search::Status;
+
+/// The options of every chess query.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Options {
+    /// The army, e.g. B4N2 (letters Q R B N K with counts); overrides the file's `army:` line
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub army: Option<String>,
+    /// Holes stop the lines of queens, rooks and bishops (default: they do not, as in the seed)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub holes_block: bool,
+    /// Which integer program to solve
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Formulation::Pairwise))]
+    pub formulation: Formulation,
+    /// Count with the integer program (blocking clauses) instead of the exact counter
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub sat: bool,
+    /// Maximise: as many pieces of this type as fit, besides the army (`optimum`, `max`)
+    #[cfg_attr(feature = "cli", arg(long = "type", value_enum, value_name = "T"))]
+    #[serde(rename = "type")]
+    pub piece: Option<Piece>,
+    /// Maximise: as many pieces of any types as fit, besides the army
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub any: bool,
+}
+
+/// A chess-avoidance instance: the board, what to place, and whether holes block lines.
+pub struct Instance {
+    pub board: Board,
+    pub goal: Goal,
+    pub holes_block: bool,
+}
+
+/// A placement, with its board rows for people and scripts.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Solution {
+    /// One string per row: `.` empty, `#` hole, a piece letter.
+    pub rows: Vec<String>,
+    pub army: String,
+    #[serde(skip)]
+    pub pieces: Vec<Option<Piece>>,
+}
+
+/// Reads the board word: an existing file, or `ROWSxCOLS` / `N` for an open board.
+pub fn load_board(word: &str) -> Result<Board> {
+    let arg = word.trim();
+    match crate::input::read_file(arg) {
+        Ok(text) => Board::parse(&text).map_err(|e| Error::input(format!("{arg}: {e}"))),
+        Err(unread) => {
+            let dims: Vec<&str> = arg.split(['x', 'X']).collect();
+            let parsed: Option<Vec<usize>> = dims.iter().map(|d| d.parse().ok()).collect();
+            match parsed.as_deref() {
+                Some([n]) if (1..=64).contains(n) => Ok(Board::rectangle(*n, *n)),
+                Some([r, c]) if (1..=64).contains(r) && (1..=64).contains(c) => {
+                    Ok(Board::rectangle(*r, *c))
+                }
+                Some(_) => Err(Error::input(format!(
+                    "board size '{arg}': sides must be 1 to 64"
+                ))),
+                None => Err(unread),
+            }
+        }
+    }
+}
+
+impl Board {
+    /// The army to place: `--army` if given, else the file's; checked against the board's
+    /// squares and fixed pieces. `required`: an exact army must be named somewhere.
+    pub fn army_for(&self, given: Option<&str>, required: bool) -> Result<Army> {
+        let army = match given {
+            Some(text) => Army::parse(text)?,
+            None => match self.army {
+                Some(a) => a,
+                None if required => return Err(Error::input(
+                    "no army given: add --army (e.g. --army B4N2) or an `army:` line to the board file",
+                )),
+                None => Army::default(),
+            },
+        };
+        let squares = self.squares().len();
+        if army.total() > squares {
+            return Err(Error::input(format!(
+                "the army {army} has {} pieces but the board has only {squares} squares",
+                army.total()
+            )));
+        }
+        let fixed = army_of(&self.fixed);
+        if let Some(p) = PIECES
+            .iter()
+            .find(|p| fixed.0[p.index()] > army.0[p.index()])
+        {
+            return Err(Error::input(format!(
+                "the board fixes {} {} but the army {army} has only {}",
+                fixed.0[p.index()],
+                p.letter(),
+                army.0[p.index()]
+            )));
+        }
+        Ok(army)
+    }
+}
+
+/// Chess avoidance as a [`Puzzle`].
+pub struct ChessAvoidance;
+
+/// The seed's puzzle (chapter 60), the built-in example.
+pub const SEED_BOARD: &str = include_str!("../../../data/chess/friedman-b4n2.txt");
+
+impl Puzzle for ChessAvoidance {
+    const NAME: &'static str = "chess";
+    const TITLE: &'static str = "Chess avoidance";
+    const ABOUT: &'static str =
+        "Chess avoidance: place an army on a board with holes, no piece attacking another";
+    const INPUT: &'static str =
+        "A board file (rows of '.', '#' and fixed piece letters), or ROWSxCOLS / N for an open board";
+    const EXAMPLE: &'static [&'static str] = &["data/chess/friedman-b4n2.txt"];
+    const NOUN: &'static str = "placement";
+    const TOUR: Query = Query::Unique;
+    const ALIASES: &'static [(&'static str, &'static str)] = &[("max", "optimum")];
+    const HAS_GOAL: bool = true;
+    const GOAL_NAME: &'static str = "pieces";
+
+    type Instance = Instance;
+    type Options = Options;
+    type Solution = Solution;
+
+    fn read(words: &[String], o: &Options) -> Result<Instance> {
+        let [word] =
+            crate::puzzles::words(words, "one word, a board file or a size such as 8 or 5x6")?;
+        // The built-in example reads from the binary, so the tour works from any folder.
+        let board = if word == Self::EXAMPLE[0] && !crate::input::exists(word) {
+            Board::parse(SEED_BOARD)?
+        } else {
+            load_board(word)?
+        };
+        let goal = match (o.piece, o.any) {
+            (None, false) => Goal::Exactly(board.army_for(o.army.as_deref(), true)?),
+            (Some(_), true) => return Err(Error::input("give at most one of --type T and --any")),
+            // The base army comes from --army only: a file's `army:` line describes its puzzle,
+            // not a floor for maxima.
+            (extra, _) => Goal::Maximise {
+                base: Board {
+                    army: None,
+                    ..board.clone()
+                }
+                .army_for(o.army.as_deref(), false)?,
+                extra,
+            },
+        };
+        let board = match goal {
+            Goal::Maximise { .. } => Board {
+                army: None,
+                ..board
+            },
+            Goal::Exactly(_) => board,
+        };
+        Ok(Instance {
+            board,
+            goal,
+            holes_block: o.holes_block,
+        })
+    }
+
+    fn describe(i: &Instance) -> String {
+        let what = match i.goal {
+            Goal::Exactly(a) => format!("army {a}"),
+            Goal::Maximise { extra, base } => {
+                let most = match extra {
+                    Some(p) => format!("most {} pieces", p.letter()),
+                    None => "most pieces of any type".into(),
+                };
+                if base.0.iter().all(|&k| k == 0) {
+                    most
+                } else {
+                    format!("{most}, with the army {base}")
+                }
+            }
+        };
+        format!("Chess avoidance {}×{}, {what}", i.board.rows, i.board.cols)
+    }
+
+    fn formulate<'a>(i: &'a Instance, o: &Options, _: Query) -> Result<Formulated<'a, Solution>> {
+        let mut cm = i.board.formulate(i.goal, o.formulation, i.holes_block);
+        let meanings =
+            cm.x.iter()
+                .map(|&(sq, p, _)| {
+                    Meaning::at(
+                        Place::Cell(sq / i.board.cols, sq % i.board.cols),
+                        p.letter().to_string(),
+                    )
+                })
+                .collect();
+        let goal = cm.model.objective.as_ref().map(|_| Objective {
+            name: "pieces",
+            maximise: true,
+            per_unit: 1,
+            at_zero: 0,
+            proved_bound: None,
+            step: 1,
+        });
+        let model = std::mem::take(&mut cm.model);
+        let decisions = cm.decisions();
+        let board = &i.board;
+        let mut f = Formulated::new(
+            model,
+            decisions,
+            meanings,
+            move |a| {
+                let pieces = cm.decode(a);
+                Solution {
+                    rows: board.rows_with(&pieces),
+                    army: army_of(&pieces).to_string(),
+                    pieces,
+                }
+            },
+            crate::solve::sat_method(o.formulation),
+        );
+        f.goal = goal;
+        Ok(f)
+    }
+
+    fn verify(i: &Instance, s: &Solution) -> std::result::Result<String, String> {
+        verify(&i.board, &s.pieces, i.holes_block)?;
+        let army = army_of(&s.pieces);
+        match i.goal {
+            Goal::Exactly(a) if a != army => {
+                Err(format!("the placement holds {army}, not the army {a}"))
+            }
+            Goal::Maximise { base, .. }
+                if PIECES.iter().any(|p| army.0[p.index()] < base.0[p.index()]) =>
+            {
+                Err(format!(
+                    "the placement holds {army}, less than the army {base}"
+                ))
+            }
+            _ => Ok(format!("{army}, no piece attacks another")),
+        }
+    }
+
+    fn text(_: &Instance, s: &Solution) -> String {
+        s.rows.join("\n") + "\n"
+    }
+
+    fn svg(i: &Instance, _: &Options, s: &Solution) -> String {
+        to_svg(&i.board, &s.pieces)
+    }
+
+    fn exact(
+        i: &Instance,
+        o: &Options,
+        query: Query,
+        _limits: &Limits,
+    ) -> Option<Result<Exact<Solution>>> {
+        let Goal::Exactly(army) = i.goal else {
+            return None;
+        };
+        if query != Query::Count || o.sat {
+            return None;
+        }
+        let n = count::count(&i.board, army, i.holes_block)?;
+        Some(Ok(Exact {
+            status: if n == 0 {
+                Status::Infeasible
+            } else {
+                Status::Solved
+            },
+            solutions: Vec::new(),
+            count: n as u128,
+            objective: None,
+            method: "exact bitset counter".into(),
+            scope: None,
+            details: None,
+        }))
+    }
+}
