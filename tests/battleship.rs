@@ -3,7 +3,7 @@
 
 use quandary::puzzles::battleship::model::{BattleshipModel, Formulation};
 use quandary::puzzles::battleship::setter::{self, ClueSession};
-use quandary::puzzles::battleship::{formats, verify, Layout, Puzzle, Symbol};
+use quandary::puzzles::battleship::{formats, verify, Grid, Layout, Symbol};
 use quandary::solve::search::{Search, Status};
 
 const SOUND: [Formulation; 4] = [
@@ -39,7 +39,7 @@ fn occupancy(rows: &[String]) -> Vec<bool> {
 
 /// Every solution of `p` up to `limit`, by backtracking over ship positions, longest ship
 /// first, checked at the end by the verifier alone: no code shared with the models.
-fn brute_force(p: &Puzzle, limit: usize) -> Vec<Vec<bool>> {
+fn brute_force(p: &Grid, limit: usize) -> Vec<Vec<bool>> {
     let (rows, cols) = (p.rows, p.cols);
     let mut lengths: Vec<usize> = Vec::new();
     for (l, &n) in p.fleet.iter().enumerate().rev() {
@@ -59,7 +59,7 @@ fn brute_force(p: &Puzzle, limit: usize) -> Vec<Vec<bool>> {
         }
     }
     struct State<'a> {
-        p: &'a Puzzle,
+        p: &'a Grid,
         lengths: Vec<usize>,
         positions: Vec<Vec<Vec<usize>>>,
         occ: Vec<bool>,
@@ -135,7 +135,7 @@ fn brute_force(p: &Puzzle, limit: usize) -> Vec<Vec<bool>> {
     s.found
 }
 
-fn unique_solution(p: &Puzzle, f: Formulation) -> Layout {
+fn unique_solution(p: &Grid, f: Formulation) -> Layout {
     let u = setter::unique(p, f, None);
     assert_eq!(u.status, Status::Solved, "{f:?}");
     assert_eq!(u.solutions.len(), 1, "{f:?}: not unique");
@@ -190,7 +190,7 @@ fn the_csplib_instances_are_unique_and_agree_with_brute_force() {
 
 /// The MiniZinc grids list ship numbers; some files list the board's columns as lines, so
 /// the orientation whose line counts are the row counts is taken.
-fn minizinc_solution(p: &Puzzle, text: &str) -> Vec<bool> {
+fn minizinc_solution(p: &Grid, text: &str) -> Vec<bool> {
     let n = p.rows;
     let lines: Vec<Vec<bool>> = text
         .lines()
@@ -509,7 +509,7 @@ fn a_window_without_a_solution_falls_back_to_the_whole_board() {
             clues[i * n + j] = Some(Symbol::Water);
         }
     }
-    let p = Puzzle::new(
+    let p = Grid::new(
         n,
         n,
         vec![0, 0, 0, 0, 1],
@@ -530,7 +530,7 @@ fn a_window_without_a_solution_falls_back_to_the_whole_board() {
     assert!(!first.stats.phases.is_empty());
     assert!(verify::verify(&p, &first.solutions[0].occupied()).is_ok());
     // A row count above zero pulls the window over that row; all counts given: no window.
-    let counted = Puzzle::new(
+    let counted = Grid::new(
         6,
         40,
         vec![1],
@@ -540,7 +540,7 @@ fn a_window_without_a_solution_falls_back_to_the_whole_board() {
     )
     .unwrap();
     assert_eq!(counted.window(4), Some([0, 3, 0, 2]));
-    let full = Puzzle::new(
+    let full = Grid::new(
         2,
         2,
         vec![1],

@@ -1,7 +1,7 @@
 //! Chess avoidance: the seed's board and its maxima, classic counts and maxima, counter vs
 //! model cross-checks, the verifier and bad input.
 
-use quandary::puzzles::chess::{self, count, verify, Army, Board, Formulation, Goal, Piece};
+use quandary::puzzles::chess::{self, count, verify, Aim, Army, Board, Formulation, Piece};
 use quandary::solve::search::{Search, Status};
 
 const SEED_BOARD: &str = "; seed chapter 60, Figure 60.1\n#..##\n.....\n.....\n";
@@ -16,7 +16,7 @@ fn sat_count(
     f: Formulation,
     holes_block: bool,
 ) -> (u64, Vec<Vec<Option<Piece>>>) {
-    let cm = board.formulate(Goal::Exactly(army), f, holes_block);
+    let cm = board.formulate(Aim::Exactly(army), f, holes_block);
     let mut s = Search::new(quandary::solve::default_backend(&cm.model), None);
     let mut found = Vec::new();
     let (status, n) = s.enumerate(&cm.decisions(), &[], None, |a| {
@@ -31,7 +31,7 @@ fn sat_count(
 
 fn maximum(board: &Board, extra: Option<Piece>) -> i64 {
     let cm = board.formulate(
-        Goal::Maximise {
+        Aim::Maximise {
             base: Army::default(),
             extra,
         },
@@ -223,7 +223,7 @@ fn peaceable_queens_match_oeis_a250000() {
 fn pieces_are_drawn_as_shapes_needing_no_font() {
     let b = seed();
     let army = Army::parse("B4N2").unwrap();
-    let cm = b.formulate(Goal::Exactly(army), Formulation::Pairwise, false);
+    let cm = b.formulate(Aim::Exactly(army), Formulation::Pairwise, false);
     let mut s = Search::new(quandary::solve::default_backend(&cm.model), None);
     let (status, a) = s.first();
     assert_eq!(status, Status::Solved);

@@ -2,10 +2,10 @@
 
 use super::{emit, write_file, Output};
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use quandary::puzzles::battleship::{self, verbs as setter};
+use quandary::puzzles::battleship::{self, verbs};
 use quandary::puzzles::chess::{self, Piece};
 use quandary::puzzles::gunport::{self, dp, Gunport, GunportProblem};
-use quandary::puzzles::tantrix::puzzle as tantrix;
+use quandary::puzzles::tantrix;
 use quandary::runner::registry::{report, Report};
 use quandary::runner::{self, Limits, Query};
 use quandary::solve::search::Status;
@@ -89,7 +89,7 @@ enum BattleshipVerb {
         /// A puzzle file or puzz.link URL (see `battleship solve --help`)
         puzzle: String,
         #[command(flatten)]
-        options: setter::Options,
+        options: verbs::Options,
         #[command(flatten)]
         common: Common,
     },
@@ -99,7 +99,7 @@ enum BattleshipVerb {
         /// A puzzle file or puzz.link URL
         puzzle: String,
         #[command(flatten)]
-        options: setter::Options,
+        options: verbs::Options,
         /// Try the clues in a random order drawn from this seed (default: reading order)
         #[arg(long)]
         seed: Option<u64>,
@@ -226,7 +226,7 @@ pub fn run(puzzle: &str, m: &ArgMatches) -> Result<i32, Error> {
 }
 
 fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
-    let read = |puzzle: &str, o: &setter::Options| setter::load(puzzle, o);
+    let read = |puzzle: &str, o: &verbs::Options| verbs::load(puzzle, o);
     match verb {
         BattleshipVerb::Redundant {
             puzzle,
@@ -236,7 +236,7 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             let limits = common.limits()?;
             super::check_outputs(&common.output(), None)?;
             let p = read(&puzzle, &options)?;
-            emit(&setter::redundant(&p, &options, &limits)?, &common.output())
+            emit(&verbs::redundant(&p, &options, &limits)?, &common.output())
         }
         BattleshipVerb::Minimize {
             puzzle,
@@ -248,7 +248,7 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             let limits = common.limits()?;
             super::check_outputs(&common.output(), out.as_ref())?;
             let p = read(&puzzle, &options)?;
-            let r = setter::minimize(&p, &options, seed, &limits)?;
+            let r = verbs::minimize(&p, &options, seed, &limits)?;
             puzzle_out(r, out, &common)
         }
         BattleshipVerb::Generate {
@@ -262,7 +262,7 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
         } => {
             let limits = common.limits()?;
             super::check_outputs(&common.output(), out.as_ref())?;
-            let r = setter::generate(rows, cols, &fleet, seed, formulation, &limits)?;
+            let r = verbs::generate(rows, cols, &fleet, seed, formulation, &limits)?;
             puzzle_out(r, out, &common)
         }
         BattleshipVerb::Convert {
@@ -270,7 +270,7 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             instance,
             out,
         } => {
-            let o = setter::Options {
+            let o = verbs::Options {
                 instance,
                 ..Default::default()
             };
@@ -434,13 +434,13 @@ fn check(
     colour: Option<String>,
     json: bool,
 ) -> Result<i32, Error> {
-    let o = tantrix::Options {
+    let o = tantrix::puzzle::Options {
         challenge,
         colour,
         ..Default::default()
     };
     let started = std::time::Instant::now();
-    let (ch, result) = tantrix::check(path, &o)?;
+    let (ch, result) = tantrix::puzzle::check(path, &o)?;
     let status = if result.is_ok() {
         Status::Solved
     } else {

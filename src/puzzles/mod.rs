@@ -168,7 +168,7 @@ pub type ClassOf<'a, S> = Box<dyn Fn(&S) -> Vec<usize> + 'a>;
 pub type Check<'a, S> = Box<dyn Fn(&S) -> std::result::Result<String, String> + 'a>;
 
 /// A puzzle instance stated as a 0-1 program, with everything the runner needs around it.
-pub struct Formulation<'a, S> {
+pub struct Formulated<'a, S> {
     pub model: Model,
     /// The decision variables: solutions are told apart (counted, blocked) by these alone.
     pub decisions: Vec<Var>,
@@ -199,7 +199,7 @@ pub struct Formulation<'a, S> {
     pub scope: Option<String>,
 }
 
-impl<'a, S> Formulation<'a, S> {
+impl<'a, S> Formulated<'a, S> {
     /// A formulation with the default engine, no cuts, no objective and no restriction.
     pub fn new(
         model: Model,
@@ -208,7 +208,7 @@ impl<'a, S> Formulation<'a, S> {
         decode: impl Fn(&[bool]) -> S + 'a,
         method: String,
     ) -> Self {
-        Formulation {
+        Formulated {
             model,
             decisions,
             meanings,
@@ -253,7 +253,7 @@ pub struct Phase<'a, S> {
     pub share: f64,
     /// Its time when the run has no limit.
     pub unlimited: Option<std::time::Duration>,
-    pub build: Box<dyn FnOnce() -> Formulation<'a, S> + 'a>,
+    pub build: Box<dyn FnOnce() -> Formulated<'a, S> + 'a>,
 }
 
 /// What options must also be to serve the command line: clap flags (with the `cli` feature).
@@ -314,7 +314,7 @@ pub trait Puzzle: 'static {
         instance: &'a Self::Instance,
         options: &Self::Options,
         query: Query,
-    ) -> Result<Formulation<'a, Self::Solution>>;
+    ) -> Result<Formulated<'a, Self::Solution>>;
 
     /// Checks a solution against the rules, sharing no code with the model. `Ok` carries a
     /// one-line summary ("117 holes"), `Err` the first broken rule.

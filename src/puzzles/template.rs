@@ -23,7 +23,7 @@
 //! assert_eq!(outcome.count, Some(12));
 //! ```
 
-use super::{Formulation, Meaning, Place, Puzzle};
+use super::{Formulated, Meaning, Place, Puzzle};
 use crate::error::{Error, Result};
 use crate::model::{Lit, Model, Var};
 use crate::puzzles::Query;
@@ -111,7 +111,7 @@ impl Puzzle for LatinSquare {
         s: &'a Square,
         _: &Options,
         _: Query,
-    ) -> Result<Formulation<'a, Self::Solution>> {
+    ) -> Result<Formulated<'a, Self::Solution>> {
         let n = s.n;
         let mut model = Model::new();
         // x[(r*n + c)*n + k]: cell (r, c) holds symbol k+1.
@@ -148,7 +148,7 @@ impl Puzzle for LatinSquare {
             })
             .collect();
         let decisions = x.clone();
-        let mut f = Formulation::new(
+        let mut f = Formulated::new(
             model,
             decisions,
             meanings,

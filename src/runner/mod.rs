@@ -27,7 +27,7 @@ pub mod registry;
 use crate::error::{Error, Result};
 use crate::guard::{self, Interrupt};
 use crate::model::Lit;
-use crate::puzzles::{Exact, Formulation, Purpose, Puzzle};
+use crate::puzzles::{Exact, Formulated, Purpose, Puzzle};
 use crate::solve::search::{Search, Status, Step};
 use crate::solve::Backend;
 use std::time::Instant;
@@ -310,7 +310,7 @@ fn by_model<P: Puzzle>(
 
 /// Runs a query on one formulation with the engines it names.
 pub fn drive<S>(
-    f: Formulation<'_, S>,
+    f: Formulated<'_, S>,
     query: Query,
     limits: &Limits,
     as_phase: bool,
@@ -352,7 +352,7 @@ pub fn drive<S>(
 /// The full model on HiGHS, with the LP relaxation's value in the statistics.
 #[cfg(feature = "highs")]
 fn on_highs<S>(
-    mut f: Formulation<'_, S>,
+    mut f: Formulated<'_, S>,
     query: Query,
     limits: &Limits,
     as_phase: bool,
@@ -394,7 +394,7 @@ fn on_highs<S>(
 
 #[cfg(not(feature = "highs"))]
 fn on_highs<S>(
-    _f: Formulation<'_, S>,
+    _f: Formulated<'_, S>,
     _query: Query,
     _limits: &Limits,
     _as_phase: bool,
@@ -404,7 +404,7 @@ fn on_highs<S>(
 
 fn on_backend<S, B: Backend>(
     backend: B,
-    mut f: Formulation<'_, S>,
+    mut f: Formulated<'_, S>,
     query: Query,
     limits: &Limits,
     as_phase: bool,
@@ -602,7 +602,7 @@ fn on_backend<S, B: Backend>(
 /// unsatisfiable answer proves the candidate forced.
 fn forced<S, B: Backend>(
     search: &mut Search<'_, B>,
-    f: &Formulation<'_, S>,
+    f: &Formulated<'_, S>,
     assumptions: &[Lit],
     first: &[bool],
 ) -> Result<ForcedSet> {

@@ -17,7 +17,7 @@
 //! - CSPLib prob014 Prolog facts `problem(Id, Fleet, RowSums, ColSums, Hints).`;
 //! - MiniZinc benchmark data (`.dzn` with `height`, `width`, `ship`, `hint`, `rowsum`, `colsum`).
 
-use super::{Puzzle, Symbol};
+use super::{Grid, Symbol};
 use crate::error::{Error, Result};
 
 /// The formats [`parse`] knows.
@@ -61,7 +61,7 @@ pub fn detect(text: &str) -> Format {
 
 /// Reads a puzzle in any known format. A CSPLib file may hold many puzzles: `instance` picks
 /// one by its id (the first by default).
-pub fn parse(text: &str, instance: Option<&str>) -> Result<(Format, Puzzle)> {
+pub fn parse(text: &str, instance: Option<&str>) -> Result<(Format, Grid)> {
     // A file of comments only that names a puzz.link URL (`; url https://puzz.link/...`), as
     // data/battleship/puzzlink-example.txt does, stands for that URL.
     let stated = text.trim_start_matches('\u{feff}');
@@ -132,7 +132,7 @@ fn numbers(toks: &[&str], line: usize, what: &str) -> Result<Vec<usize>> {
 }
 
 /// Our own format.
-pub fn parse_quandary(text: &str) -> Result<Puzzle> {
+pub fn parse_quandary(text: &str) -> Result<Grid> {
     let mut size: Option<(usize, usize)> = None;
     let mut fleet: Option<Vec<usize>> = None;
     let mut rows: Option<(usize, Vec<Option<usize>>)> = None;
@@ -282,11 +282,11 @@ pub fn parse_quandary(text: &str) -> Result<Puzzle> {
         }
         clues
     };
-    Puzzle::new(r, c, fleet, rows, cols, clues)
+    Grid::new(r, c, fleet, rows, cols, clues)
 }
 
 /// Writes a puzzle in our own format.
-pub fn to_quandary(p: &Puzzle, comment: &str) -> String {
+pub fn to_quandary(p: &Grid, comment: &str) -> String {
     let mut out = String::new();
     for l in comment.lines() {
         out += &format!("; {l}\n");
@@ -320,7 +320,7 @@ pub fn to_quandary(p: &Puzzle, comment: &str) -> String {
 }
 
 /// A janko.at block.
-pub fn parse_janko(text: &str) -> Result<Puzzle> {
+pub fn parse_janko(text: &str) -> Result<Grid> {
     let mut rows: Option<usize> = None;
     let mut cols: Option<usize> = None;
     let mut fleet: Option<Vec<usize>> = None;
@@ -426,11 +426,11 @@ pub fn parse_janko(text: &str) -> Result<Puzzle> {
             clues
         }
     };
-    Puzzle::new(rows, cols, fleet, rlabels, clabels, clues)
+    Grid::new(rows, cols, fleet, rlabels, clabels, clues)
 }
 
 /// A puzz.link (pzprjs) URL.
-pub fn parse_puzzlink(url: &str) -> Result<Puzzle> {
+pub fn parse_puzzlink(url: &str) -> Result<Grid> {
     let bad = |why: String| Error::input(format!("puzz.link URL: {why}"));
     let start = url
         .find("battleship/")
@@ -531,7 +531,7 @@ pub fn parse_puzzlink(url: &str) -> Result<Puzzle> {
             }
         });
     }
-    Puzzle::new(rows, cols, fleet, row_counts, col_counts, clues)
+    Grid::new(rows, cols, fleet, row_counts, col_counts, clues)
 }
 
 /// A small reader of Prolog terms: integers, lists, `A:B`, `T@[I,J]`.
@@ -587,7 +587,7 @@ impl Terms<'_> {
 
 /// The puzzle as a puzz.link URL, which [`parse_puzzlink`] reads back; `None` when the fleet
 /// is not one of the standard fleets a URL can name (//c, //d, //e) or a count is over 4095.
-pub fn to_puzzlink(p: &Puzzle) -> Option<String> {
+pub fn to_puzzlink(p: &Grid) -> Option<String> {
     let fleet = match p.fleet.as_slice() {
         [3, 2, 1] => "c",
         [4, 3, 2, 1] => "d",
@@ -641,7 +641,7 @@ pub fn to_puzzlink(p: &Puzzle) -> Option<String> {
 }
 
 /// Every `problem(Id, Fleet, RowSums, ColSums, Hints).` fact of a CSPLib prob014 file.
-pub fn parse_csplib(text: &str) -> Result<Vec<(String, Puzzle)>> {
+pub fn parse_csplib(text: &str) -> Result<Vec<(String, Grid)>> {
     let clean: String = text
         .lines()
         .map(|l| l.split('%').next().unwrap_or(""))
@@ -741,7 +741,7 @@ pub fn parse_csplib(text: &str) -> Result<Vec<(String, Puzzle)>> {
                 _ => Symbol::Right,
             });
         }
-        let p = Puzzle::new(
+        let p = Grid::new(
             r,
             c,
             fleet,
@@ -757,7 +757,7 @@ pub fn parse_csplib(text: &str) -> Result<Vec<(String, Puzzle)>> {
 }
 
 /// MiniZinc benchmark data for `sb.mzn` (Solitaire Battleships).
-pub fn parse_dzn(text: &str) -> Result<Puzzle> {
+pub fn parse_dzn(text: &str) -> Result<Grid> {
     let clean: String = text
         .lines()
         .map(|l| l.split('%').next().unwrap_or(""))
@@ -836,7 +836,7 @@ pub fn parse_dzn(text: &str) -> Result<Puzzle> {
             ))),
         })
         .collect::<Result<Vec<_>>>()?;
-    Puzzle::new(
+    Grid::new(
         height,
         width,
         fleet,
@@ -873,7 +873,7 @@ mod tests {
         assert_eq!(ours, url.replace("gk", "l"));
         assert_eq!(parse_puzzlink(&ours).unwrap(), p);
         // Long skips, two- and three-digit counts, every symbol.
-        let mut big = Puzzle::new(
+        let mut big = Grid::new(
             30,
             20,
             vec![4, 3, 2, 1],

@@ -82,9 +82,9 @@ impl Symbol {
     }
 }
 
-/// A puzzle: the board, the fleet, the counts (`None` for an unknown count) and the clues.
+/// A Battleship puzzle (the instance): the board, the fleet, the counts (`None` for an unknown count) and the clues.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Puzzle {
+pub struct Grid {
     pub rows: usize,
     pub cols: usize,
     /// `fleet[l - 1]` ships of length `l`.
@@ -98,7 +98,7 @@ pub struct Puzzle {
 /// The largest board side accepted (the paper's largest example is 30×20).
 pub const MAX_SIDE: usize = 200;
 
-impl Puzzle {
+impl Grid {
     /// Checks sizes and counts; every reader ends here.
     pub fn new(
         rows: usize,
@@ -107,7 +107,7 @@ impl Puzzle {
         row_counts: Vec<Option<usize>>,
         col_counts: Vec<Option<usize>>,
         clues: Vec<Option<Symbol>>,
-    ) -> Result<Puzzle> {
+    ) -> Result<Grid> {
         if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE {
             return Err(Error::input(format!(
                 "a {rows}×{cols} board is not allowed: each side must be 1 to {MAX_SIDE}"
@@ -188,7 +188,7 @@ impl Puzzle {
                 }
             }
         }
-        Ok(Puzzle {
+        Ok(Grid {
             rows,
             cols,
             fleet,
@@ -228,8 +228,8 @@ impl Puzzle {
     }
 
     /// The same puzzle with other clues.
-    pub fn with_clues(&self, clues: Vec<Option<Symbol>>) -> Puzzle {
-        Puzzle {
+    pub fn with_clues(&self, clues: Vec<Option<Symbol>>) -> Grid {
+        Grid {
             clues,
             ..self.clone()
         }
@@ -278,13 +278,13 @@ impl Puzzle {
         ((r1 - r0) * (c1 - c0) * 2 < self.rows * self.cols).then_some([r0, r1, c0, c1])
     }
 
-    /// The puzzle inside a window (see [`Puzzle::window`]); `None` if that is no puzzle.
-    pub fn inside(&self, [r0, r1, c0, c1]: [usize; 4]) -> Option<Puzzle> {
+    /// The puzzle inside a window (see [`Grid::window`]); `None` if that is no puzzle.
+    pub fn inside(&self, [r0, r1, c0, c1]: [usize; 4]) -> Option<Grid> {
         let clues = (r0..r1)
             .flat_map(|i| (c0..c1).map(move |j| (i, j)))
             .map(|(i, j)| self.clue(i, j))
             .collect();
-        Puzzle::new(
+        Grid::new(
             r1 - r0,
             c1 - c0,
             self.fleet.clone(),
@@ -471,7 +471,7 @@ impl Layout {
 }
 
 /// The solved grid with ship shapes, counts on the right and below; clue cells in brackets.
-pub fn to_text(p: &Puzzle, layout: &Layout) -> String {
+pub fn to_text(p: &Grid, layout: &Layout) -> String {
     let symbols = layout.symbols();
     let mut out = String::new();
     for i in 0..p.rows {
@@ -510,7 +510,7 @@ fn count_text(c: Option<usize>) -> String {
 
 /// A picture like the paper's figures: ships drawn with rounded ends, round submarines and
 /// square middles; given cells shaded; counts on the right and below.
-pub fn to_svg(p: &Puzzle, layout: Option<&Layout>) -> String {
+pub fn to_svg(p: &Grid, layout: Option<&Layout>) -> String {
     use svg::node::element::{Circle, Path, Rectangle, Text};
     use svg::Node;
     let cell = 32.0;

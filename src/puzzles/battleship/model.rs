@@ -13,7 +13,7 @@
 //! - eq. (30) with M = 1 says only "a ship is here"; a clue also tells which part of a ship, so
 //!   the row sums only the grids whose ship shows that symbol in the cell.
 
-use super::{placements, Layout, Puzzle, Ship, Symbol};
+use super::{placements, Grid, Layout, Ship, Symbol};
 use crate::model::{Lit, Model, Sense, Var};
 
 /// Which integer program.
@@ -66,7 +66,7 @@ pub struct BattleshipModel {
 
 impl BattleshipModel {
     /// Builds the model of `p`, with its clues when `with_clues`.
-    pub fn new(p: &Puzzle, formulation: Formulation, with_clues: bool) -> BattleshipModel {
+    pub fn new(p: &Grid, formulation: Formulation, with_clues: bool) -> BattleshipModel {
         let mut bm = match formulation {
             Formulation::Cell => cell_model(p, with_clues, false),
             Formulation::CellPrinted => cell_model(p, with_clues, true),
@@ -216,7 +216,7 @@ impl BattleshipModel {
     }
 }
 
-fn cell_model(p: &Puzzle, with_clues: bool, as_printed: bool) -> BattleshipModel {
+fn cell_model(p: &Grid, with_clues: bool, as_printed: bool) -> BattleshipModel {
     let (rows, cols, big_l) = (p.rows, p.cols, p.max_len());
     let mut m = Model::new();
     let mut x: Vec<[Var; 7]> = Vec::with_capacity(rows * cols);
@@ -440,7 +440,7 @@ fn cell_model(p: &Puzzle, with_clues: bool, as_printed: bool) -> BattleshipModel
     }
 }
 
-fn ship_model(p: &Puzzle, with_clues: bool, with_cells: bool) -> BattleshipModel {
+fn ship_model(p: &Grid, with_clues: bool, with_cells: bool) -> BattleshipModel {
     let (rows, cols) = (p.rows, p.cols);
     let grids = placements(rows, cols, p.max_len());
     let mut m = Model::new();
@@ -579,7 +579,7 @@ fn ship_model(p: &Puzzle, with_clues: bool, with_cells: bool) -> BattleshipModel
 /// exactly when grid g is a maximal run (its cells occupied, the cells just before and after
 /// it free, and for a submarine all four neighbours free), so each ship is counted once, by
 /// length, in (28).
-fn runs_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
+fn runs_model(p: &Grid, with_clues: bool) -> BattleshipModel {
     let (rows, cols, big_l) = (p.rows, p.cols, p.max_len());
     let grids = placements(rows, cols, big_l);
     let mut m = Model::new();
@@ -694,7 +694,7 @@ fn runs_model(p: &Puzzle, with_clues: bool) -> BattleshipModel {
 /// Clauses for "cell (i, j) shows `symbol`" in the runs model: the cell itself and the
 /// neighbours the symbol fixes as units, and one clause over the ships that show it there.
 /// (26c)/(27c): the given row and column counts over the cell variables `z` (row-major).
-fn counts_over_cells(m: &mut Model, p: &Puzzle, z: &[Var]) {
+fn counts_over_cells(m: &mut Model, p: &Grid, z: &[Var]) {
     let (rows, cols) = (p.rows, p.cols);
     for i in 0..rows {
         if let Some(r) = p.row_counts[i] {

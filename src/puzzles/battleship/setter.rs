@@ -7,7 +7,7 @@
 //! those clues' activation variables assumed, finds nothing. Each question is one solve.
 
 use super::model::{BattleshipModel, Formulation};
-use super::{Layout, Puzzle, Symbol};
+use super::{Grid, Layout, Symbol};
 use crate::error::{Error, Result};
 use crate::model::{Lit, Var};
 use crate::solve::sat::SatBackend;
@@ -62,7 +62,7 @@ pub struct ClueSession {
 impl ClueSession {
     /// `p`'s counts and fleet, none of its clues; `target` solves `p`.
     pub fn new(
-        p: &Puzzle,
+        p: &Grid,
         target: &Layout,
         formulation: Formulation,
         deadline: Option<Instant>,
@@ -219,7 +219,7 @@ pub struct Uniqueness {
 }
 
 /// Solves `p` and looks for a second solution (a no-good cut on the first).
-pub fn unique(p: &Puzzle, formulation: Formulation, deadline: Option<Instant>) -> Uniqueness {
+pub fn unique(p: &Grid, formulation: Formulation, deadline: Option<Instant>) -> Uniqueness {
     let bm = BattleshipModel::new(p, formulation, true);
     let mut search = Search::new(crate::solve::default_backend(&bm.model), deadline);
     let (status, found) = search.unique(&bm.projection());
@@ -229,7 +229,7 @@ pub fn unique(p: &Puzzle, formulation: Formulation, deadline: Option<Instant>) -
     }
 }
 
-fn clue_cells(p: &Puzzle) -> Vec<usize> {
+fn clue_cells(p: &Grid) -> Vec<usize> {
     (0..p.rows * p.cols)
         .filter(|&c| p.clues[c].is_some())
         .collect()
@@ -237,7 +237,7 @@ fn clue_cells(p: &Puzzle) -> Vec<usize> {
 
 /// A session on `p`'s unique solution, or an error saying why there is none.
 fn session_on(
-    p: &Puzzle,
+    p: &Grid,
     formulation: Formulation,
     deadline: Option<Instant>,
 ) -> Result<ClueSession> {
@@ -273,7 +273,7 @@ pub struct Redundancy {
 /// The clues that can each be removed (one at a time) with the solution staying unique. A
 /// run stopped by the deadline after the uniqueness check answers the clues it checked.
 pub fn redundant(
-    p: &Puzzle,
+    p: &Grid,
     formulation: Formulation,
     deadline: Option<Instant>,
 ) -> Result<Redundancy> {
@@ -302,7 +302,7 @@ pub fn redundant(
 
 /// A clue set with the same unique solution, from [`minimise`] or [`generate`].
 pub struct Minimised {
-    pub puzzle: Puzzle,
+    pub puzzle: Grid,
     pub layout: Layout,
     /// Whether every clue left was shown necessary (false when the deadline stopped the pass:
     /// the puzzle is still uniquely solvable, but may have clues to spare).
@@ -312,7 +312,7 @@ pub struct Minimised {
 /// A locally minimal clue set with the same unique solution: clues are dropped in reading
 /// order (or shuffled by `seed`) while the solution stays unique.
 pub fn minimise(
-    p: &Puzzle,
+    p: &Grid,
     formulation: Formulation,
     seed: Option<u64>,
     deadline: Option<Instant>,
@@ -349,7 +349,7 @@ pub fn random_layout(
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Layout> {
-    let open = Puzzle::new(
+    let open = Grid::new(
         rows,
         cols,
         fleet.to_vec(),
@@ -432,7 +432,7 @@ pub fn random_layout(
 /// A new puzzle: a random layout, its row and column counts, clues added where a second
 /// solution differs from the layout until none is left, then redundant clues removed.
 pub struct Generated {
-    pub puzzle: Puzzle,
+    pub puzzle: Grid,
     pub layout: Layout,
     /// Clues before the redundant ones were removed.
     pub clues_added: usize,
@@ -463,7 +463,7 @@ pub fn generate(
     let mut rng = Rng::new(seed);
     let layout = random_layout(rows, cols, fleet, &mut rng, deadline)?;
     let (rc, cc) = layout.counts();
-    let p = Puzzle::new(
+    let p = Grid::new(
         rows,
         cols,
         fleet.to_vec(),

@@ -2,10 +2,10 @@
 //! new puzzles) answered as [`Report`]s like every other query.
 
 use super::model::{BattleshipModel, Formulation};
-use super::{formats, setter, to_svg, to_text, verify, Layout, Puzzle as Grid, Symbol};
+use super::{formats, setter, to_svg, to_text, verify, Grid, Layout, Symbol};
 use crate::error::{Error, Result};
 use crate::puzzles::Query;
-use crate::puzzles::{Formulation as Formulated, Phase, Puzzle};
+use crate::puzzles::{Formulated, Phase, Puzzle};
 use crate::runner::registry::Report;
 use crate::solve::limits::{bounded, Limits};
 use crate::solve::search::Status;

@@ -2,11 +2,11 @@
 //! shares no code with the models or with [`super::Layout`]: it finds the ships itself by
 //! flood fill, and derives each cell's symbol itself.
 
-use super::{Puzzle, Symbol};
+use super::{Grid, Symbol};
 
 /// Checks that `occupied` (row-major) solves `p`; on failure says what is wrong and where.
 /// Returns the number of ships.
-pub fn verify(p: &Puzzle, occupied: &[bool]) -> Result<usize, String> {
+pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, String> {
     let (rows, cols) = (p.rows, p.cols);
     if occupied.len() != rows * cols {
         return Err(format!(

@@ -8,7 +8,7 @@ mod peaceable;
 mod puzzle;
 mod verify;
 
-pub use model::{ChessModel, Formulation, Goal};
+pub use model::{Aim, ChessModel, Formulation};
 pub use peaceable::{
     peaceable, peaceable_model, peaceable_svg, verify_peaceable, PeaceableSolution,
 };

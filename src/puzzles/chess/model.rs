@@ -58,7 +58,7 @@ impl ChessModel {
 
 /// What to place: an exact army, or as many pieces as possible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Goal {
+pub enum Aim {
     /// Exactly this army.
     Exactly(Army),
     /// At least this army, plus as many of `extra` as possible (`None`: any types).
@@ -66,16 +66,16 @@ pub enum Goal {
 }
 
 impl Board {
-    pub fn formulate(&self, goal: Goal, formulation: Formulation, holes_block: bool) -> ChessModel {
+    pub fn formulate(&self, goal: Aim, formulation: Formulation, holes_block: bool) -> ChessModel {
         let mut model = Model::new();
         let squares = self.squares();
         let allowed: Vec<Piece> = match goal {
-            Goal::Exactly(a) => PIECES
+            Aim::Exactly(a) => PIECES
                 .iter()
                 .copied()
                 .filter(|p| a.0[p.index()] > 0 || self.fixed.contains(&Some(*p)))
                 .collect(),
-            Goal::Maximise { base, extra } => PIECES
+            Aim::Maximise { base, extra } => PIECES
                 .iter()
                 .copied()
                 .filter(|p| {
@@ -111,14 +111,14 @@ impl Board {
             }
         }
         match goal {
-            Goal::Exactly(a) => {
+            Aim::Exactly(a) => {
                 for p in &allowed {
                     let lits: Vec<Lit> =
                         x.iter().filter(|t| t.1 == *p).map(|t| t.2.pos()).collect();
                     model.cardinality("the army's roster", &lits, Sense::Eq, a.0[p.index()] as i64);
                 }
             }
-            Goal::Maximise { base, extra } => {
+            Aim::Maximise { base, extra } => {
                 for p in &allowed {
                     let lits: Vec<Lit> =
                         x.iter().filter(|t| t.1 == *p).map(|t| t.2.pos()).collect();

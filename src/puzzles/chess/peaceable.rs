@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::model::{Lit, Model, Sense, Var};
-use crate::puzzles::{Formulation as Formulated, Goal as Objective, Meaning, Place};
+use crate::puzzles::{Formulated, Goal, Meaning, Place};
 
 /// Peaceable armies as SVG: the board's squares, white pieces drawn light with a dark edge,
 /// black pieces dark.
@@ -114,7 +114,7 @@ pub fn peaceable<'a>(n: usize, piece: Piece) -> Formulated<'a, PeaceableSolution
         },
         "SAT (CaDiCaL), peaceable-armies model".into(),
     );
-    f.goal = Some(Objective {
+    f.goal = Some(Goal {
         name: "pieces a side",
         maximise: true,
         per_unit: 1,

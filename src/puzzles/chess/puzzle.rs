@@ -3,7 +3,7 @@
 use super::*;
 use crate::error::{Error, Result};
 use crate::puzzles::Query;
-use crate::puzzles::{Exact, Formulation as Formulated, Goal as Objective, Meaning, Place, Puzzle};
+use crate::puzzles::{Exact, Formulated, Goal, Meaning, Place, Puzzle};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 
@@ -36,7 +36,7 @@ pub struct Options {
 /// A chess-avoidance instance: the board, what to place, and whether holes block lines.
 pub struct Instance {
     pub board: Board,
-    pub goal: Goal,
+    pub goal: Aim,
     pub holes_block: bool,
 }
 
@@ -143,11 +143,11 @@ impl Puzzle for ChessAvoidance {
             load_board(word)?
         };
         let goal = match (o.piece, o.any) {
-            (None, false) => Goal::Exactly(board.army_for(o.army.as_deref(), true)?),
+            (None, false) => Aim::Exactly(board.army_for(o.army.as_deref(), true)?),
             (Some(_), true) => return Err(Error::input("give at most one of --type T and --any")),
             // The base army comes from --army only: a file's `army:` line describes its puzzle,
             // not a floor for maxima.
-            (extra, _) => Goal::Maximise {
+            (extra, _) => Aim::Maximise {
                 base: Board {
                     army: None,
                     ..board.clone()
@@ -157,11 +157,11 @@ impl Puzzle for ChessAvoidance {
             },
         };
         let board = match goal {
-            Goal::Maximise { .. } => Board {
+            Aim::Maximise { .. } => Board {
                 army: None,
                 ..board
             },
-            Goal::Exactly(_) => board,
+            Aim::Exactly(_) => board,
         };
         Ok(Instance {
             board,
@@ -172,8 +172,8 @@ impl Puzzle for ChessAvoidance {
 
     fn describe(i: &Instance) -> String {
         let what = match i.goal {
-            Goal::Exactly(a) => format!("army {a}"),
-            Goal::Maximise { extra, base } => {
+            Aim::Exactly(a) => format!("army {a}"),
+            Aim::Maximise { extra, base } => {
                 let most = match extra {
                     Some(p) => format!("most {} pieces", p.letter()),
                     None => "most pieces of any type".into(),
@@ -199,7 +199,7 @@ impl Puzzle for ChessAvoidance {
                     )
                 })
                 .collect();
-        let goal = cm.model.objective.as_ref().map(|_| Objective {
+        let goal = cm.model.objective.as_ref().map(|_| Goal {
             name: "pieces",
             maximise: true,
             per_unit: 1,
@@ -232,10 +232,10 @@ impl Puzzle for ChessAvoidance {
         verify(&i.board, &s.pieces, i.holes_block)?;
         let army = army_of(&s.pieces);
         match i.goal {
-            Goal::Exactly(a) if a != army => {
+            Aim::Exactly(a) if a != army => {
                 Err(format!("the placement holds {army}, not the army {a}"))
             }
-            Goal::Maximise { base, .. }
+            Aim::Maximise { base, .. }
                 if PIECES.iter().any(|p| army.0[p.index()] < base.0[p.index()]) =>
             {
                 Err(format!(
@@ -260,7 +260,7 @@ impl Puzzle for ChessAvoidance {
         query: Query,
         _limits: &Limits,
     ) -> Option<Result<Exact<Solution>>> {
-        let Goal::Exactly(army) = i.goal else {
+        let Aim::Exactly(army) = i.goal else {
             return None;
         };
         if query != Query::Count || o.sat {

@@ -3,7 +3,7 @@
 use super::*;
 use crate::error::{Error, Result};
 use crate::model::{Lit, Model, Sense, Var};
-use crate::puzzles::{Formulation as Formulated, Goal, Meaning, Place};
+use crate::puzzles::{Formulated, Goal, Meaning, Place};
 
 /// The model and the map back to dominoes.
 pub struct GunportModel {

@@ -3,9 +3,9 @@
 use super::settle::{budget_reach, settle_optimum, SETTLE_FROM_CELLS};
 use super::*;
 use crate::error::{Error, Result};
-use crate::geometry::{Grid, Symmetry as BoardSymmetry};
+use crate::geometry::{self, Grid};
 use crate::puzzles::Query;
-use crate::puzzles::{Exact, Formulation as Formulated, Meaning, Phase, Place, Purpose, Puzzle};
+use crate::puzzles::{Exact, Formulated, Meaning, Phase, Place, Purpose, Puzzle};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 
@@ -74,12 +74,12 @@ impl Symmetry {
         }
     }
 
-    fn map(self) -> Option<BoardSymmetry> {
+    fn map(self) -> Option<geometry::Symmetry> {
         match self {
             Symmetry::None => None,
-            Symmetry::HalfTurn => Some(BoardSymmetry::HalfTurn),
-            Symmetry::Mirror => Some(BoardSymmetry::Mirror),
-            Symmetry::QuarterTurn => Some(BoardSymmetry::QuarterTurn),
+            Symmetry::HalfTurn => Some(geometry::Symmetry::HalfTurn),
+            Symmetry::Mirror => Some(geometry::Symmetry::Mirror),
+            Symmetry::QuarterTurn => Some(geometry::Symmetry::QuarterTurn),
         }
     }
 }
@@ -270,9 +270,9 @@ impl Puzzle for GunportProblem {
         }
         let grid = Grid::new(g.m, g.n);
         [
-            BoardSymmetry::Mirror,
-            BoardSymmetry::HalfTurn,
-            BoardSymmetry::Flip,
+            geometry::Symmetry::Mirror,
+            geometry::Symmetry::HalfTurn,
+            geometry::Symmetry::Flip,
         ]
         .into_iter()
         .map(|sym| Phase {

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::error::{Error, Result};
-use crate::geometry::{Grid, Symmetry as BoardSymmetry};
+use crate::geometry::{self, Grid};
 use crate::puzzles::{Exact, Query};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
@@ -51,9 +51,9 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
         // Below the top: a symmetric packing at h settles it (h + 2 is refuted).
         if h < top {
             for sym in [
-                BoardSymmetry::HalfTurn,
-                BoardSymmetry::Mirror,
-                BoardSymmetry::Flip,
+                geometry::Symmetry::HalfTurn,
+                geometry::Symmetry::Mirror,
+                geometry::Symmetry::Flip,
             ] {
                 let limit = remaining().map_or(SYMMETRIC_SEARCH, |r| (r / 4).min(SYMMETRIC_SEARCH));
                 let t = Instant::now();
@@ -162,7 +162,7 @@ pub(super) fn settled(
 pub(super) fn packing_at(
     g: &Gunport,
     h: i64,
-    sym: Option<BoardSymmetry>,
+    sym: Option<geometry::Symmetry>,
     limits: &Limits,
 ) -> Result<Option<Packing>> {
     let formulation = Formulation::Charge;

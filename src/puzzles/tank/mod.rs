@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::geometry::{Grid, Symmetry};
 use crate::model::{Lit, Model, Sense, Var};
 use crate::puzzles::Query;
-use crate::puzzles::{Exact, Formulation as Formulated, Meaning, Phase, Place, Purpose, Puzzle};
+use crate::puzzles::{Exact, Formulated, Meaning, Phase, Place, Purpose, Puzzle};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 

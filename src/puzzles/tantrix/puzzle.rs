@@ -1,14 +1,14 @@
 //! Tantrix as a [`Puzzle`]: a challenge on a fixed board, or with no board a board search
 //! (and, for counting, every layout up to translation and rotation).
 
-use super::model::{Options as ModelOptions, TantrixModel};
+use super::model::{self, TantrixModel};
 use super::{
     parse_board, to_board_file, to_svg, to_text, verify, Board, BoardFile, Challenge, Colour, Hex,
     Placement,
 };
 use crate::error::{Error, Result};
 use crate::puzzles::Query;
-use crate::puzzles::{Formulation as Formulated, Puzzle};
+use crate::puzzles::{Formulated, Puzzle};
 use std::rc::Rc;
 
 /// The radius of the candidate region used by default for a board search: a hexagon of
@@ -90,7 +90,7 @@ impl Default for Options {
 
 impl Options {
     /// The model's switches.
-    pub fn model(&self) -> Result<ModelOptions> {
+    pub fn model(&self) -> Result<model::Options> {
         let short_loops = if self.short_loops.trim() == "none" {
             Vec::new()
         } else {
@@ -105,7 +105,7 @@ impl Options {
                 })
                 .collect::<Result<_>>()?
         };
-        Ok(ModelOptions {
+        Ok(model::Options {
             copies: self.copies,
             c6: !self.no_c6,
             short_loops,
