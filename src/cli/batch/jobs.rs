@@ -1,0 +1,184 @@
+//! `quandary jobs`: write a job file from a command with ranges, or from a question split into
+//! cubes.
+
+use super::*;
+use crate::cli::command;
+use clap::ArgMatches;
+use quandary::runner::cubes::{self};
+use quandary::runner::registry::{self, OptionsIn};
+use quandary::runner::Query;
+use quandary::Error;
+use serde_json::json;
+
+/// The words of a job generator's command with every `A..B` range expanded: one command per
+/// combination (with `ascending`, only those whose ranged values do not decrease).
+pub(super) fn expand(words: &[String], ascending: bool) -> Result<Vec<Vec<String>>, Error> {
+    // A range may carry a `/N` after it (`--part 1..40/40`), kept on every value.
+    let range = |w: &str| -> Option<(i64, i64, String)> {
+        let (w, tail) = match w.find('/') {
+            Some(k) => (&w[..k], w[k..].to_string()),
+            None => (w, String::new()),
+        };
+        let (a, b) = w.split_once("..")?;
+        Some((a.parse().ok()?, b.parse().ok()?, tail))
+    };
+    let mut out: Vec<(Vec<String>, Vec<i64>)> = vec![(Vec::new(), Vec::new())];
+    for w in words {
+        match range(w) {
+            Some((a, b, tail)) if a <= b && b - a <= 10_000 => {
+                out = out
+                    .into_iter()
+                    .flat_map(|(ws, vs)| {
+                        let tail = tail.clone();
+                        (a..=b).filter_map(move |x| {
+                            if ascending && vs.last().is_some_and(|&p| x < p) {
+                                return None;
+                            }
+                            let mut ws = ws.clone();
+                            ws.push(format!("{x}{tail}"));
+                            let mut vs = vs.clone();
+                            vs.push(x);
+                            Some((ws, vs))
+                        })
+                    })
+                    .collect();
+            }
+            Some((a, b, _)) => {
+                return Err(Error::input(format!(
+                    "range {a}..{b}: give A..B with A ≤ B and at most 10000 values"
+                )))
+            }
+            None => out.iter_mut().for_each(|(ws, _)| ws.push(w.clone())),
+        }
+        if out.len() > 1_000_000 {
+            return Err(Error::input("more than a million jobs: narrow the ranges"));
+        }
+    }
+    Ok(out.into_iter().map(|(ws, _)| ws).collect())
+}
+
+/// `quandary jobs`: writes the job file of a sweep (ranges `A..B` in any word) or of one
+/// question split into cubes (`--cubes K`).
+pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
+    let words: Vec<String> = m
+        .get_many::<String>("command")
+        .expect("required")
+        .cloned()
+        .collect();
+    let cubes = m.get_one::<usize>("cubes").copied();
+    let mut limit = m.get_one::<f64>("time-limit").copied();
+    let mut lines = Vec::new();
+    for mut argv in expand(&words, m.get_flag("ascending"))? {
+        // A --time-limit in the command becomes the job's own (the batch kills overruns).
+        if let Some(k) = argv.iter().position(|w| w == "--time-limit") {
+            let t = argv.get(k + 1).and_then(|t| t.parse().ok());
+            if t.is_none() {
+                return Err(Error::input("--time-limit needs a number of seconds"));
+            }
+            limit = limit.or(t);
+            argv.drain(k..k + 2);
+        }
+        let parsed = command()
+            .try_get_matches_from(std::iter::once("quandary".to_string()).chain(argv.clone()))
+            .map_err(|e| {
+                Error::input(format!(
+                    "`{}`: {} (the flags of `quandary jobs` itself, --cubes, --ascending, --time-limit, -o, go before the puzzle)",
+                    argv.join(" "),
+                    e.render().to_string().lines().next().unwrap_or("")
+                ))
+            })?;
+        let [puzzle, verb, rest @ ..] = argv.as_slice() else {
+            return Err(Error::input(
+                "give a puzzle and a verb, e.g. `gunport optimum 1..12 1..12`",
+            ));
+        };
+        let job = |id: String, args: Vec<String>, cube: Option<(usize, usize)>| {
+            let mut j = json!({"id": id, "puzzle": puzzle, "query": verb, "args": args});
+            if let Some(t) = limit {
+                j["time_limit"] = json!(t);
+            }
+            if let Some((i, k)) = cube {
+                j["cube"] = json!({"index": i, "of": k});
+            }
+            j
+        };
+        let id = argv.join(" ");
+        match cubes {
+            None => lines.push(job(id, rest.to_vec(), None)),
+            Some(k) => {
+                let (entry, vm, query) = generic(&parsed).ok_or_else(|| {
+                    Error::input("--cubes splits solve, count, unique, optimum and reach questions")
+                })?;
+                if query == Query::Forced {
+                    return Err(Error::input(
+                        "--cubes splits solve, count, unique, optimum and reach questions, not forced",
+                    ));
+                }
+                // With --cube C, the cube C is split further (a hard cube of an earlier split):
+                // each new cube is C plus decisions at places C does not fix.
+                let within = match vm.try_get_one::<String>("cube").ok().flatten() {
+                    Some(text) => {
+                        cubes::parse(text).map_err(|e| Error::input(format!("--cube: {e}")))?
+                    }
+                    None => Vec::new(),
+                };
+                let input: Vec<String> = vm
+                    .get_many::<String>("input")
+                    .map(|w| w.cloned().collect())
+                    .unwrap_or_default();
+                let places = entry.decisions(&input, OptionsIn::Matches(vm), query)?;
+                let fixed: Vec<_> = within
+                    .iter()
+                    .filter_map(|l| places.get(l.unsigned_abs() as usize - 1))
+                    .collect();
+                let free: Vec<usize> = cubes::split_decisions(&places)
+                    .into_iter()
+                    .filter(|&d| !fixed.contains(&&places[d]))
+                    .collect();
+                let split: Vec<cubes::Cube> = cubes::split(&free, k)
+                    .map_err(Error::input)?
+                    .into_iter()
+                    .map(|c| within.iter().copied().chain(c).collect())
+                    .collect();
+                let rest: Vec<String> = match rest.iter().position(|w| w == "--cube") {
+                    Some(at) => [&rest[..at], &rest[at + 2..]].concat(),
+                    None => rest.to_vec(),
+                };
+                for (i, c) in split.iter().enumerate() {
+                    let mut args = rest.to_vec();
+                    args.extend(["--cube".to_string(), cubes::show(c)]);
+                    lines.push(job(
+                        format!("{id} / cube {} of {k}", i + 1),
+                        args,
+                        Some((i + 1, k)),
+                    ));
+                }
+            }
+        }
+    }
+    // Every job written is one `quandary batch` will run.
+    for (k, l) in lines.iter().enumerate() {
+        read_job(k + 1, &l.to_string())
+            .map_err(|why| Error::input(format!("job {} would not run: {why}", k + 1)))?;
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    match m.get_one::<String>("output") {
+        Some(path) if path != "-" => {
+            crate::cli::write_file(path, &text)?;
+            eprintln!("quandary: {} jobs written to {path}", lines.len());
+        }
+        _ => print!("{text}"),
+    }
+    Ok(0)
+}
+
+/// The puzzle, the verb's flags and the query of a generic verb's command line.
+pub(super) fn generic(
+    matches: &ArgMatches,
+) -> Option<(&'static dyn registry::Entry, &ArgMatches, Query)> {
+    let (name, pm) = matches.subcommand()?;
+    let entry = registry::find(name)?;
+    let (verb, vm) = pm.subcommand()?;
+    let query = crate::cli::query_of(entry, verb, vm)?;
+    Some((entry, vm, query))
+}

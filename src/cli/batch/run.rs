@@ -1,0 +1,490 @@
+//! `quandary batch`: run a job file's jobs (or a shard of them) as child processes, each result
+//! appended to the results file as it ends, resumably, one batch per results file.
+
+use super::merge::answered;
+use super::*;
+use clap::ArgMatches;
+use indicatif::{ProgressBar, ProgressStyle};
+use quandary::Error;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{IsTerminal, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The result lines of a results file, with their line numbers (from 1), and the length of the
+/// text up to the last whole line. A last line cut short (a batch killed while writing it) is
+/// left out and said; any other line that is not a JSON object is an error.
+pub(super) fn result_lines(
+    path: &str,
+    text: &str,
+    torn: &str,
+) -> Result<(Vec<(usize, Value)>, usize), Error> {
+    let mut out = Vec::new();
+    let mut whole = 0;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (k, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            whole += line.len();
+            continue;
+        }
+        match serde_json::from_str::<Value>(line.trim_end()) {
+            Ok(v) if line.ends_with('\n') && v.is_object() => out.push((k + 1, v)),
+            _ if k + 1 == lines.len() => {
+                eprintln!("quandary: {path}: the last line is incomplete (a batch was stopped while writing it); {torn}");
+                break;
+            }
+            _ => {
+                return Err(Error::input(format!(
+                    "{path} line {}: not a result line; is this a results file of quandary batch?",
+                    k + 1
+                )))
+            }
+        }
+        whole += line.len();
+    }
+    Ok((out, whole))
+}
+
+/// The results already in a results file, by job id. A torn last line (a batch killed while
+/// writing it) is cut off so that its job runs again; results of other jobs are refused.
+pub(super) fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error> {
+    let mut done = HashSet::new();
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return Ok(done);
+    };
+    let mut text = String::new();
+    file.read_to_string(&mut text).map_err(|source| Error::Io {
+        path: path.into(),
+        source,
+    })?;
+    let by_id: HashMap<&str, &Job> = jobs.iter().map(|j| (j.id.as_str(), j)).collect();
+    let (lines, good_len) = result_lines(path, &text, "its job runs again")?;
+    for (k, v) in lines {
+        let (Some(id), Some(hash)) = (v["id"].as_str(), v["job"].as_str()) else {
+            return Err(Error::input(format!(
+                "{path} line {}: a result without \"id\" and \"job\"; is this a results file of quandary batch?",
+                k
+            )));
+        };
+        match by_id.get(id) {
+            Some(job) if job.hash == hash => {}
+            Some(job) => {
+                return Err(Error::input(format!(
+                    "{path} line {}: job \"{id}\" was a different command there ({}) than in the job file now ({}): these results belong to another batch; give another --out",
+                    k,
+                    v["argv"].as_array().map_or(String::new(), |a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" ")),
+                    job.argv.join(" ")
+                )))
+            }
+            None => {
+                return Err(Error::input(format!(
+                    "{path} line {}: job \"{id}\" is not in this job file (or not in this shard): these results belong to another batch; give another --out",
+                    k
+                )))
+            }
+        }
+        // A job killed by a signal it was not sent by us (the batch itself interrupted, the
+        // kernel's memory killer) is tried again.
+        if v["status"] != "killed" {
+            done.insert(id.to_string());
+        }
+    }
+    if good_len < text.len() {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(good_len as u64));
+        f.map_err(|source| Error::Io {
+            path: path.into(),
+            source,
+        })?;
+    }
+    Ok(done)
+}
+
+/// Has the child killed when the batch dies, however it dies (SIGKILL included): Linux's
+/// parent-death signal. It is sent when the thread that started the child ends; each job's
+/// thread waits for its child, so that is when the batch itself is gone.
+pub(super) fn die_with_parent(cmd: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: getpid is async-signal-safe.
+        let parent = unsafe { libc::getpid() };
+        // SAFETY: the closure calls only async-signal-safe functions (prctl, getppid, _exit).
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // The batch died before the signal was asked for.
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
+}
+
+/// Takes the results file for this batch alone (an advisory lock, held until the batch
+/// exits); refused if another batch holds it.
+pub(super) fn lock_results(file: &std::fs::File, path: &str) -> Result<(), Error> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor this process holds open.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        Err(Error::input(format!(
+            "{path} is being written by another quandary batch; wait for it to end (this batch would run its jobs again), or give another --out"
+        )))
+    } else {
+        Err(Error::Io {
+            path: path.to_string(),
+            source: e,
+        })
+    }
+}
+
+/// How one job ended.
+pub(super) struct Ended {
+    status: String,
+    exit: Option<i32>,
+    outcome: Value,
+    message: Option<String>,
+    seconds: f64,
+}
+
+/// Extra wall-clock time a job gets past its own time limit before the batch kills it.
+pub(super) fn grace(limit: f64) -> Duration {
+    Duration::try_from_secs_f64(limit * 0.25 + 5.0).unwrap_or(Duration::MAX)
+}
+
+/// Set when the batch is asked to stop (Ctrl-C, SIGTERM from a scheduler).
+pub(super) static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C and SIGTERM stop the batch: the jobs in flight are killed (each runs in a process
+/// group of its own, so a terminal's Ctrl-C reaches only the batch) and not recorded.
+pub(super) fn stop_on_signals() {
+    extern "C" fn on_stop(_: libc::c_int) {
+        STOP.store(true, Ordering::SeqCst);
+    }
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_stop as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+    }
+}
+
+/// Kills a job's whole process group (a wrapper program and whatever it started).
+pub(super) fn kill_group(child: &mut std::process::Child) {
+    // SAFETY: kill(2) on the group this child leads (it was started with process_group(0)).
+    unsafe {
+        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+    }
+    let _ = child.kill();
+}
+
+/// Runs one job as a child process of this program; `None` if the batch was stopped first.
+pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
+    let started = Instant::now();
+    // QUANDARY_BATCH_PROGRAM: run jobs through another program (a wrapper that starts
+    // quandary in a container, say); by default this one.
+    let exe = match std::env::var_os("QUANDARY_BATCH_PROGRAM") {
+        Some(p) => std::path::PathBuf::from(p),
+        None => std::env::current_exe().unwrap_or_else(|_| "quandary".into()),
+    };
+    let mut cmd = Command::new(exe);
+    cmd.args(&job.argv)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(mb) = memory_mb {
+        cmd.env("QUANDARY_MEMORY_MB", mb.to_string());
+    }
+    die_with_parent(&mut cmd);
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            return Some(Ended {
+                status: "error".into(),
+                exit: None,
+                outcome: Value::Null,
+                message: Some(format!("could not start: {e}")),
+                seconds: 0.0,
+            })
+        }
+    };
+    let pipe = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let out = pipe(Box::new(child.stdout.take().expect("piped")));
+    let err = pipe(Box::new(child.stderr.take().expect("piped")));
+    let kill_at = job.time_limit.and_then(|t| {
+        started.checked_add(Duration::try_from_secs_f64(t).ok()?.checked_add(grace(t))?)
+    });
+    let mut overran = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) => {}
+            Err(_) => break None,
+        }
+        if STOP.load(Ordering::SeqCst) {
+            kill_group(&mut child);
+            let _ = child.wait();
+            return None;
+        }
+        if kill_at.is_some_and(|k| Instant::now() >= k) {
+            overran = true;
+            kill_group(&mut child);
+            break child.wait().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    let seconds = started.elapsed().as_secs_f64();
+    let last_words = |s: &str| {
+        let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(3)..].join(" / ")
+    };
+    let outcome: Value = stdout
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .unwrap_or(Value::Null);
+    let exit = status.and_then(|s| s.code());
+    let (status, message) = if overran {
+        (
+            "timeout".to_string(),
+            Some(format!(
+                "killed after {seconds:.1} s: over its time limit of {} s plus {:.0} s",
+                job.time_limit.unwrap_or(0.0),
+                grace(job.time_limit.unwrap_or(0.0)).as_secs_f64()
+            )),
+        )
+    } else if exit.is_none() {
+        use std::os::unix::process::ExitStatusExt;
+        let signal = status.and_then(|s| s.signal()).unwrap_or(0);
+        (
+            "killed".to_string(),
+            Some(format!("ended by signal {signal}: {}", last_words(&stderr))),
+        )
+    } else if let Some(s) = outcome["in_scope"]["status"]
+        .as_str()
+        .filter(|_| outcome["cube"].is_object() && exit != Some(101))
+    {
+        // A cube's question is the cube: its answer there is the job's answer.
+        (s.to_string(), None)
+    } else if let Some(s) = outcome["status"].as_str().filter(|_| exit != Some(101)) {
+        let message = outcome["error"].as_str().map(str::to_string);
+        (s.to_string(), message)
+    } else {
+        let why = match exit {
+            Some(101) => "panicked",
+            _ => "ended without an answer",
+        };
+        (
+            "crashed".to_string(),
+            Some(format!(
+                "{why} (exit status {}): {}",
+                exit.unwrap_or(-1),
+                last_words(&stderr)
+            )),
+        )
+    };
+    Some(Ended {
+        status,
+        exit,
+        outcome,
+        message,
+        seconds,
+    })
+}
+
+/// `quandary batch`.
+pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
+    let path = m.get_one::<String>("jobs").expect("required");
+    let (all, skipped) = read_jobs(path)?;
+    let shard = shard(m.get_one::<String>("shard"))?;
+    let mine: Vec<Job> = match &shard {
+        Some((i, n, _)) => all
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| k % n == *i)
+            .map(|(_, j)| j.clone())
+            .collect(),
+        None => all.clone(),
+    };
+    let stem = path.strip_suffix(".jsonl").unwrap_or(path);
+    let out = match (m.get_one::<String>("out"), &shard) {
+        (Some(o), _) => o.clone(),
+        (None, Some((i, n, _))) => format!("{stem}.results-{i}-of-{n}.jsonl"),
+        (None, None) => format!("{stem}.results.jsonl"),
+    };
+    // One writer per results file: a second batch on it (a resubmitted array job) would run
+    // every job again and interleave its lines with ours.
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&out)
+        .map_err(|source| Error::Io {
+            path: out.clone(),
+            source,
+        })?;
+    lock_results(&file, &out)?;
+    let done = resume(&out, &mine)?;
+    let pending: Vec<Job> = mine
+        .iter()
+        .filter(|j| !done.contains(&j.id))
+        .cloned()
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let k = m
+        .get_one::<usize>("jobs-at-once")
+        .copied()
+        .unwrap_or(cores)
+        .max(1);
+    // Each child takes its share of the memory limit, unless the user set one.
+    let memory_mb = std::env::var("QUANDARY_MEMORY_MB")
+        .is_err()
+        .then(|| quandary::guard::memory_limit() / (1 << 20) / k as u64);
+    eprintln!(
+        "quandary: {} jobs in {path}{}; {} done already in {out}; running {} ({} at a time)",
+        all.len(),
+        shard.as_ref().map_or(String::new(), |(i, n, from)| format!(
+            ", {} in shard {i} of {n} ({from})",
+            mine.len()
+        )),
+        mine.len() - pending.len(),
+        pending.len(),
+        k
+    );
+    let file = Mutex::new(file);
+    stop_on_signals();
+    let counts: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
+    let bar = if std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(pending.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} jobs, {elapsed} (about {eta} left) {msg}",
+            )
+            .expect("valid template"),
+        );
+        b.enable_steady_tick(Duration::from_millis(500));
+        Some(b)
+    } else {
+        None
+    };
+    let queue = Mutex::new(pending.iter());
+    let failed_write: Mutex<Option<Error>> = Mutex::new(None);
+    let finished = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..k.min(pending.len().max(1)) {
+            s.spawn(|| loop {
+                let Some(job) = queue.lock().expect("queue").next() else {
+                    break;
+                };
+                if failed_write.lock().expect("flag").is_some() || STOP.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Some(e) = run_job(job, memory_mb) else {
+                    break;
+                };
+                let line = json!({"id": job.id, "job": job.hash, "line": job.line,
+                    "argv": job.argv, "status": e.status, "exit": e.exit,
+                    "seconds": (e.seconds * 1000.0).round() / 1000.0,
+                    "message": e.message, "outcome": e.outcome});
+                let written = {
+                    let mut f = file.lock().expect("file");
+                    writeln!(f, "{line}")
+                        .and_then(|()| f.flush())
+                        .and_then(|()| f.sync_data())
+                };
+                if let Err(source) = written {
+                    *failed_write.lock().expect("flag") = Some(Error::Io {
+                        path: out.clone(),
+                        source,
+                    });
+                    break;
+                }
+                let summary = {
+                    let mut c = counts.lock().expect("counts");
+                    *c.entry(e.status.clone()).or_default() += 1;
+                    c.iter()
+                        .map(|(k, v)| format!("{k} {v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let n = finished.fetch_add(1, Ordering::SeqCst) + 1;
+                match &bar {
+                    Some(b) => {
+                        b.set_message(summary);
+                        b.inc(1);
+                    }
+                    None => eprintln!(
+                        "[{n}/{}] {}: {} ({:.1} s)",
+                        pending.len(),
+                        job.id,
+                        e.status,
+                        e.seconds
+                    ),
+                }
+            });
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if let Some(e) = failed_write.into_inner().expect("flag") {
+        return Err(e);
+    }
+    let counts = counts.into_inner().expect("counts");
+    if STOP.load(Ordering::SeqCst) {
+        let n = finished.load(Ordering::SeqCst);
+        eprintln!(
+            "quandary: stopped after {n} of {} jobs; the jobs in flight were not recorded; the same command resumes",
+            pending.len()
+        );
+        return Ok(130);
+    }
+    let open: usize = counts
+        .iter()
+        .filter(|(s, _)| !answered(s))
+        .map(|(_, n)| n)
+        .sum();
+    eprintln!(
+        "quandary: {} jobs run, results in {out}: {}",
+        pending.len(),
+        if counts.is_empty() {
+            "nothing to do".to_string()
+        } else {
+            counts
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    if skipped > 0 {
+        eprintln!(
+            "quandary: {skipped} lines of {path} were skipped (see above): mend them and run again"
+        );
+    }
+    Ok(if open > 0 || skipped > 0 { 1 } else { 0 })
+}
