@@ -9,6 +9,7 @@
 pub mod model;
 pub mod puzzle;
 pub mod verify;
+pub mod watcher;
 
 pub use puzzle::TantrixPuzzle;
 

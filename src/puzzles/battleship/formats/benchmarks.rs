@@ -1,0 +1,262 @@
+//! The formats of benchmark sets: CSPLib prob014 Prolog facts and MiniZinc data files.
+
+use super::*;
+use crate::error::{Error, Result};
+use crate::puzzles::battleship::{Grid, Symbol};
+
+/// Every `problem(Id, Fleet, RowSums, ColSums, Hints).` fact of a CSPLib prob014 file.
+pub fn parse_csplib(text: &str) -> Result<Vec<(String, Grid)>> {
+    let clean: String = text
+        .lines()
+        .map(|l| l.split('%').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = Vec::new();
+    let mut lines_of: std::collections::HashMap<i64, usize> = Default::default();
+    let mut from = 0;
+    while let Some(k) = clean[from..].find("problem(") {
+        let at = from + k;
+        let line = clean[..at].lines().count() + 1;
+        let mut t = Terms {
+            s: clean.as_bytes(),
+            k: at + "problem(".len(),
+        };
+        let bad = || {
+            at_line(
+                line,
+                "cannot read this problem(Id, Fleet, RowSums, ColSums, Hints) fact",
+            )
+        };
+        let id = t.int().ok_or_else(bad)?;
+        if let Some(first) = lines_of.insert(id, line) {
+            return Err(at_line(
+                line,
+                format!("a second problem {id} (the first is at line {first}); ids must differ"),
+            ));
+        }
+        t.eat(b',').ok_or_else(bad)?;
+        let fleet_pairs = t
+            .list(|t| {
+                let len = t.int()?;
+                t.eat(b':')?;
+                Some((len as usize, t.int()? as usize))
+            })
+            .ok_or_else(bad)?;
+        t.eat(b',').ok_or_else(bad)?;
+        let rows = t.list(|t| t.int().map(|v| v as usize)).ok_or_else(bad)?;
+        t.eat(b',').ok_or_else(bad)?;
+        let cols = t.list(|t| t.int().map(|v| v as usize)).ok_or_else(bad)?;
+        t.eat(b',').ok_or_else(bad)?;
+        let mut unknown: Option<char> = None;
+        let hints = t
+            .list(|t| {
+                let c = t.word()?;
+                t.eat(b'@')?;
+                let ij = t.list(|t| t.int())?;
+                if ij.len() != 2 {
+                    return None;
+                }
+                if !"wcmtblr".contains(c) {
+                    unknown = Some(c);
+                }
+                Some((c, ij[0], ij[1]))
+            })
+            .ok_or_else(|| match unknown {
+                Some(c) => at_line(
+                    line,
+                    format!("unknown hint type '{c}' (CSPLib uses w c m t b l r)"),
+                ),
+                None => bad(),
+            })?;
+        if let Some(c) = unknown {
+            return Err(at_line(
+                line,
+                format!("problem {id}: unknown hint type '{c}' (CSPLib uses w c m t b l r)"),
+            ));
+        }
+        t.eat(b')').ok_or_else(bad)?;
+        let longest = fleet_pairs.iter().map(|p| p.0).max().unwrap_or(0);
+        if fleet_pairs.iter().any(|p| p.0 == 0) {
+            return Err(at_line(
+                line,
+                format!("problem {id}: a ship of length 0 in the fleet"),
+            ));
+        }
+        let mut fleet = vec![0; longest];
+        for (len, n) in fleet_pairs {
+            fleet[len - 1] += n;
+        }
+        let (r, c) = (rows.len(), cols.len());
+        let mut clues = vec![None; r * c];
+        for (h, i, j) in hints {
+            if i < 1 || j < 1 || i as usize > r || j as usize > c {
+                return Err(at_line(
+                    line,
+                    format!("problem {id}: hint {h}@[{i},{j}] is outside the {r}×{c} board"),
+                ));
+            }
+            clues[(i as usize - 1) * c + j as usize - 1] = Some(match h {
+                'w' => Symbol::Water,
+                'c' => Symbol::Sub,
+                'm' => Symbol::Middle,
+                't' => Symbol::Top,
+                'b' => Symbol::Bottom,
+                'l' => Symbol::Left,
+                _ => Symbol::Right,
+            });
+        }
+        let p = Grid::new(
+            r,
+            c,
+            fleet,
+            rows.into_iter().map(Some).collect(),
+            cols.into_iter().map(Some).collect(),
+            clues,
+        )
+        .map_err(|e| at_line(line, format!("problem {id}: {e}")))?;
+        out.push((id.to_string(), p));
+        from = t.k;
+    }
+    Ok(out)
+}
+
+/// MiniZinc benchmark data for `sb.mzn` (Solitaire Battleships).
+pub fn parse_dzn(text: &str) -> Result<Grid> {
+    let clean: String = text
+        .lines()
+        .map(|l| l.split('%').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut vals: std::collections::HashMap<String, String> = Default::default();
+    for stmt in clean.split(';') {
+        if let Some((k, v)) = stmt.split_once('=') {
+            if vals
+                .insert(k.trim().to_string(), v.trim().to_string())
+                .is_some()
+            {
+                return Err(Error::input(format!(
+                    "MiniZinc data: '{}' is given twice",
+                    k.trim()
+                )));
+            }
+        }
+    }
+    let get = |k: &str| -> Result<&String> {
+        vals.get(k)
+            .ok_or_else(|| Error::input(format!("MiniZinc data: no '{k} = ...;'")))
+    };
+    let ints = |k: &str| -> Result<Vec<usize>> {
+        get(k)?
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse()
+                    .map_err(|_| Error::input(format!("MiniZinc data: '{k}' holds '{s}'")))
+            })
+            .collect()
+    };
+    let height = *ints("height")?
+        .first()
+        .ok_or_else(|| Error::input("MiniZinc data: height is empty"))?;
+    let width = *ints("width")?
+        .first()
+        .ok_or_else(|| Error::input("MiniZinc data: width is empty"))?;
+    let fleet = ints("ship")?;
+    if vals.contains_key("maxship") {
+        let maxship = ints("maxship")?;
+        if maxship != [fleet.len()] {
+            return Err(Error::input(format!(
+                "MiniZinc data: maxship = {} but 'ship' lists {} lengths",
+                vals["maxship"],
+                fleet.len()
+            )));
+        }
+    }
+    let rowsum = ints("rowsum")?;
+    let colsum = ints("colsum")?;
+    let hint = ints("hint")?;
+    if hint.len() != height * width {
+        return Err(Error::input(format!(
+            "MiniZinc data: hint has {} entries for a {height}×{width} board",
+            hint.len()
+        )));
+    }
+    let clues = hint
+        .iter()
+        .enumerate()
+        .map(|(n, &h)| match h {
+            0 => Ok(None),
+            1 => Ok(Some(Symbol::Water)),
+            2 => Ok(Some(Symbol::Sub)),
+            3 => Ok(Some(Symbol::Left)),
+            4 => Ok(Some(Symbol::Right)),
+            5 => Ok(Some(Symbol::Top)),
+            6 => Ok(Some(Symbol::Bottom)),
+            7 => Ok(Some(Symbol::Middle)),
+            other => Err(Error::input(format!(
+                "MiniZinc data: hint {other} at row {}, column {} is not 0..7",
+                n / width + 1,
+                n % width + 1
+            ))),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Grid::new(
+        height,
+        width,
+        fleet,
+        rowsum.into_iter().map(Some).collect(),
+        colsum.into_iter().map(Some).collect(),
+        clues,
+    )
+}
+
+/// A small reader of Prolog terms: integers, lists, `A:B`, `T@[I,J]`.
+struct Terms<'a> {
+    s: &'a [u8],
+    k: usize,
+}
+
+impl Terms<'_> {
+    fn ws(&mut self) {
+        while self.k < self.s.len() && (self.s[self.k] as char).is_whitespace() {
+            self.k += 1;
+        }
+    }
+    fn eat(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        (self.s.get(self.k) == Some(&c)).then(|| self.k += 1)
+    }
+    fn int(&mut self) -> Option<i64> {
+        self.ws();
+        let start = self.k;
+        while self.k < self.s.len() && self.s[self.k].is_ascii_digit() {
+            self.k += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.k])
+            .ok()?
+            .parse()
+            .ok()
+    }
+    fn word(&mut self) -> Option<char> {
+        self.ws();
+        let c = *self.s.get(self.k)?;
+        c.is_ascii_alphabetic().then(|| {
+            self.k += 1;
+            c as char
+        })
+    }
+    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        self.eat(b'[')?;
+        let mut out = Vec::new();
+        if self.eat(b']').is_some() {
+            return Some(out);
+        }
+        loop {
+            out.push(item(self)?);
+            if self.eat(b']').is_some() {
+                return Some(out);
+            }
+            self.eat(b',')?;
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! Reading and writing puzzles. [`parse`] detects the format:
+//!
+//! - our own text format (documented in docs/battleship.md):
+//!   ```text
+//!   ; comments start with ';'
+//!   size 6 6                  ; rows, columns
+//!   fleet 3 2 1               ; ships of length 1, 2, 3, ...
+//!   rows ? 3 0 ? 3 ?          ; ship cells per row, '?' unknown
+//!   cols ? 1 2 ? ? 2
+//!   grid                      ; '.' unknown, '~' water, 'o' submarine, '<' '>' '^' 'v' ends,
+//!   . . . . . ~               ; '+' middle (spaces optional)
+//!   ...
+//!   ```
+//! - a puzz.link / pzprjs URL `...?battleship/COLS/ROWS/...` (fleets `//c`, `//d`, `//e`);
+//! - a janko.at block (`begin`, `puzzle battleships`, `size`, `ships`, `clabels`, `rlabels`,
+//!   `problem`, `end`);
+//! - CSPLib prob014 Prolog facts `problem(Id, Fleet, RowSums, ColSums, Hints).`;
+//! - MiniZinc benchmark data (`.dzn` with `height`, `width`, `ship`, `hint`, `rowsum`, `colsum`).
+
+mod benchmarks;
+mod online;
+
+pub use benchmarks::{parse_csplib, parse_dzn};
+pub use online::{parse_janko, parse_puzzlink, to_puzzlink};
+
+use super::{Grid, Symbol};
+use crate::error::{Error, Result};
+
+/// The formats [`parse`] knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Quandary,
+    PuzzLink,
+    Janko,
+    Csplib,
+    Dzn,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Quandary => "quandary text",
+            Format::PuzzLink => "puzz.link URL",
+            Format::Janko => "janko.at block",
+            Format::Csplib => "CSPLib prob014 facts",
+            Format::Dzn => "MiniZinc data",
+        }
+    }
+}
+
+/// Which format a text is in.
+pub fn detect(text: &str) -> Format {
+    let t = text.trim_start();
+    let lower = t.to_ascii_lowercase();
+    if lower.contains("battleship/") && !t.contains('\n') || lower.starts_with("http") {
+        Format::PuzzLink
+    } else if lower.lines().any(|l| l.trim() == "begin") {
+        Format::Janko
+    } else if lower.contains("problem(") {
+        Format::Csplib
+    } else if lower.contains("rowsum") && lower.contains("colsum") {
+        Format::Dzn
+    } else {
+        Format::Quandary
+    }
+}
+
+/// Reads a puzzle in any known format. A CSPLib file may hold many puzzles: `instance` picks
+/// one by its id (the first by default).
+pub fn parse(text: &str, instance: Option<&str>) -> Result<(Format, Grid)> {
+    // A file of comments only that names a puzz.link URL (`; url https://puzz.link/...`), as
+    // data/battleship/puzzlink-example.txt does, stands for that URL.
+    let stated = text.trim_start_matches('\u{feff}');
+    let all_comments = stated
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with(';'));
+    let url = stated.lines().find_map(|l| {
+        let rest = l.trim_start().strip_prefix(';')?.trim_start();
+        rest.strip_prefix("url ").map(str::trim)
+    });
+    if let (true, Some(url)) = (all_comments, url) {
+        return parse(url, instance);
+    }
+    let text = stated;
+    let format = detect(text);
+    if instance.is_some() && format != Format::Csplib {
+        return Err(Error::input(
+            "--instance picks a puzzle in a CSPLib file; this input holds just one",
+        ));
+    }
+    let p = match format {
+        Format::Quandary => parse_quandary(text)?,
+        Format::PuzzLink => parse_puzzlink(text.trim())?,
+        Format::Janko => parse_janko(text)?,
+        Format::Dzn => parse_dzn(text)?,
+        Format::Csplib => {
+            let all = parse_csplib(text)?;
+            match instance {
+                None => {
+                    all.into_iter().next().map(|(_, p)| p).ok_or_else(|| {
+                        Error::input("no problem(...) fact found in the CSPLib file")
+                    })?
+                }
+                Some(id) => all
+                    .into_iter()
+                    .find(|(i, _)| i == id)
+                    .map(|(_, p)| p)
+                    .ok_or_else(|| Error::input(format!("no problem with id {id} in the file")))?,
+            }
+        }
+    };
+    Ok((format, p))
+}
+
+pub(super) fn at_line(n: usize, e: impl std::fmt::Display) -> Error {
+    Error::input(format!("line {n}: {e}"))
+}
+
+pub(super) fn count_token(tok: &str, line: usize) -> Result<Option<usize>> {
+    if tok == "?" || tok == "-" {
+        return Ok(None);
+    }
+    tok.parse::<usize>().map(Some).map_err(|_| {
+        at_line(
+            line,
+            format!("'{tok}' is not a count (a number, or '?' for unknown)"),
+        )
+    })
+}
+
+pub(super) fn numbers(toks: &[&str], line: usize, what: &str) -> Result<Vec<usize>> {
+    toks.iter()
+        .map(|t| {
+            t.parse::<usize>()
+                .map_err(|_| at_line(line, format!("'{t}' in {what} is not a number")))
+        })
+        .collect()
+}
+
+/// Our own format.
+pub fn parse_quandary(text: &str) -> Result<Grid> {
+    let mut size: Option<(usize, usize)> = None;
+    let mut fleet: Option<Vec<usize>> = None;
+    let mut rows: Option<(usize, Vec<Option<usize>>)> = None;
+    let mut cols: Option<(usize, Vec<Option<usize>>)> = None;
+    let mut grid: Vec<(usize, Vec<Option<Symbol>>)> = Vec::new();
+    let mut in_grid = false;
+    // The line of each keyword seen, so that a repeated one is an error, not a silent winner.
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    for (n, raw) in text.lines().enumerate() {
+        let n = n + 1;
+        let line = raw.split(';').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        let key = toks[0].to_ascii_lowercase();
+        if in_grid {
+            let mut cells = Vec::new();
+            for c in line.chars().filter(|c| !c.is_whitespace()) {
+                if c == '.' {
+                    cells.push(None);
+                } else if let Some(s) = Symbol::from_char(c) {
+                    cells.push(Some(s));
+                } else {
+                    return Err(at_line(
+                        n,
+                        format!(
+                            "unknown symbol '{c}' in the grid (use . unknown, ~ water, o submarine, < > ^ v ends, + middle)"
+                        ),
+                    ));
+                }
+            }
+            grid.push((n, cells));
+            continue;
+        }
+        let once = if key == "columns" {
+            "cols"
+        } else {
+            key.as_str()
+        };
+        if ["size", "fleet", "rows", "cols", "grid"].contains(&once) {
+            if let Some(first) = seen.insert(once.to_string(), n) {
+                return Err(at_line(
+                    n,
+                    format!("a second '{once}' line (the first is line {first}); give it once"),
+                ));
+            }
+        }
+        match key.as_str() {
+            "battleship" | "battleships" if toks.len() == 1 => {}
+            "size" => {
+                let nums: Vec<&str> = toks[1..]
+                    .iter()
+                    .flat_map(|t| t.split(['x', '×']))
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                let v = numbers(&nums, n, "size")?;
+                size = match v[..] {
+                    [a] => Some((a, a)),
+                    [a, b] => Some((a, b)),
+                    _ => return Err(at_line(n, "size takes rows and columns, e.g. 'size 10 10'")),
+                };
+                if let Some((a, b)) = size {
+                    if a == 0
+                        || b == 0
+                        || a > crate::puzzles::battleship::MAX_SIDE
+                        || b > crate::puzzles::battleship::MAX_SIDE
+                    {
+                        return Err(at_line(
+                            n,
+                            format!(
+                                "a {a}×{b} board: each side must be 1 to {}",
+                                crate::puzzles::battleship::MAX_SIDE
+                            ),
+                        ));
+                    }
+                }
+            }
+            "fleet" => fleet = Some(numbers(&toks[1..], n, "the fleet")?),
+            "rows" => {
+                rows = Some((
+                    n,
+                    toks[1..]
+                        .iter()
+                        .map(|t| count_token(t, n))
+                        .collect::<Result<_>>()?,
+                ))
+            }
+            "cols" | "columns" => {
+                cols = Some((
+                    n,
+                    toks[1..]
+                        .iter()
+                        .map(|t| count_token(t, n))
+                        .collect::<Result<_>>()?,
+                ))
+            }
+            "grid" => in_grid = true,
+            _ => {
+                return Err(at_line(
+                    n,
+                    format!(
+                        "unknown line '{}' (expected size, fleet, rows, cols or grid)",
+                        toks[0]
+                    ),
+                ))
+            }
+        }
+    }
+    let fleet = fleet.ok_or_else(|| {
+        Error::input("no 'fleet' line: give the number of ships of length 1, 2, 3, ...")
+    })?;
+    let (rline, rows) = rows.ok_or_else(|| Error::input("no 'rows' line with the row counts"))?;
+    let (cline, cols) =
+        cols.ok_or_else(|| Error::input("no 'cols' line with the column counts"))?;
+    let (r, c) = size.unwrap_or((rows.len(), cols.len()));
+    if rows.len() != r {
+        return Err(at_line(
+            rline,
+            format!("{} row counts for {r} rows", rows.len()),
+        ));
+    }
+    if cols.len() != c {
+        return Err(at_line(
+            cline,
+            format!("{} column counts for {c} columns", cols.len()),
+        ));
+    }
+    let clues = if grid.is_empty() {
+        vec![None; r * c]
+    } else {
+        if grid.len() != r {
+            let last = grid.last().map_or(0, |g| g.0);
+            return Err(at_line(
+                last,
+                format!("the grid has {} rows, the board {r}", grid.len()),
+            ));
+        }
+        let mut clues = Vec::with_capacity(r * c);
+        for (n, cells) in grid {
+            if cells.len() != c {
+                return Err(at_line(
+                    n,
+                    format!(
+                        "{} cells in this grid row, the board has {c} columns",
+                        cells.len()
+                    ),
+                ));
+            }
+            clues.extend(cells);
+        }
+        clues
+    };
+    Grid::new(r, c, fleet, rows, cols, clues)
+}
+
+/// Writes a puzzle in our own format.
+pub fn to_quandary(p: &Grid, comment: &str) -> String {
+    let mut out = String::new();
+    for l in comment.lines() {
+        out += &format!("; {l}\n");
+    }
+    let counts = |v: &[Option<usize>]| -> String {
+        v.iter()
+            .map(|c| c.map_or("?".to_string(), |c| c.to_string()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    out += &format!("size {} {}\n", p.rows, p.cols);
+    out += &format!(
+        "fleet {}\n",
+        p.fleet
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    out += &format!("rows {}\n", counts(&p.row_counts));
+    out += &format!("cols {}\n", counts(&p.col_counts));
+    out += "grid\n";
+    for i in 0..p.rows {
+        let row: Vec<String> = (0..p.cols)
+            .map(|j| p.clue(i, j).map_or('.', |s| s.char()).to_string())
+            .collect();
+        out += &row.join(" ");
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OWN: &str = "; the puzz.link example\nsize 6 6\nfleet 3 2 1\nrows ? 3 0 ? 3 ?\ncols ? 1 2 ? ? 2\ngrid\n. . . . . ~\n......\n......\n< . . . . .\n......\n......\n";
+
+    #[test]
+    fn the_formats_agree() {
+        let own = parse_quandary(OWN).unwrap();
+        let url = parse_puzzlink("https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c").unwrap();
+        assert_eq!(own, url);
+        assert_eq!(parse_quandary(&to_quandary(&own, "again")).unwrap(), own);
+        let janko = "begin\npuzzle battleships\nsize 6\nships 3 2 1\nclabels - 1 2 - - 2\nrlabels - 3 0 - 3 -\nproblem\n- - - - - x\n- - - - - -\n- - - - - -\nw - - - - -\n- - - - - -\n- - - - - -\nend\n";
+        assert_eq!(detect(janko), Format::Janko);
+        assert_eq!(parse_janko(janko).unwrap(), own);
+    }
+
+    #[test]
+    fn puzzlink_urls_are_written_as_they_are_read() {
+        let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+        let p = parse_puzzlink(url).unwrap();
+        // puzz.link's own editor wrote 6 skipped items as "gk" (1 + 5); one letter, "l", is
+        // the same.
+        let ours = to_puzzlink(&p).unwrap();
+        assert_eq!(ours, url.replace("gk", "l"));
+        assert_eq!(parse_puzzlink(&ours).unwrap(), p);
+        // Long skips, two- and three-digit counts, every symbol.
+        let mut big = Grid::new(
+            30,
+            20,
+            vec![4, 3, 2, 1],
+            (0..30).map(|i| (i % 3 == 0).then_some(i * 9)).collect(),
+            (0..20).map(|j| (j % 4 == 1).then_some(j)).collect(),
+            vec![None; 600],
+        );
+        if let Ok(q) = big.as_mut() {
+            q.clues[0] = Some(Symbol::Sub);
+            q.clues[599] = Some(Symbol::Middle);
+            q.clues[333] = Some(Symbol::Left);
+        }
+        if let Ok(q) = big {
+            let url = to_puzzlink(&q).unwrap();
+            assert_eq!(parse_puzzlink(&url).unwrap(), q, "{url}");
+        }
+        let odd = parse_puzzlink(url)
+            .map(|p| p.with_clues(p.clues.clone()))
+            .map(|mut p| {
+                p.fleet = vec![1];
+                p
+            })
+            .unwrap();
+        assert_eq!(
+            to_puzzlink(&odd),
+            None,
+            "no URL for a fleet puzz.link cannot name"
+        );
+    }
+
+    #[test]
+    fn csplib_facts() {
+        let text = "% c\nproblem(113,\n\t[4:1,3:2,2:3,1:4],\n\t[2,4,3,3,2,4,1,1,0,0],\n\t[0,5,0,2,2,3,1,3,2,2],\n\t[c@[7,10],w@[1,6]]).\n";
+        let all = parse_csplib(text).unwrap();
+        assert_eq!(all.len(), 1);
+        let p = &all[0].1;
+        assert_eq!(p.fleet, vec![4, 3, 2, 1]);
+        assert_eq!(p.clue(6, 9), Some(Symbol::Sub));
+        assert_eq!(p.clue(0, 5), Some(Symbol::Water));
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e =
+            parse_quandary("size 2 2\nfleet 1\nrows 1 0\ncols 1 0\ngrid\n.z\n..\n").unwrap_err();
+        assert!(e.to_string().contains("line 6"), "{e}");
+        let e = parse_quandary("size 2 2\nfleet 1\nrows 1 1\ncols 1 0\n").unwrap_err();
+        assert!(e.to_string().contains("inconsistent"), "{e}");
+        let e = parse_csplib("problem(1,[1:1],[1,0],[1,0],[w@[3,1]]).").unwrap_err();
+        assert!(e.to_string().contains("outside"), "{e}");
+    }
+}

@@ -1,0 +1,279 @@
+//! The formats of puzzle sites: janko.at blocks and puzz.link (pzprjs) URLs.
+
+use super::*;
+use crate::error::{Error, Result};
+use crate::puzzles::battleship::{Grid, Symbol};
+
+/// A janko.at block.
+pub fn parse_janko(text: &str) -> Result<Grid> {
+    let mut rows: Option<usize> = None;
+    let mut cols: Option<usize> = None;
+    let mut fleet: Option<Vec<usize>> = None;
+    let mut clabels: Option<Vec<Option<usize>>> = None;
+    let mut rlabels: Option<Vec<Option<usize>>> = None;
+    let mut problem: Option<Vec<(usize, Vec<Option<Symbol>>)>> = None;
+    let mut reading_problem = false;
+    let mut puzzle_kind: Option<String> = None;
+    for (n, raw) in text.lines().enumerate() {
+        let n = n + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        let key = toks[0].to_ascii_lowercase();
+        let keywords = [
+            "begin", "end", "puzzle", "size", "rows", "cols", "ships", "clabels", "rlabels",
+            "problem", "solution", "author", "solver", "source", "info", "unit", "moves",
+        ];
+        if reading_problem && !keywords.contains(&key.as_str()) {
+            let mut cells = Vec::new();
+            for t in &toks {
+                cells.push(match *t {
+                    "-" | "." => None,
+                    "x" => Some(Symbol::Water),
+                    "o" => Some(Symbol::Sub),
+                    "n" => Some(Symbol::Top),
+                    "s" => Some(Symbol::Bottom),
+                    "w" => Some(Symbol::Left),
+                    "e" => Some(Symbol::Right),
+                    "m" => Some(Symbol::Middle),
+                    other => {
+                        return Err(at_line(
+                            n,
+                            format!(
+                                "unknown symbol '{other}' in the problem grid (janko uses - x o n s w e m)"
+                            ),
+                        ))
+                    }
+                });
+            }
+            problem.get_or_insert_with(Vec::new).push((n, cells));
+            continue;
+        }
+        reading_problem = false;
+        let labels = |toks: &[&str]| -> Result<Vec<Option<usize>>> {
+            toks.iter().map(|t| count_token(t, n)).collect()
+        };
+        match key.as_str() {
+            "puzzle" => puzzle_kind = toks.get(1).map(|s| s.to_ascii_lowercase()),
+            "size" => {
+                let v = numbers(&toks[1..], n, "size")?;
+                match v[..] {
+                    [a] => (rows, cols) = (Some(a), Some(a)),
+                    [a, b] => (rows, cols) = (Some(a), Some(b)),
+                    _ => return Err(at_line(n, "size takes one or two numbers")),
+                }
+            }
+            "rows" => rows = numbers(&toks[1..], n, "rows")?.first().copied(),
+            "cols" => cols = numbers(&toks[1..], n, "cols")?.first().copied(),
+            "ships" => fleet = Some(numbers(&toks[1..], n, "ships")?),
+            "clabels" => clabels = Some(labels(&toks[1..])?),
+            "rlabels" => rlabels = Some(labels(&toks[1..])?),
+            "problem" => reading_problem = true,
+            _ => {}
+        }
+    }
+    if let Some(kind) = puzzle_kind {
+        if !kind.starts_with("battleship") {
+            return Err(Error::input(format!(
+                "this janko.at block is a '{kind}' puzzle, not battleships"
+            )));
+        }
+    }
+    let clabels = clabels.ok_or_else(|| Error::input("no 'clabels' line (column counts)"))?;
+    let rlabels = rlabels.ok_or_else(|| Error::input("no 'rlabels' line (row counts)"))?;
+    let rows = rows.unwrap_or(rlabels.len());
+    let cols = cols.unwrap_or(clabels.len());
+    let fleet = fleet.ok_or_else(|| Error::input("no 'ships' line (the fleet)"))?;
+    let clues = match problem {
+        None => vec![None; rows * cols],
+        Some(lines) => {
+            if lines.len() != rows {
+                return Err(Error::input(format!(
+                    "the problem grid has {} rows, the board {rows}",
+                    lines.len()
+                )));
+            }
+            let mut clues = Vec::new();
+            for (n, cells) in lines {
+                if cells.len() != cols {
+                    return Err(at_line(
+                        n,
+                        format!(
+                            "{} cells in this row, the board has {cols} columns",
+                            cells.len()
+                        ),
+                    ));
+                }
+                clues.extend(cells);
+            }
+            clues
+        }
+    };
+    Grid::new(rows, cols, fleet, rlabels, clabels, clues)
+}
+
+/// A puzz.link (pzprjs) URL.
+pub fn parse_puzzlink(url: &str) -> Result<Grid> {
+    let bad = |why: String| Error::input(format!("puzz.link URL: {why}"));
+    let start = url
+        .find("battleship/")
+        .ok_or_else(|| bad("no 'battleship/' in the URL".into()))?;
+    let rest = &url[start + "battleship/".len()..];
+    let (body, fleet_code) = match rest.find("//") {
+        Some(k) => (&rest[..k], Some(&rest[k + 2..])),
+        None => (rest, None),
+    };
+    let mut parts = body.splitn(3, '/');
+    let cols: usize = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| bad("the width after 'battleship/' is not a number".into()))?;
+    let rows: usize = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| bad("the height is not a number".into()))?;
+    let data = parts.next().unwrap_or("").trim_end_matches('/');
+    if rows == 0
+        || cols == 0
+        || rows > crate::puzzles::battleship::MAX_SIDE
+        || cols > crate::puzzles::battleship::MAX_SIDE
+    {
+        return Err(bad(format!("a {cols}×{rows} board is not allowed")));
+    }
+    let fleet = match fleet_code {
+        Some("c") => vec![3, 2, 1],
+        Some("d") => vec![4, 3, 2, 1],
+        Some("e") => vec![5, 4, 3, 2, 1],
+        Some(other) => {
+            return Err(bad(format!(
+                "the fleet '//{other}' is not one of the standard fleets //c, //d, //e; give the fleet with --fleet"
+            )))
+        }
+        None => {
+            return Err(bad(
+                "the URL names no fleet (//c, //d or //e); give it with --fleet".into(),
+            ))
+        }
+    };
+    // Items: 'g'..'z' skip 1..20, hex digit, '-' + 2 hex, '+' + 3 hex, '.' a question mark.
+    let chars: Vec<char> = data.chars().collect();
+    let mut items: Vec<Option<i64>> = Vec::new();
+    let mut k = 0;
+    let total = cols + rows + rows * cols;
+    while k < chars.len() && items.len() < total {
+        let c = chars[k];
+        let hex = |from: usize, n: usize| -> Result<i64> {
+            let s: String = chars.get(from..from + n).unwrap_or(&[]).iter().collect();
+            i64::from_str_radix(&s, 16)
+                .map_err(|_| bad(format!("bad number after '{c}' at character {}", from)))
+        };
+        match c {
+            'g'..='z' => {
+                for _ in 0..(c as u8 - b'f') {
+                    items.push(None);
+                }
+                k += 1;
+            }
+            '0'..='9' | 'a'..='f' => {
+                items.push(Some(c.to_digit(16).expect("hex") as i64));
+                k += 1;
+            }
+            '-' => {
+                items.push(Some(hex(k + 1, 2)?));
+                k += 3;
+            }
+            '+' => {
+                items.push(Some(hex(k + 1, 3)?));
+                k += 4;
+            }
+            '.' => {
+                items.push(Some(-2));
+                k += 1;
+            }
+            other => return Err(bad(format!("unexpected '{other}' at character {k}"))),
+        }
+    }
+    items.resize(total, None);
+    let count = |v: Option<i64>| -> Option<usize> { v.filter(|&x| x >= 0).map(|x| x as usize) };
+    let col_counts: Vec<Option<usize>> = items[..cols].iter().map(|&v| count(v)).collect();
+    let row_counts: Vec<Option<usize>> =
+        items[cols..cols + rows].iter().map(|&v| count(v)).collect();
+    let mut clues = Vec::with_capacity(rows * cols);
+    for (idx, v) in items[cols + rows..].iter().enumerate() {
+        clues.push(match v {
+            None => None,
+            Some(0) => Some(Symbol::Water),
+            Some(1) => Some(Symbol::Top),
+            Some(2) => Some(Symbol::Bottom),
+            Some(3) => Some(Symbol::Left),
+            Some(4) => Some(Symbol::Right),
+            Some(5) => Some(Symbol::Middle),
+            Some(6) => Some(Symbol::Sub),
+            Some(x) => {
+                return Err(bad(format!(
+                    "cell row {}, column {} holds code {x}, which is not a straight-ship clue",
+                    idx / cols + 1,
+                    idx % cols + 1
+                )))
+            }
+        });
+    }
+    Grid::new(rows, cols, fleet, row_counts, col_counts, clues)
+}
+
+/// The puzzle as a puzz.link URL, which [`parse_puzzlink`] reads back; `None` when the fleet
+/// is not one of the standard fleets a URL can name (//c, //d, //e) or a count is over 4095.
+pub fn to_puzzlink(p: &Grid) -> Option<String> {
+    let fleet = match p.fleet.as_slice() {
+        [3, 2, 1] => "c",
+        [4, 3, 2, 1] => "d",
+        [5, 4, 3, 2, 1] => "e",
+        _ => return None,
+    };
+    let code = |s: Symbol| match s {
+        Symbol::Water => 0,
+        Symbol::Top => 1,
+        Symbol::Bottom => 2,
+        Symbol::Left => 3,
+        Symbol::Right => 4,
+        Symbol::Middle => 5,
+        Symbol::Sub => 6,
+    };
+    let items: Vec<Option<usize>> = p
+        .col_counts
+        .iter()
+        .chain(&p.row_counts)
+        .copied()
+        .chain(p.clues.iter().map(|c| c.map(code)))
+        .collect();
+    let mut data = String::new();
+    let mut skip = 0;
+    let flush = |data: &mut String, skip: &mut usize| {
+        while *skip > 0 {
+            let k = (*skip).min(20);
+            data.push((b'f' + k as u8) as char);
+            *skip -= k;
+        }
+    };
+    for item in items {
+        match item {
+            None => skip += 1,
+            Some(v) => {
+                flush(&mut data, &mut skip);
+                match v {
+                    0..=15 => data.push_str(&format!("{v:x}")),
+                    16..=255 => data.push_str(&format!("-{v:02x}")),
+                    256..=4095 => data.push_str(&format!("+{v:03x}")),
+                    _ => return None,
+                }
+            }
+        }
+    }
+    flush(&mut data, &mut skip);
+    Some(format!(
+        "https://puzz.link/p?battleship/{}/{}/{data}//{fleet}",
+        p.cols, p.rows
+    ))
+}
