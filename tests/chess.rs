@@ -40,7 +40,7 @@ fn maximum(board: &Board, extra: Option<Piece>) -> i64 {
     );
     let obj = cm.model.objective.clone().unwrap();
     let mut s = Search::new(quandary::solve::default_backend(&cm.model), None);
-    let (status, best) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
+    let (status, best) = s.optimise(|a| obj.value(a), true, None, 1);
     assert_eq!(status, Status::Optimal);
     let (v, a) = best.unwrap();
     verify(board, &cm.decode(&a), false).unwrap();
@@ -202,7 +202,7 @@ fn peaceable_queens_match_oeis_a250000() {
         let (model, white, black) = chess::peaceable_model(n, Piece::Queen);
         let obj = model.objective.clone().unwrap();
         let mut s = Search::new(quandary::solve::default_backend(&model), None);
-        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1);
         assert_eq!(status, Status::Optimal);
         let (v, a) = best.unwrap();
         assert_eq!(v, m, "n = {n}");

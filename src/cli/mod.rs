@@ -302,10 +302,12 @@ impl Output {
 }
 
 /// The time limit of a command, checked.
-/// The limits of a run started from the command line now: its time limit, and the spinner
-/// for its progress.
+/// The limits of a run started from the command line now: its time limit, the spinner for
+/// its progress, and (one run per process) stopped engines left to the process's exit.
 pub fn run_limits(time_limit: Option<Duration>) -> Limits {
-    Limits::new(time_limit).with_progress(progress::sink())
+    Limits::new(time_limit)
+        .with_progress(progress::sink())
+        .ending_the_process()
 }
 
 pub fn time_limit(m: &ArgMatches) -> Result<Option<Duration>, Error> {
@@ -409,12 +411,9 @@ pub fn main() -> i32 {
         .subcommand()
         .and_then(|(_, p)| p.subcommand())
         .is_some_and(|(_, v)| v.try_get_one::<bool>("json").ok().flatten() == Some(&true));
-    // A server's concurrent runs would draw over each other: no spinner there. And a server
-    // goes on after a stopped run, so it frees what the run built; a one-run process leaves
-    // a stopped run's engines to its exit, which returns their memory at once.
+    // A server's concurrent runs would draw over each other: no spinner there.
     if matches.subcommand_name() != Some("serve") {
         progress::install();
-        quandary::solve::sat::leave_stopped_engines_to_exit();
     }
     let verb = matches.subcommand().and_then(|(_, p)| p.subcommand());
     if let Some((_, vm)) = verb {

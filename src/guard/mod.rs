@@ -80,6 +80,8 @@ struct Account {
     deadline: Option<Instant>,
     /// Where the run reports its progress.
     progress: Option<progress::Sink>,
+    /// See [`Bounds::leave_to_exit`].
+    leave_to_exit: bool,
     /// Raised by someone else (a server's stop request) to stop the run.
     cancel: Option<Arc<AtomicBool>>,
     limit: u64,
@@ -121,6 +123,11 @@ pub struct Bounds {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Where the run reports its progress ([`progress`]).
     pub progress: Option<progress::Sink>,
+    /// For a process that ends soon after its one run (the command line): large engines a
+    /// limit stopped are not freed but left to the process's exit, which returns their memory
+    /// at once (freeing millions of clauses one by one takes a large share of a second, time
+    /// a stopped run no longer has). A server, which goes on, leaves this off.
+    pub leave_to_exit: bool,
     /// Bytes; `None`: [`memory_limit`].
     pub memory: Option<u64>,
 }
@@ -171,6 +178,12 @@ pub fn with_progress(f: impl FnOnce(&dyn progress::Progress)) {
     }
 }
 
+/// Whether this thread's stage leaves stopped engines to the process's exit
+/// ([`Bounds::leave_to_exit`]).
+pub fn leaves_to_exit() -> bool {
+    GUARD.with(|g| g.borrow().as_ref().is_some_and(|g| g.account.leave_to_exit))
+}
+
 /// Whether this thread's run was asked to stop.
 pub fn cancelled() -> bool {
     GUARD.with(|g| {
@@ -208,9 +221,11 @@ pub fn guarded<R>(bounds: &Bounds, stage: impl FnOnce() -> R) -> Result<R, Inter
         .progress
         .clone()
         .or_else(|| outer.as_ref().and_then(|o| o.progress.clone()));
+    let leave_to_exit = bounds.leave_to_exit || outer.as_ref().is_some_and(|o| o.leave_to_exit);
     let account = Arc::new(Account {
         deadline,
         progress,
+        leave_to_exit,
         cancel,
         limit: bounds.memory.map_or(limit, |m| m.min(limit)),
         bytes: AtomicU64::new(0),

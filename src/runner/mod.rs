@@ -475,7 +475,6 @@ fn on_backend<S, B: Backend>(
                     goal.model_maximises(),
                     target,
                     goal.step * goal.per_unit.abs(),
-                    |_| {},
                 );
                 o.status = status;
                 if let Some((v, a)) = best {

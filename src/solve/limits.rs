@@ -22,6 +22,9 @@ pub struct Limits {
     pub engine: super::Engine,
     /// Where the run reports its progress (none: it reports nowhere).
     pub progress: Option<crate::guard::progress::Sink>,
+    /// Whether large engines a limit stopped are left to the process's exit
+    /// ([`crate::guard::Bounds::leave_to_exit`]).
+    pub leave_to_exit: bool,
     /// Where the run writes certificates of its refutations (`--proof`); a recorded run
     /// solves the full model alone, on the SAT backend.
     pub recorder: Option<super::proof::Shared>,
@@ -53,6 +56,7 @@ impl Limits {
             engine: super::Engine::Sat,
             progress: None,
             recorder: None,
+            leave_to_exit: false,
         }
     }
 
@@ -99,6 +103,12 @@ impl Limits {
         }
     }
 
+    /// The same run, in a process that ends after it: stopped engines are left to the exit.
+    pub fn ending_the_process(mut self) -> Limits {
+        self.leave_to_exit = true;
+        self
+    }
+
     /// The same run, its full model on `engine`.
     pub fn on(mut self, engine: super::Engine) -> Limits {
         self.engine = engine;
@@ -120,6 +130,7 @@ impl Limits {
             cancel: self.cancel.clone(),
             memory: self.memory,
             progress: self.progress.clone(),
+            leave_to_exit: self.leave_to_exit,
         }
     }
 

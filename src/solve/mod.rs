@@ -134,13 +134,6 @@ pub fn default_backend(model: &Model) -> sat::SatBackend {
 /// The CaDiCaL configurations a portfolio of `engines` races, in order.
 pub const PORTFOLIO_CONFIGS: [&str; 4] = ["default", "sat", "plain", "unsat"];
 
-/// A portfolio of `engines` (1 to 4) differently configured CaDiCaL engines on one model, each
-/// solve raced on as many threads.
-pub fn portfolio_backend(model: &Model, engines: usize) -> portfolio::Portfolio {
-    let k = engines.clamp(1, PORTFOLIO_CONFIGS.len());
-    portfolio::Portfolio::new(model, &PORTFOLIO_CONFIGS[..k])
-}
-
 /// How a result obtained on the default backend is described to users, e.g.
 /// "SAT (CaDiCaL), strong formulation".
 pub fn sat_method(formulation: impl std::fmt::Debug) -> String {

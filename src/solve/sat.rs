@@ -145,6 +145,9 @@ pub struct SatBackend {
     log: Option<super::proof::ClauseLog>,
     /// Where a recorded run's certificates go.
     recorder: Option<super::proof::Shared>,
+    /// Whether a large engine its deadline stopped is left to the process's exit (taken from
+    /// the stage it was built in).
+    leave_to_exit: bool,
 }
 
 impl SatBackend {
@@ -196,6 +199,7 @@ impl SatBackend {
             cancel,
             log: recorder.is_some().then(Default::default),
             recorder,
+            leave_to_exit: crate::guard::leaves_to_exit(),
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -252,30 +256,18 @@ const ADDER_ABOVE: i64 = 100_000;
 /// Engines with more clauses than this are freed on a thread of their own.
 const FREE_AWAY: usize = 200_000;
 
-/// Whether a large engine whose deadline has passed is left for the process's exit to
-/// reclaim, rather than freed (see [`leave_stopped_engines_to_exit`]).
-static LEAVE_TO_EXIT: AtomicBool = AtomicBool::new(false);
-
-/// For a program that ends soon after a run its deadline stopped (the command line): large
-/// engines stopped by their deadline are then not freed but left to the process's exit,
-/// which returns their memory at once. Freeing millions of clauses one by one takes a
-/// large share of a second, time a stopped run no longer has. Library users who go on
-/// running should not call this.
-pub fn leave_stopped_engines_to_exit() {
-    LEAVE_TO_EXIT.store(true, Ordering::Relaxed);
-}
-
 impl Drop for SatBackend {
     /// Freeing an engine of millions of clauses takes a second or more, one clause at a
     /// time; a run stopped by its deadline must not spend that after the deadline, so a large
     /// engine is freed on a thread of its own while the run reports, or left to the process's
-    /// exit (see [`leave_stopped_engines_to_exit`]).
+    /// exit when the run says so ([`crate::guard::Bounds::leave_to_exit`], the command line's
+    /// one-run processes: the exit returns the memory at once).
     fn drop(&mut self) {
         // SAFETY: `solver` is taken exactly once, here, and never used again.
         let solver = unsafe { ManuallyDrop::take(&mut self.solver) };
         if self.clauses <= FREE_AWAY {
             drop(solver);
-        } else if LEAVE_TO_EXIT.load(Ordering::Relaxed)
+        } else if self.leave_to_exit
             && (self.deadline.is_some_and(|d| Instant::now() >= d) || crate::guard::expired())
         {
             std::mem::forget(solver);

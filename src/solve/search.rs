@@ -167,7 +167,7 @@ impl<'a, B: Backend> Search<'a, B> {
     /// The optimum of the model's objective, by incremental bound tightening: after each
     /// solution of value v, the next solve assumes `objective <= v - 1` (in minimisation form).
     /// The last, unsatisfiable, solve is the proof of optimality. `value` evaluates the objective
-    /// in the model's own direction; `on_improve` sees each better solution.
+    /// in the model's own direction.
     ///
     /// `target`, when given, is a bound proved outside the model (e.g. the domino bound of
     /// Gunport): no solution beats it. The first solve looks only for solutions that reach it;
@@ -186,7 +186,6 @@ impl<'a, B: Backend> Search<'a, B> {
         maximise: bool,
         target: Option<i64>,
         step: i64,
-        mut on_improve: impl FnMut(i64),
     ) -> (Status, Option<(i64, Vec<bool>)>) {
         let mut best: Option<(i64, Vec<bool>)> = None;
         if let Some(t) = target {
@@ -205,7 +204,6 @@ impl<'a, B: Backend> Search<'a, B> {
                 match probe {
                     Step::Found(a) => {
                         let v = value(&a);
-                        on_improve(v);
                         best = Some((v, a));
                         let minimised = if maximise { -v } else { v };
                         if self.trust_targets && minimised <= if maximise { -t } else { t } {
@@ -233,7 +231,6 @@ impl<'a, B: Backend> Search<'a, B> {
             match self.step(&assumptions) {
                 Step::Found(a) => {
                     let v = value(&a);
-                    on_improve(v);
                     self.progress(format!("best so far {v}"));
                     best = Some((v, a));
                     let minimised = if maximise { -v } else { v };
@@ -383,14 +380,14 @@ mod tests {
         m.maximise(terms.clone());
         let obj = m.objective.clone().unwrap();
         let mut s = Search::new(SatBackend::new(&m), None);
-        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1);
         assert_eq!(status, Status::Optimal);
         assert_eq!(best.unwrap().0, 12);
 
         m.minimise(terms);
         let obj = m.objective.clone().unwrap();
         let mut s = Search::new(SatBackend::new(&m), None);
-        let (status, best) = s.optimise(|a| obj.value(a), false, None, 1, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), false, None, 1);
         assert_eq!((status, best.unwrap().0), (Status::Optimal, 6));
     }
 
@@ -405,7 +402,7 @@ mod tests {
         m.maximise(terms);
         let obj = m.objective.clone().unwrap();
         let mut s = Search::new(SatBackend::new(&m), None);
-        let (status, best) = s.optimise(|a| obj.value(a), true, Some(12), 1, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), true, Some(12), 1);
         assert_eq!((status, best.unwrap().0), (Status::Optimal, 12));
         assert_eq!(
             s.stats.solver_calls, 1,
@@ -413,12 +410,12 @@ mod tests {
         );
         // A recorded run proves the target in the model too: one more (refuting) solve.
         let mut s = Search::new(SatBackend::new(&m), None).proving_targets();
-        let (status, best) = s.optimise(|a| obj.value(a), true, Some(12), 1, |_| {});
+        let (status, best) = s.optimise(|a| obj.value(a), true, Some(12), 1);
         assert_eq!((status, best.unwrap().0), (Status::Optimal, 12));
         assert_eq!(s.stats.solver_calls, 2);
         // Without the target the same optimum takes a refutation after the last solution.
         let mut s = Search::new(SatBackend::new(&m), None);
-        let (status, _) = s.optimise(|a| obj.value(a), true, None, 1, |_| {});
+        let (status, _) = s.optimise(|a| obj.value(a), true, None, 1);
         assert_eq!(status, Status::Optimal);
         assert!(s.stats.solver_calls >= 2);
     }

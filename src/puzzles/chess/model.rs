@@ -42,15 +42,6 @@ impl ChessModel {
         out
     }
 
-    /// Literals x[square, piece] of one type (for objectives).
-    pub fn of_type(&self, piece: Piece) -> Vec<Lit> {
-        self.x
-            .iter()
-            .filter(|t| t.1 == piece)
-            .map(|t| t.2.pos())
-            .collect()
-    }
-
     pub fn all(&self) -> Vec<Lit> {
         self.x.iter().map(|t| t.2.pos()).collect()
     }

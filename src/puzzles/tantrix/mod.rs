@@ -147,11 +147,6 @@ impl Challenge {
             counts,
         })
     }
-
-    /// Which entry of `tiles` is tile number `t`.
-    pub fn tile_index(&self, t: usize) -> Option<usize> {
-        self.tiles.iter().position(|x| x.number == t)
-    }
 }
 
 /// A set of hex cells.
