@@ -266,7 +266,7 @@ fn gunport_sweep_prints_a_row_per_board() {
     assert_eq!(code, 0);
     // One JSON object, a row per board in `boards`.
     let v = json(&stdout);
-    let rows = v["boards"].as_array().unwrap();
+    let rows = v["details"]["boards"].as_array().unwrap();
     // m <= n: 1×1..1×4, 2×2..2×4, 3×3..3×4.
     assert_eq!(rows.len(), 9);
     for r in rows {

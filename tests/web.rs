@@ -156,12 +156,35 @@ fn every_example_answers_every_question_and_the_page_is_served() {
                 (Some("chess"), "optimum" | "reach") => json!({"any": true}),
                 _ => json!({}),
             };
-            let (code, r) = server.run(json!({
+            let mut request = json!({
                 "puzzle": p["name"], "verb": verb, "words": p["example"],
                 "options": options, "time_limit": 5, "at_least": 1,
-                // Battleship's generate makes a puzzle from a size and a fleet.
-                "rows": 6, "cols": 6, "fleet": "3 2 1", "seed": 1,
-            }));
+            });
+            // The own verbs take their flags as fields.
+            match (p["name"].as_str(), verb) {
+                (Some("battleship"), "generate") => {
+                    request = json!({"puzzle": "battleship", "verb": verb, "rows": 6,
+                                     "cols": 6, "fleet": "3 2 1", "seed": 1, "time_limit": 5});
+                }
+                (Some("gunport"), "sweep") => {
+                    request = json!({"puzzle": "gunport", "verb": verb, "max_m": 4,
+                                     "max_n": 4, "time_limit": 5});
+                }
+                (Some("chess"), "peaceable") => {
+                    request = json!({"puzzle": "chess", "verb": verb, "words": ["5"],
+                                     "time_limit": 5});
+                }
+                (Some("tantrix"), "check") => {
+                    request["options"] = Value::Null;
+                }
+                (Some("battleship"), _)
+                    if !["solve", "count", "unique", "forced", "model"].contains(&verb) =>
+                {
+                    request["options"] = Value::Null;
+                }
+                _ => {}
+            }
+            let (code, r) = server.run(request);
             assert_eq!(code, 200, "{} {verb}: {r}", p["name"]);
             if verb == "model" {
                 assert!(r["lp"].as_str().unwrap().contains("Subject To"), "{r}");
@@ -169,7 +192,7 @@ fn every_example_answers_every_question_and_the_page_is_served() {
             }
             let status = r["status"].as_str().unwrap();
             assert!(
-                ["solved", "optimal", "infeasible", "unknown"].contains(&status),
+                ["solved", "optimal", "infeasible", "unknown", "rejected"].contains(&status),
                 "{} {verb}: {r}",
                 p["name"]
             );

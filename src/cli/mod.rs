@@ -19,7 +19,6 @@ macro_rules! outln {
 
 mod batch;
 mod certify;
-mod extra;
 mod progress;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -35,42 +34,34 @@ const EXIT_HELP: &str = "Exit status: 0 with an answer; 1 when a limit stopped t
 /// The generic verbs a puzzle has, with their help.
 fn verbs(e: &dyn Entry) -> Vec<(&'static str, String)> {
     let noun = e.title();
-    let mut v = vec![
-        (
-            "solve",
-            match e.solve_query() {
-                Query::Optimum => format!("{noun}: the optimum, with a proof"),
-                _ => format!("{noun}: one solution, or a proof that there is none"),
-            },
-        ),
-        (
-            "count",
-            "Count every solution (every optimal one, where there is an objective)".into(),
-        ),
-        (
-            "unique",
-            "Is there exactly one solution? Shows a second one if not".into(),
-        ),
-        (
-            "forced",
-            "What every solution shares: the partial board that logic alone fills in".into(),
-        ),
-        (
-            "model",
-            "Print the integer program's size per constraint family; export it as LP/OPB".into(),
-        ),
-    ];
-    if e.has_goal() {
-        v.push((
-            "optimum",
-            "The best solution by the objective, with a proof".into(),
-        ));
-        v.push((
-            "reach",
-            "Is there a solution worth at least V? Finds one or proves there is none".into(),
-        ));
-    }
-    v
+    e.verbs()
+        .into_iter()
+        .map(|verb| {
+            let about = match verb {
+                "solve" => match e.solve_query() {
+                    Query::Optimum => format!("{noun}: the optimum, with a proof"),
+                    _ => format!("{noun}: one solution, or a proof that there is none"),
+                },
+                "count" => {
+                    "Count every solution (every optimal one, where there is an objective)".into()
+                }
+                "unique" => "Is there exactly one solution? Shows a second one if not".into(),
+                "forced" => {
+                    "What every solution shares: the partial board that logic alone fills in".into()
+                }
+                "optimum" => "The best solution by the objective, with a proof".into(),
+                "reach" => {
+                    "Is there a solution worth at least V? Finds one or proves there is none".into()
+                }
+                "model" => {
+                    "Print the integer program's size per constraint family; export it as LP/OPB"
+                        .into()
+                }
+                other => other.to_string(),
+            };
+            (verb, about)
+        })
+        .collect()
 }
 
 fn common_args(cmd: Command) -> Command {
@@ -200,7 +191,7 @@ pub fn command() -> Command {
         for (name, about) in verbs(*e) {
             p = p.subcommand(verb_command(*e, name, about));
         }
-        p = extra::augment(e.name(), p);
+        p = e.own_verbs(p);
         cli = cli.subcommand(p);
     }
     cli.subcommand(
@@ -480,7 +471,7 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     let entry = registry::find(name).expect("subcommands come from the registry");
     let (verb, vm) = pm.subcommand().expect("a verb is required");
     if !verbs(entry).iter().any(|(v, _)| *v == verb) {
-        return extra::run(name, pm);
+        return own_verb(entry, pm);
     }
     let words: Vec<String> = vm
         .get_many::<String>("input")
@@ -573,17 +564,35 @@ fn backend(vm: &ArgMatches) -> Result<Engine, Error> {
     }
 }
 
-/// The query a generic verb asks.
+/// The query a generic verb asks (the registry's mapping, with `--at-least` for `reach`).
 fn query_of(entry: &dyn Entry, verb: &str, vm: &ArgMatches) -> Option<Query> {
-    Some(match verb {
-        "solve" => entry.solve_query(),
-        "count" => Query::Count,
-        "unique" => Query::Unique,
-        "forced" => Query::Forced,
-        "optimum" => Query::Optimum,
-        "reach" => Query::AtLeast(*vm.try_get_one::<i64>("at-least").ok()??),
-        _ => return None,
-    })
+    let at_least = vm.try_get_one::<i64>("at-least").ok().flatten().copied();
+    entry.query(verb, at_least).ok().flatten()
+}
+
+/// A puzzle's own verb, run through the registry and printed like every answer (a sweep's
+/// rows as they come); its file (a new puzzle, a converted one) written to `-o FILE` if given.
+fn own_verb(entry: &dyn Entry, pm: &ArgMatches) -> Result<i32, Error> {
+    let (_, vm) = pm.subcommand().expect("a verb is required");
+    let mut output = Output::from(vm);
+    let out = vm.try_get_one::<String>("out").ok().flatten().cloned();
+    check_outputs(&output, out.as_ref())?;
+    let json = output.json;
+    let mut report = entry.run_own(pm, &run_limits(None), &mut |line| {
+        if !json {
+            outln!("{line}");
+        }
+    })?;
+    if let Some(path) = out {
+        let Some(file) = report.file.clone() else {
+            return Err(Error::input(format!("-o {path}: this verb writes no file")));
+        };
+        report.text = report
+            .text
+            .replacen(&file, &format!("(written to {path})\n"), 1);
+        output.out = Some((path, Some(file)));
+    }
+    emit(&report, &output)
 }
 
 fn model(

@@ -22,6 +22,8 @@
 pub mod answer;
 pub mod cubes;
 pub mod forced;
+#[cfg(feature = "cli")]
+pub mod own;
 pub mod registry;
 
 use crate::error::{Error, Result};

@@ -53,6 +53,48 @@ pub trait Entry: Sync {
     fn has_goal(&self) -> bool;
     /// Other names of generic verbs, as (alias, verb).
     fn aliases(&self) -> &'static [(&'static str, &'static str)];
+    /// The generic verbs this puzzle answers, in the order front ends list them (`optimum`
+    /// and `reach` only with an objective; `model` last). The one list of them.
+    fn verbs(&self) -> Vec<&'static str> {
+        let mut v = vec!["solve", "count", "unique", "forced"];
+        if self.has_goal() {
+            v.extend(["optimum", "reach"]);
+        }
+        v.push("model");
+        v
+    }
+    /// The query a generic verb asks (`reach` needs `at_least`): the one mapping from verbs to
+    /// queries. `Ok(None)` for `model` and for a verb that is not generic (an own verb).
+    fn query(&self, verb: &str, at_least: Option<i64>) -> Result<Option<Query>> {
+        Ok(Some(match verb {
+            "solve" => self.solve_query(),
+            "count" => Query::Count,
+            "unique" => Query::Unique,
+            "forced" => Query::Forced,
+            "optimum" if self.has_goal() => Query::Optimum,
+            "reach" if self.has_goal() => Query::AtLeast(at_least.ok_or_else(|| {
+                Error::input("reach needs the value to reach (--at-least V, or \"at_least\")")
+            })?),
+            _ => return Ok(None),
+        }))
+    }
+    /// Adds the puzzle's own verbs (with their flags) to a command: `gunport sweep`, `chess
+    /// peaceable`, `tantrix check`, Battleship's setter ([`super::own`]).
+    #[cfg(feature = "cli")]
+    fn own_verbs(&self, cmd: clap::Command) -> clap::Command {
+        super::own::augment(self.name(), cmd)
+    }
+    /// Runs an own verb: `m` holds the puzzle's matches, the verb its subcommand
+    /// ([`super::own::run_verb`]).
+    #[cfg(feature = "cli")]
+    fn run_own(
+        &self,
+        m: &clap::ArgMatches,
+        base: &Limits,
+        line: &mut dyn FnMut(&str),
+    ) -> Result<Report> {
+        super::own::run_verb(self.name(), m, base, line)
+    }
     /// Answers a query; with a cube, inside that cube only ([`crate::runner::cubes`]).
     fn run(
         &self,
@@ -228,8 +270,12 @@ impl Report {
     }
 
     /// The process exit status: 0 answered, 1 stopped by a limit.
+    /// 0 with an answer, 1 when a limit stopped the run, 4 when `tantrix check` rejects the
+    /// solution given.
     pub fn exit_code(&self) -> i32 {
-        if self.answered() {
+        if self.status == Status::Rejected {
+            4
+        } else if self.answered() {
             0
         } else {
             1

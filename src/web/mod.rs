@@ -441,14 +441,9 @@ fn puzzles() -> Value {
     let list: Vec<Value> = registry::PUZZLES
         .iter()
         .map(|e| {
-            let mut verbs = vec!["solve", "count", "unique", "forced"];
-            if e.has_goal() {
-                verbs.extend(["optimum", "reach"]);
-            }
-            verbs.push("model");
-            if e.name() == "battleship" {
-                verbs.extend(SETTER_VERBS);
-            }
+            let mut verbs: Vec<String> = e.verbs().iter().map(|v| v.to_string()).collect();
+            let own = e.own_verbs(clap::Command::new(e.name()));
+            verbs.extend(own.get_subcommands().map(|c| c.get_name().to_string()));
             json!({"name": e.name(), "title": e.title(), "about": e.about(),
                    "input": e.input(), "example": e.example(), "verbs": verbs,
                    "options": flags(*e)})
@@ -513,32 +508,13 @@ fn options_in<'a>(
     }
 }
 
-/// The query a verb asks; `reach` needs `at_least`.
-fn query_of(e: &dyn Entry, verb: &str, v: &Value) -> Result<Query, String> {
-    Ok(match verb {
-        "solve" => e.solve_query(),
-        "count" => Query::Count,
-        "unique" => Query::Unique,
-        "forced" => Query::Forced,
-        "optimum" if e.has_goal() => Query::Optimum,
-        "reach" if e.has_goal() => Query::AtLeast(
-            v["at_least"]
-                .as_i64()
-                .ok_or("reach needs \"at_least\": a whole number")?,
-        ),
-        other => return Err(format!("{} has no verb '{other}'", e.name())),
-    })
-}
-
 /// `POST /api/run`: `{"puzzle", "verb", "words": [..] | "text": "...", "options": {..},
 /// "time_limit": secs, "at_least": n, "id": "..."}` → the report the CLI prints with
 /// `--json`, plus `text` and `svg`.
 fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     let Some(name) = v["puzzle"].as_str() else {
-        return Answer::error(
-            400,
-            "give \"puzzle\": one of tank, gunport, chess, battleship, tantrix",
-        );
+        let names: Vec<&str> = registry::PUZZLES.iter().map(|e| e.name()).collect();
+        return Answer::error(400, format!("give \"puzzle\": one of {}", names.join(", ")));
     };
     let Some(entry) = registry::find(name) else {
         return Answer::error(400, format!("no puzzle '{name}'"));
@@ -562,10 +538,16 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         }
         _ => return Answer::error(400, "\"text\" must be a string"),
     }
+    // A generic verb's options; an own verb's flags are read with the verb below.
+    let own = verb != "model" && !entry.verbs().contains(&verb);
     let mut parsed = None;
-    let options = match options_in(entry, v, &mut parsed) {
-        Ok(o) => o,
-        Err(e) => return Answer::error(400, e),
+    let options = if own {
+        OptionsIn::Default
+    } else {
+        match options_in(entry, v, &mut parsed) {
+            Ok(o) => o,
+            Err(e) => return Answer::error(400, e),
+        }
     };
     let max = shared.settings.max_time;
     let limit = match v["time_limit"].as_f64() {
@@ -574,11 +556,18 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(max.as_secs_f64())),
         Some(s) => return Answer::error(400, format!("time_limit {s} is not a number of seconds")),
     };
-    let setter = name == "battleship" && SETTER_VERBS.contains(&verb);
-    let query = match query_of(entry, verb, v) {
-        Ok(q) => Some(q),
-        Err(_) if setter || verb == "model" => None,
-        Err(e) => return Answer::error(400, e),
+    let query = match entry.query(verb, v["at_least"].as_i64()) {
+        Ok(q) => q,
+        Err(e) => return Answer::error(400, e.to_string()),
+    };
+    // An own verb's flags, as the command line reads them.
+    let own_matches = if own {
+        match own_verb_matches(entry, verb, v, &words) {
+            Ok(m) => Some(m),
+            Err(e) => return Answer::error(400, e),
+        }
+    } else {
+        None
     };
     // A slot for the search, or 503 at once. The slot is given back however the run ends.
     let Some(_slot) = Slot::take(shared) else {
@@ -612,9 +601,17 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     if verb == "model" {
         return quandary::input::sandboxed(files, || model(entry, &words, options, &limits));
     }
-    let result = quandary::input::sandboxed(files, || match query {
-        Some(query) => entry.run(&words, options, query, &limits, None),
-        None => setter_verb(verb, &words, options, v, &limits),
+    let result = quandary::input::sandboxed(files, || match (query, &own_matches) {
+        (Some(query), _) => entry.run(&words, options, query, &limits, None),
+        (None, Some(m)) => {
+            let mut lines = Vec::new();
+            let mut r = entry.run_own(m, &limits, &mut |l| lines.push(l.to_string()))?;
+            if !lines.is_empty() {
+                r.text = format!("{}\n{}", lines.join("\n"), r.text);
+            }
+            Ok(r)
+        }
+        (None, None) => Err(Error::input(format!("{name} has no verb '{verb}'"))),
     });
     match result {
         Ok(report) => {
@@ -632,60 +629,23 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     }
 }
 
-/// The Battleship setter's verbs the workbench uses, beside the generic ones.
-const SETTER_VERBS: [&str; 4] = ["redundant", "minimize", "generate", "convert"];
-
-/// A Battleship setter's verb: the command line's `battleship redundant / minimize /
-/// generate / convert`, answered as a report (`convert`: the puzzle as quandary's text format
-/// and as a puzz.link URL, in `solution`).
-fn setter_verb(
+/// The matches of an own verb (e.g. Battleship's `generate`): the request's fields as the
+/// command line's flags ([`quandary::runner::own::words_of_json`]), read by the same parser.
+fn own_verb_matches(
+    entry: &dyn Entry,
     verb: &str,
-    words: &[String],
-    options: OptionsIn,
     v: &Value,
-    limits: &Limits,
-) -> Result<registry::Report, Error> {
-    use quandary::puzzles::battleship::{formats, verbs, BattleshipPuzzle};
-    use quandary::puzzles::Puzzle;
-    let o = registry::options::<BattleshipPuzzle>(options)?;
-    let seed = v["seed"].as_u64();
-    if verb == "generate" {
-        let side = |k: &str| {
-            v[k].as_u64()
-                .map(|n| n as usize)
-                .ok_or_else(|| Error::input(format!("generate needs \"{k}\": a whole number")))
-        };
-        let fleet = v["fleet"].as_str().unwrap_or("4 3 2 1");
-        return verbs::generate(
-            side("rows")?,
-            side("cols")?,
-            fleet,
-            seed.unwrap_or(1),
-            o.formulation,
-            limits,
-        );
+    words: &[String],
+) -> Result<clap::ArgMatches, String> {
+    let cmd = entry
+        .own_verbs(clap::Command::new(entry.name()))
+        .no_binary_name(true);
+    if cmd.find_subcommand(verb).is_none() {
+        return Err(format!("{} has no verb '{verb}'", entry.name()));
     }
-    let [word] = words else {
-        return Err(Error::input("give the puzzle as \"text\""));
-    };
-    let p = verbs::load(word, &o)?;
-    match verb {
-        "redundant" => verbs::redundant(&p, &o, limits),
-        "minimize" => verbs::minimize(&p, &o, seed, limits),
-        _ => {
-            let mut r = registry::Report::new(
-                "battleship",
-                "convert",
-                BattleshipPuzzle::describe(&p),
-                quandary::solve::search::Status::Solved,
-            );
-            r.solution = Some(json!({
-                "puzzle": formats::to_quandary(&p, "from the quandary page"),
-                "puzzlink": formats::to_puzzlink(&p),
-            }));
-            Ok(r)
-        }
-    }
+    let argv = quandary::runner::own::words_of_json(v, words).map_err(|e| e.to_string())?;
+    cmd.try_get_matches_from(std::iter::once(verb.to_string()).chain(argv))
+        .map_err(|e| e.render().to_string())
 }
 
 /// One of the `max_runs` places for a search, held while it runs.

@@ -88,9 +88,10 @@ pub(super) fn read_job(line: usize, text: &str) -> Result<Job, String> {
             KNOWN.join(", ")
         ));
     }
+    let names: Vec<&str> = registry::PUZZLES.iter().map(|e| e.name()).collect();
     let puzzle = v["puzzle"]
         .as_str()
-        .ok_or("give \"puzzle\": one of tank, gunport, chess, battleship, tantrix")?;
+        .ok_or_else(|| format!("give \"puzzle\": one of {}", names.join(", ")))?;
     if registry::find(puzzle).is_none() {
         return Err(format!("no puzzle '{puzzle}'"));
     }

@@ -330,6 +330,8 @@ fn puzzle_report(
     }
     let details = r.details.get_or_insert_with(|| serde_json::json!({}));
     details["clues"] = serde_json::json!(q.given().len());
+    // The new puzzle's file, for `-o FILE`.
+    r.file = Some(file.clone());
     if let Some(sol) = r.solution.as_mut() {
         sol["puzzle"] = serde_json::json!(file);
         sol["puzzlink"] = serde_json::json!(formats::to_puzzlink(q));

@@ -1,15 +1,22 @@
-//! Verbs only one puzzle has: flags here, work in the puzzle's module, output by `emit`.
+//! Verbs only one puzzle has (`gunport sweep`, `chess peaceable`, `tantrix check`, and
+//! Battleship's setter: `redundant`, `minimize`, `generate`, `convert`): their flags and their
+//! work, reached through the registry ([`super::registry::Entry::own_verbs`] and
+//! [`super::registry::Entry::run_own`]), so that the front ends name no puzzle. Each answers a
+//! [`Report`] like the generic verbs; the front ends print it, write its picture and its file.
+//!
+//! The flags are the command line's (clap); the page sends the same flags as a JSON object,
+//! turned into the same words ([`words_of_json`]). So this room needs the `cli` feature.
 
-use super::{emit, write_file, Output};
+use super::registry::{report, status_word, Report};
+use super::{bounded, drive, run, Limits};
+use crate::error::{Error, Result};
+use crate::puzzles::battleship::{self, verbs};
+use crate::puzzles::chess::{self, Piece};
+use crate::puzzles::gunport::{self, dp, Gunport, GunportProblem};
+use crate::puzzles::{tantrix, Query};
+use crate::solve::search::Status;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use quandary::puzzles::battleship::{self, verbs};
-use quandary::puzzles::chess::{self, Piece};
-use quandary::puzzles::gunport::{self, dp, Gunport, GunportProblem};
-use quandary::puzzles::tantrix;
-use quandary::runner::registry::{report, Report};
-use quandary::runner::{self, Limits, Query};
-use quandary::solve::search::Status;
-use quandary::Error;
+use std::time::Duration;
 
 /// `--json`, `--svg`, `--time-limit` for the verbs here.
 #[derive(Args)]
@@ -34,13 +41,6 @@ struct NoPicture {
     /// Stop after SECS seconds with status "unknown" (exit status 1)
     #[arg(long, value_name = "SECS", allow_hyphen_values = true)]
     time_limit: Option<f64>,
-}
-
-impl NoPicture {
-    /// The limits of a run starting now.
-    fn limits(&self) -> Result<Limits, Error> {
-        Ok(super::run_limits(super::seconds(self.time_limit)?))
-    }
 }
 
 #[derive(Subcommand)]
@@ -175,26 +175,39 @@ pub fn augment(puzzle: &str, cmd: Command) -> Command {
     }
 }
 
-fn parsed<T: FromArgMatches>(m: &ArgMatches) -> Result<T, Error> {
+fn parsed<T: FromArgMatches>(m: &ArgMatches) -> Result<T> {
     T::from_arg_matches(m).map_err(|e| Error::input(e.to_string()))
 }
 
-impl Common {
-    fn output(&self) -> Output {
-        Output {
-            json: self.json,
-            svg: self.svg.clone(),
-            out: None,
+/// `base` with the verb's own time limit, if it gives one.
+fn within(base: &Limits, time_limit: Option<f64>) -> Result<Limits> {
+    let limit = match time_limit {
+        None => return Ok(base.clone()),
+        Some(s) if s.is_finite() && s >= 0.0 => Duration::try_from_secs_f64(s).ok(),
+        Some(s) => {
+            return Err(Error::input(format!(
+                "--time-limit {s} is not a number of seconds (give 0 or more)"
+            )))
         }
-    }
-    /// The limits of a run starting now (call it before reading the input).
-    fn limits(&self) -> Result<Limits, Error> {
-        Ok(super::run_limits(super::seconds(self.time_limit)?))
-    }
+    };
+    let own = limit.and_then(|l| base.started.checked_add(l));
+    let deadline = match (base.deadline, own) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    Ok(base.until(deadline))
 }
 
-/// Runs a puzzle's own verb.
-pub fn run(puzzle: &str, m: &ArgMatches) -> Result<i32, Error> {
+/// Runs a puzzle's own verb; `m` holds the puzzle's matches (the verb is its subcommand).
+/// `base` steers the run (a front end's deadline, stop flag, memory, progress), tightened by
+/// the verb's own `--time-limit`; `line` receives lines a long verb reports as it goes (the
+/// rows of a sweep).
+pub fn run_verb(
+    puzzle: &str,
+    m: &ArgMatches,
+    base: &Limits,
+    line: &mut dyn FnMut(&str),
+) -> Result<Report> {
     match puzzle {
         "gunport" => match parsed::<GunportVerb>(m)? {
             GunportVerb::Sweep {
@@ -204,52 +217,54 @@ pub fn run(puzzle: &str, m: &ArgMatches) -> Result<i32, Error> {
                 check_dp,
                 options,
                 common,
-            } => sweep(max_m, max_n, min, check_dp, &options, &common),
+            } => sweep(
+                [max_m, max_n, min],
+                check_dp,
+                &options,
+                common.json,
+                &within(base, common.time_limit)?,
+                line,
+            ),
         },
         "chess" => match parsed::<ChessVerb>(m)? {
             ChessVerb::Peaceable { n, piece, common } => {
-                super::check_outputs(&common.output(), None)?;
-                emit(&peaceable(&n, piece, &common.limits()?)?, &common.output())
+                peaceable(&n, piece, &within(base, common.time_limit)?)
             }
         },
-        "battleship" => battleship_verb(parsed(m)?),
+        "battleship" => battleship_verb(parsed(m)?, base),
         "tantrix" => match parsed::<TantrixVerb>(m)? {
             TantrixVerb::Check {
                 solution,
                 challenge,
                 colour,
-                json,
-            } => check(&solution, challenge, colour, json),
+                json: _,
+            } => check(&solution, challenge, colour),
         },
         _ => Err(Error::input(format!("{puzzle} has no such verb"))),
     }
 }
 
-fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
-    let read = |puzzle: &str, o: &verbs::Options| verbs::load(puzzle, o);
+fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
     match verb {
         BattleshipVerb::Redundant {
             puzzle,
             options,
             common,
         } => {
-            let limits = common.limits()?;
-            super::check_outputs(&common.output(), None)?;
-            let p = read(&puzzle, &options)?;
-            emit(&verbs::redundant(&p, &options, &limits)?, &common.output())
+            let limits = within(base, common.time_limit)?;
+            let p = verbs::load(&puzzle, &options)?;
+            verbs::redundant(&p, &options, &limits)
         }
         BattleshipVerb::Minimize {
             puzzle,
             options,
             seed,
-            out,
+            out: _,
             common,
         } => {
-            let limits = common.limits()?;
-            super::check_outputs(&common.output(), out.as_ref())?;
-            let p = read(&puzzle, &options)?;
-            let r = verbs::minimize(&p, &options, seed, &limits)?;
-            puzzle_out(r, out, &common)
+            let limits = within(base, common.time_limit)?;
+            let p = verbs::load(&puzzle, &options)?;
+            verbs::minimize(&p, &options, seed, &limits)
         }
         BattleshipVerb::Generate {
             rows,
@@ -257,50 +272,42 @@ fn battleship_verb(verb: BattleshipVerb) -> Result<i32, Error> {
             fleet,
             seed,
             formulation,
-            out,
+            out: _,
             common,
         } => {
-            let limits = common.limits()?;
-            super::check_outputs(&common.output(), out.as_ref())?;
-            let r = verbs::generate(rows, cols, &fleet, seed, formulation, &limits)?;
-            puzzle_out(r, out, &common)
+            let limits = within(base, common.time_limit)?;
+            verbs::generate(rows, cols, &fleet, seed, formulation, &limits)
         }
         BattleshipVerb::Convert {
             puzzle,
             instance,
-            out,
+            out: _,
         } => {
             let o = verbs::Options {
                 instance,
                 ..Default::default()
             };
-            let p = read(&puzzle, &o)?;
+            let p = verbs::load(&puzzle, &o)?;
             let text = battleship::formats::to_quandary(&p, &format!("converted from {puzzle}"));
-            match out {
-                Some(f) => write_file(&f, &text)?,
-                None => print!("{text}"),
-            }
-            Ok(0)
+            let mut r = Report::new(
+                "battleship",
+                "convert",
+                <battleship::BattleshipPuzzle as crate::puzzles::Puzzle>::describe(&p),
+                Status::Solved,
+            );
+            r.solution = Some(serde_json::json!({
+                "puzzle": text,
+                "puzzlink": battleship::formats::to_puzzlink(&p),
+            }));
+            r.file = Some(text.clone());
+            r.text = text;
+            Ok(r)
         }
     }
 }
 
-/// A new puzzle's report: its file written to `out`, or printed with the report.
-fn puzzle_out(mut r: Report, out: Option<String>, common: &Common) -> Result<i32, Error> {
-    if let Some(path) = &out {
-        let file = r
-            .solution
-            .as_ref()
-            .and_then(|s| s["puzzle"].as_str())
-            .unwrap_or_default();
-        write_file(path, file)?;
-        r.text = r.text.replacen(file, &format!("(written to {path})\n"), 1);
-    }
-    emit(&r, &common.output())
-}
-
 /// Peaceable armies, through the runner's optimum.
-fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report, Error> {
+fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report> {
     let n: usize = word
         .trim()
         .parse()
@@ -311,8 +318,8 @@ fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report, Error>
                 "board side '{word}' is not a whole number from 1 to 32"
             ))
         })?;
-    let o = runner::bounded(limits, "the peaceable-armies model", || {
-        runner::drive(chess::peaceable(n, piece), Query::Optimum, limits, false)
+    let o = bounded(limits, "the peaceable-armies model", || {
+        drive(chess::peaceable(n, piece), Query::Optimum, limits, false)
     })?;
     let instance = format!("peaceable {} armies on {n}×{n}", piece.letter());
     let mut r = Report::new("chess", "peaceable", instance.clone(), o.status);
@@ -323,31 +330,28 @@ fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report, Error>
         r.svg = Some(chess::peaceable_svg(piece, s));
         r.text = format!(
             "{instance}: {}, m = {}\n\n{}\n",
-            word_of(o.status),
+            status_word(o.status),
             o.objective.unwrap_or(0),
             s.rows.join("\n")
         );
     } else {
-        r.text = format!("{instance}: {}\n", word_of(o.status));
+        r.text = format!("{instance}: {}\n", status_word(o.status));
     }
     r.facts = o.facts;
     r.stats.seconds = limits.seconds();
     Ok(r)
 }
 
-fn word_of(s: Status) -> &'static str {
-    quandary::runner::registry::status_word(s)
-}
-
 /// `gunport sweep`: the optimum of every board in a range, one line (or JSON object) each.
+/// `sides`: the largest number of rows, of columns, and the smallest side.
 fn sweep(
-    max_m: i64,
-    max_n: i64,
-    lo: i64,
+    [max_m, max_n, lo]: [i64; 3],
     check_dp: bool,
     o: &gunport::Options,
-    c: &NoPicture,
-) -> Result<i32, Error> {
+    json: bool,
+    limits: &Limits,
+    line: &mut dyn FnMut(&str),
+) -> Result<Report> {
     let g_max = Gunport::new(max_m, max_n)?;
     Gunport::new(lo, lo)?;
     if lo as usize > g_max.m.min(g_max.n) {
@@ -355,11 +359,10 @@ fn sweep(
             "--min {lo} is larger than the largest board side asked for"
         )));
     }
-    let limits = c.limits()?;
     let started = limits.started;
     let (mut rows, mut failures, mut unknown) = (Vec::new(), 0, 0);
-    if !c.json {
-        outln!("   m    n  holes  proof     sands  pearce  seconds  note");
+    if !json {
+        line("   m    n  holes  proof     sands  pearce  seconds  note");
     }
     for m in lo as usize..=g_max.m {
         for n in m.max(lo as usize)..=g_max.n {
@@ -369,7 +372,7 @@ fn sweep(
                 started: std::time::Instant::now(),
                 ..limits.clone()
             };
-            let out = runner::run::<GunportProblem>(&g, o, Query::Optimum, &board)?;
+            let out = run::<GunportProblem>(&g, o, Query::Optimum, &board)?;
             let r = report::<GunportProblem>(&g, o, out);
             let proved = r.status == Status::Optimal;
             let holes = r.objective.unwrap_or(-1);
@@ -389,51 +392,51 @@ fn sweep(
                 failures += 1;
             }
             let pearce = (m >= 2).then(|| g.pearce());
-            if c.json {
+            if json {
                 rows.push(
                     serde_json::json!({"m": m, "n": n, "status": r.status, "objective": r.objective,
                     "sands": g.sands(), "pearce": pearce, "dp": dp_value,
                     "seconds": r.stats.seconds, "notes": notes}),
                 );
             } else {
-                outln!(
+                line(&format!(
                     "{m:>4} {n:>4} {holes:>6}  {:<8} {:>6} {:>7} {:>8.3}  {}",
                     if proved { "optimal" } else { "unknown" },
                     g.sands().map_or("-".into(), |s| s.to_string()),
                     pearce.map_or("-".into(), |p| p.to_string()),
                     r.stats.seconds,
                     notes.join("; ")
-                );
+                ));
             }
         }
     }
-    if c.json {
-        outln!(
-            "{}",
-            serde_json::json!({"puzzle": "gunport", "verb": "sweep",
-            "status": if unknown == 0 { "optimal" } else { "unknown" },
-            "boards": rows, "stats": {"seconds": started.elapsed().as_secs_f64()}})
-        );
+    let status = if unknown == 0 {
+        Status::Optimal
     } else {
-        outln!(
-            "\n{:.1} s; {unknown} not proved within the limit; Pearce's formula fails on {failures} (1×n boards are paths and excluded).",
-            started.elapsed().as_secs_f64()
-        );
-    }
-    Ok(if unknown > 0 { 1 } else { 0 })
+        Status::Unknown
+    };
+    let mut r = Report::new(
+        "gunport",
+        "sweep",
+        format!("Gunport boards {lo}..{}×{lo}..{}", g_max.m, g_max.n),
+        status,
+    );
+    r.stats.seconds = started.elapsed().as_secs_f64();
+    r.details = Some(serde_json::json!({ "boards": rows, "pearce_fails": failures }));
+    r.text = format!(
+        "\n{:.1} s; {unknown} not proved within the limit; Pearce's formula fails on {failures} (1×n boards are paths and excluded).",
+        r.stats.seconds
+    );
+    Ok(r)
 }
 
 fn d_differs(d: Option<i64>, holes: i64) -> bool {
     d.is_some_and(|d| d != holes)
 }
 
-/// `tantrix check`: exit 0 if the file is a solution, 4 if it breaks the rules.
-fn check(
-    path: &str,
-    challenge: Option<usize>,
-    colour: Option<String>,
-    json: bool,
-) -> Result<i32, Error> {
+/// `tantrix check`: status solved if the file is a solution, rejected (exit status 4) if it
+/// breaks the rules.
+fn check(path: &str, challenge: Option<usize>, colour: Option<String>) -> Result<Report> {
     let o = tantrix::puzzle::Options {
         challenge,
         colour,
@@ -459,13 +462,57 @@ fn check(
     };
     r.solution =
         Some(serde_json::json!({"valid": result.is_ok(), "reason": result.as_ref().err()}));
-    emit(
-        &r,
-        &Output {
-            json,
-            svg: None,
-            out: None,
-        },
-    )?;
-    Ok(if result.is_ok() { 0 } else { 4 })
+    Ok(r)
+}
+
+/// The words of the command line that a JSON request for an own verb stands for: each key
+/// (but those the request itself uses: puzzle, verb, words, text, args, options, id,
+/// time_limit, at_least) as `--key value` (`--key` alone for `true`; underscores become
+/// dashes), then the request's `args`, then its words.
+pub fn words_of_json(v: &serde_json::Value, words: &[String]) -> Result<Vec<String>> {
+    const OWN: [&str; 9] = [
+        "puzzle",
+        "verb",
+        "words",
+        "text",
+        "args",
+        "options",
+        "id",
+        "time_limit",
+        "at_least",
+    ];
+    let mut out = Vec::new();
+    if let Some(o) = v.as_object() {
+        for (k, val) in o {
+            if OWN.contains(&k.as_str()) {
+                continue;
+            }
+            let flag = format!("--{}", k.replace('_', "-"));
+            match val {
+                serde_json::Value::Bool(true) => out.push(flag),
+                serde_json::Value::Bool(false) | serde_json::Value::Null => {}
+                serde_json::Value::String(s) => out.extend([flag, s.clone()]),
+                serde_json::Value::Number(n) => out.extend([flag, n.to_string()]),
+                _ => {
+                    return Err(Error::input(format!(
+                        "\"{k}\" must be a string, a number or true"
+                    )))
+                }
+            }
+        }
+    }
+    match &v["args"] {
+        serde_json::Value::Null => {}
+        serde_json::Value::Array(a) => {
+            for w in a {
+                let w = w
+                    .as_str()
+                    .ok_or_else(|| Error::input("\"args\" must be a list of strings"))?;
+                out.push(w.to_string());
+            }
+        }
+        _ => return Err(Error::input("\"args\" must be a list of strings")),
+    }
+    out.extend(words.iter().cloned());
+    Ok(out)
 }
