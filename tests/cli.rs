@@ -859,23 +859,20 @@ fn proof_refuses_a_directory_that_is_not_a_certificate() {
 #[test]
 fn setter_verbs_count_solutions_not_clues() {
     let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
-    let (code, out, err) = quandary(&["battleship", "redundant", url, "--json"]);
-    assert_eq!(code, 0, "{err}");
-    let v = json(&out);
-    assert_eq!(
-        (v["count"].as_u64(), v["unique"].as_bool()),
-        (Some(1), Some(true)),
-        "{v}"
-    );
+    let unique = |args: &[&str]| {
+        let (code, out, err) = quandary(args);
+        assert_eq!(code, 0, "{err}");
+        let v = json(&out);
+        assert_eq!(
+            (v["count"].as_u64(), v["unique"].as_bool()),
+            (Some(1), Some(true)),
+            "{v}"
+        );
+        v
+    };
+    let v = unique(&["battleship", "redundant", url, "--json"]);
     assert!(v["details"]["redundant_clues"].is_u64(), "{v}");
-    let (code, out, err) = quandary(&["battleship", "minimize", url, "--json", "--seed", "2"]);
-    assert_eq!(code, 0, "{err}");
-    let v = json(&out);
-    assert_eq!(
-        (v["count"].as_u64(), v["unique"].as_bool()),
-        (Some(1), Some(true)),
-        "{v}"
-    );
+    let v = unique(&["battleship", "minimize", url, "--json", "--seed", "2"]);
     assert_eq!(v["details"]["clues"], v["solution"]["clues"], "{v}");
 }
 

@@ -77,14 +77,9 @@ fn common_args(cmd: Command) -> Command {
             .value_name("FILE")
             .help("Write a picture of the answer to FILE"),
     )
-    .arg(
-        Arg::new("time-limit")
-            .long("time-limit")
-            .value_name("SECS")
-            .allow_hyphen_values(true)
-            .value_parser(clap::value_parser!(f64))
-            .help("Stop after SECS seconds with status \"unknown\" (exit status 1)"),
-    )
+    .arg(time_limit_arg(
+        "Stop after SECS seconds with status \"unknown\" (exit status 1)",
+    ))
     .arg(
         Arg::new("backend")
             .long("backend")
@@ -99,6 +94,16 @@ fn common_args(cmd: Command) -> Command {
             .value_name("DIR")
             .help("Certify every refutation: write each as a CNF with its DRAT proof into DIR, with certificate.json (the full SAT model only; see docs/certificates.md)"),
     )
+}
+
+/// `--time-limit SECS`, with what it stops.
+fn time_limit_arg(help: &'static str) -> Arg {
+    Arg::new("time-limit")
+        .long("time-limit")
+        .value_name("SECS")
+        .allow_hyphen_values(true)
+        .value_parser(clap::value_parser!(f64))
+        .help(help)
 }
 
 fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
@@ -135,14 +140,9 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                     .action(ArgAction::SetTrue)
                     .help("Solve the LP relaxation (every variable in [0, 1]) with HiGHS and print its value beside the size (a build with --features highs)"),
             )
-            .arg(
-                Arg::new("time-limit")
-                    .long("time-limit")
-                    .value_name("SECS")
-                    .allow_hyphen_values(true)
-                    .value_parser(clap::value_parser!(f64))
-                    .help("Stop building (and writing, and relaxing) after SECS seconds (exit status 1)"),
-            )
+            .arg(time_limit_arg(
+                "Stop building (and writing, and relaxing) after SECS seconds (exit status 1)",
+            ))
             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print exactly one JSON object on stdout")),
         "reach" => common_args(cmd).arg(cube_arg()).arg(
             Arg::new("at-least")

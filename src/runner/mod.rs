@@ -373,7 +373,7 @@ fn on_highs<S>(
         .goal
         .as_ref()
         .map(|g| (g.per_unit, g.at_zero, g.model_maximises()));
-    let mut o = on_backend(b, f, query, limits.deadline, as_phase)?;
+    let mut o = on_backend(b, f, query, limits, as_phase)?;
     let (status, bound) = (o.status, o.bound);
     if let (Some(mip), Some((per_unit, at_zero, maximises))) = (o.stats.mip.as_mut(), goal) {
         // Rounded to 1e-6: HiGHS's floating point shows 17.999999999999996 for 18.

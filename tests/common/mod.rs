@@ -4,18 +4,7 @@
 /// Runs `quandary args` in the crate's directory: exit status, stdout, stderr and wall-clock
 /// seconds.
 pub fn quandary(args: &[&str]) -> (i32, String, String, f64) {
-    let started = std::time::Instant::now();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quandary"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().expect("exited normally, not by a signal"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        started.elapsed().as_secs_f64(),
-    )
+    quandary_env(args, &[])
 }
 
 /// [`quandary`] with environment variables set.
