@@ -430,160 +430,12 @@ fn on_backend<S, B: Backend>(
             query.verb()
         )));
     }
-    // For counting, uniqueness and forced cells where there is an objective: the question is
-    // about the optimal solutions, so find the optimum first and assume it.
-    let mut assumptions: Vec<Lit> = Vec::new();
-    let mut first: Option<Vec<bool>> = None;
-    if let Some(goal) = &f.goal {
-        let objective =
-            f.model.objective.clone().ok_or_else(|| {
-                Error::Internal("a formulation with a goal has no objective".into())
-            })?;
-        let model_value = |a: &[bool]| objective.value(a);
-        match query {
-            Query::AtLeast(v) => match search.backend.objective_at_most(goal.at_most_for(v)) {
-                None => o.status = Status::Infeasible,
-                Some(lits) => match search.step(&lits) {
-                    Step::Found(a) => {
-                        o.status = Status::Solved;
-                        first = Some(a);
-                    }
-                    Step::Exhausted => o.status = Status::Infeasible,
-                    Step::Stopped => o.status = Status::Unknown,
-                },
-            },
-            Query::First => {
-                let (status, a) = search.first();
-                o.status = status;
-                first = a;
-            }
-            // A phase answers the optimum only by reaching a bound proved outside it.
-            Query::Optimum if as_phase => {
-                let probe = goal
-                    .proved_bound
-                    .and_then(|b| search.backend.objective_at_most(goal.at_most_for(b)));
-                if let Some(lits) = probe {
-                    if let Step::Found(a) = search.step(&lits) {
-                        o.status = Status::Optimal;
-                        o.bound = goal.proved_bound;
-                        first = Some(a);
-                    }
-                }
-            }
-            _ => {
-                let target = goal.proved_bound.map(|b| goal.model_value(b));
-                let (status, best) = search.optimise(
-                    model_value,
-                    goal.model_maximises(),
-                    target,
-                    goal.step * goal.per_unit.abs(),
-                );
-                o.status = status;
-                if let Some((v, a)) = best {
-                    if status == Status::Optimal {
-                        o.bound = Some(goal.value(v));
-                        assumptions = search
-                            .backend
-                            .objective_at_most(goal.at_most_for(goal.value(v)))
-                            .unwrap_or_default();
-                    }
-                    first = Some(a);
-                }
-            }
-        }
-        if let Some(a) = &first {
-            o.objective = Some(goal.value(model_value(a)));
-        }
-        if o.status == Status::Unknown && o.bound.is_none() {
-            o.bound = goal.proved_bound;
-        }
-    } else if query != Query::Count && query != Query::Unique {
-        let (status, a) = search.first();
-        o.status = status;
-        first = a;
-    } else {
-        o.status = Status::Solved;
-    }
-    let enumerate_on = matches!(query, Query::Count | Query::Unique | Query::Forced);
-    let ready = o.status == Status::Solved || o.status == Status::Optimal;
-    if enumerate_on && ready {
-        let optimal = o.status == Status::Optimal;
-        let settled = if optimal {
-            Status::Optimal
-        } else {
-            Status::Solved
-        };
-        match query {
-            Query::Forced => {
-                let a = first.clone().expect("a solution before forced cells");
-                let fs = forced(&mut search, &f, &assumptions, &a)?;
-                o.status = if fs.undecided == 0 {
-                    settled
-                } else {
-                    Status::Unknown
-                };
-                o.forced = Some(fs);
-            }
-            _ => {
-                let limit = (query == Query::Unique).then_some(2);
-                let mut kept: Vec<Vec<bool>> = Vec::new();
-                let mut classes = std::collections::BTreeSet::new();
-                let mut rejected: Option<String> = None;
-                let (decode, class_of, check) = (&f.decode, &f.classes, &f.check);
-                let keep = |a: &[bool]| {
-                    if kept.len() < 2 {
-                        kept.push(a.to_vec());
-                    }
-                    if class_of.is_some() || check.is_some() {
-                        let s = decode(a);
-                        if let Some(Err(why)) = check.as_ref().map(|c| c(&s)) {
-                            rejected = Some(why);
-                            return false;
-                        }
-                        if let Some(class_of) = class_of {
-                            classes.insert(class_of(&s));
-                        }
-                    }
-                    true
-                };
-                let (status, n) = if f.block_by_true_decisions {
-                    search.enumerate_positive(&f.decisions, &assumptions, limit, keep)
-                } else {
-                    search.enumerate(&f.decisions, &assumptions, limit, keep)
-                };
-                if let Some(why) = rejected {
-                    return Err(rejected_error(&f.method, &why));
-                }
-                let n = n as u128;
-                let complete = status == Status::Solved || (query == Query::Unique && n >= 2);
-                o.status = match (complete, n) {
-                    (true, 0) => Status::Infeasible,
-                    (true, _) => settled,
-                    (false, _) => Status::Unknown,
-                };
-                if query == Query::Count {
-                    if complete && f.classes.is_some() {
-                        o.classes = Some(classes.len() as u128);
-                    }
-                    if complete {
-                        o.count = Some(n);
-                    } else {
-                        o.count_at_least = Some(n);
-                    }
-                } else if complete && n > 0 {
-                    o.unique = Some(n == 1);
-                }
-                if !kept.is_empty() {
-                    first = Some(kept[0].clone());
-                }
-                if query == Query::Unique && kept.len() > 1 {
-                    o.solutions.push((f.decode)(&kept[1]));
-                }
-            }
-        }
-    }
-    if let Some(a) = &first {
-        o.solutions.insert(0, (f.decode)(a));
+    let mut first = match objective_stage(&mut search, &f, query, as_phase, &mut o)? {
+        Stage::Answered(first) => first,
+        Stage::Enumerate(start) => enumeration_stage(&mut search, &f, query, start, &mut o)?,
+    };
+    if let Some(a) = first.take() {
+        o.solutions.insert(0, (f.decode)(&a));
     }
     let stats = search.finish();
     o.stats.method = f.method.clone();
@@ -596,6 +448,210 @@ fn on_backend<S, B: Backend>(
         restrict_to_scope(&mut o, scope);
     }
     Ok(o)
+}
+
+/// Where the objective stage leaves a question.
+enum Stage {
+    /// Answered (or stopped): the status is in the outcome; the first solution, if any.
+    Answered(Option<Vec<bool>>),
+    /// Counting, uniqueness or forced cells go on, over the solutions these assumptions allow.
+    Enumerate(Start),
+}
+
+/// What the enumeration stage starts from.
+struct Start {
+    /// Assumed in every solve: the optimum, where there is an objective.
+    assumptions: Vec<Lit>,
+    /// Whether the solutions enumerated are the optimal ones (proved).
+    optimal: bool,
+    /// A solution already found, if any.
+    first: Option<Vec<bool>>,
+}
+
+/// The objective stage: the first solution, the optimum (with its proof) or a solution
+/// reaching a value; for counting, uniqueness and forced cells where there is an objective,
+/// the optimum first (the question is about the optimal solutions), then [`Stage::Enumerate`].
+fn objective_stage<S, B: Backend>(
+    search: &mut Search<'_, B>,
+    f: &Formulated<'_, S>,
+    query: Query,
+    as_phase: bool,
+    o: &mut Outcome<S>,
+) -> Result<Stage> {
+    let enumerating = matches!(query, Query::Count | Query::Unique | Query::Forced);
+    let Some(goal) = &f.goal else {
+        if query == Query::Count || query == Query::Unique {
+            return Ok(Stage::Enumerate(Start {
+                assumptions: Vec::new(),
+                optimal: false,
+                first: None,
+            }));
+        }
+        let (status, a) = search.first();
+        o.status = status;
+        return Ok(match (query, status) {
+            (Query::Forced, Status::Solved) => Stage::Enumerate(Start {
+                assumptions: Vec::new(),
+                optimal: false,
+                first: a,
+            }),
+            _ => Stage::Answered(a),
+        });
+    };
+    let objective = f
+        .model
+        .objective
+        .clone()
+        .ok_or_else(|| Error::Internal("a formulation with a goal has no objective".into()))?;
+    let model_value = |a: &[bool]| objective.value(a);
+    let mut first = None;
+    let mut assumptions = Vec::new();
+    match query {
+        Query::AtLeast(v) => match search.backend.objective_at_most(goal.at_most_for(v)) {
+            None => o.status = Status::Infeasible,
+            Some(lits) => match search.step(&lits) {
+                Step::Found(a) => {
+                    o.status = Status::Solved;
+                    first = Some(a);
+                }
+                Step::Exhausted => o.status = Status::Infeasible,
+                Step::Stopped => o.status = Status::Unknown,
+            },
+        },
+        Query::First => {
+            let (status, a) = search.first();
+            o.status = status;
+            first = a;
+        }
+        // A phase answers the optimum only by reaching a bound proved outside it.
+        Query::Optimum if as_phase => {
+            let probe = goal
+                .proved_bound
+                .and_then(|b| search.backend.objective_at_most(goal.at_most_for(b)));
+            if let Some(lits) = probe {
+                if let Step::Found(a) = search.step(&lits) {
+                    o.status = Status::Optimal;
+                    o.bound = goal.proved_bound;
+                    first = Some(a);
+                }
+            }
+        }
+        _ => {
+            let target = goal.proved_bound.map(|b| goal.model_value(b));
+            let (status, best) = search.optimise(
+                model_value,
+                goal.model_maximises(),
+                target,
+                goal.step * goal.per_unit.abs(),
+            );
+            o.status = status;
+            if let Some((v, a)) = best {
+                if status == Status::Optimal {
+                    o.bound = Some(goal.value(v));
+                    assumptions = search
+                        .backend
+                        .objective_at_most(goal.at_most_for(goal.value(v)))
+                        .unwrap_or_default();
+                }
+                first = Some(a);
+            }
+        }
+    }
+    if let Some(a) = &first {
+        o.objective = Some(goal.value(model_value(a)));
+    }
+    if o.status == Status::Unknown && o.bound.is_none() {
+        o.bound = goal.proved_bound;
+    }
+    Ok(match o.status {
+        Status::Solved | Status::Optimal if enumerating => Stage::Enumerate(Start {
+            assumptions,
+            optimal: o.status == Status::Optimal,
+            first,
+        }),
+        _ => Stage::Answered(first),
+    })
+}
+
+/// The enumeration stage: count, uniqueness (two solutions at most) or forced cells over the
+/// solutions `start` allows; every solution met is checked by the verifier. Returns the
+/// solution to report first.
+fn enumeration_stage<S, B: Backend>(
+    search: &mut Search<'_, B>,
+    f: &Formulated<'_, S>,
+    query: Query,
+    start: Start,
+    o: &mut Outcome<S>,
+) -> Result<Option<Vec<bool>>> {
+    let settled = if start.optimal {
+        Status::Optimal
+    } else {
+        Status::Solved
+    };
+    let assumptions = start.assumptions;
+    if query == Query::Forced {
+        let a = start.first.expect("a solution before forced cells");
+        let fs = forced(search, f, &assumptions, &a)?;
+        o.status = if fs.undecided == 0 {
+            settled
+        } else {
+            Status::Unknown
+        };
+        o.forced = Some(fs);
+        return Ok(Some(a));
+    }
+    let limit = (query == Query::Unique).then_some(2);
+    let mut kept: Vec<Vec<bool>> = Vec::new();
+    let mut classes = std::collections::BTreeSet::new();
+    let mut rejected: Option<String> = None;
+    let (decode, class_of, check) = (&f.decode, &f.classes, &f.check);
+    let keep = |a: &[bool]| {
+        if kept.len() < 2 {
+            kept.push(a.to_vec());
+        }
+        if class_of.is_some() || check.is_some() {
+            let s = decode(a);
+            if let Some(Err(why)) = check.as_ref().map(|c| c(&s)) {
+                rejected = Some(why);
+                return false;
+            }
+            if let Some(class_of) = class_of {
+                classes.insert(class_of(&s));
+            }
+        }
+        true
+    };
+    let (status, n) = if f.block_by_true_decisions {
+        search.enumerate_positive(&f.decisions, &assumptions, limit, keep)
+    } else {
+        search.enumerate(&f.decisions, &assumptions, limit, keep)
+    };
+    if let Some(why) = rejected {
+        return Err(rejected_error(&f.method, &why));
+    }
+    let n = n as u128;
+    let complete = status == Status::Solved || (query == Query::Unique && n >= 2);
+    o.status = match (complete, n) {
+        (true, 0) => Status::Infeasible,
+        (true, _) => settled,
+        (false, _) => Status::Unknown,
+    };
+    if query == Query::Count {
+        if complete && f.classes.is_some() {
+            o.classes = Some(classes.len() as u128);
+        }
+        if complete {
+            o.count = Some(n);
+        } else {
+            o.count_at_least = Some(n);
+        }
+    } else if complete && n > 0 {
+        o.unique = Some(n == 1);
+    }
+    if query == Query::Unique && kept.len() > 1 {
+        o.solutions.push((f.decode)(&kept[1]));
+    }
+    Ok(kept.into_iter().next().or(start.first))
 }
 
 /// The decisions with one value in every solution (under `assumptions`): each candidate's
