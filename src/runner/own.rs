@@ -253,7 +253,7 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
         } => {
             let limits = within(base, common.time_limit)?;
             let p = verbs::load(&puzzle, &options)?;
-            verbs::redundant(&p, &options, &limits)
+            super::setter::redundant(&p, &options, &limits)
         }
         BattleshipVerb::Minimize {
             puzzle,
@@ -264,7 +264,7 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
         } => {
             let limits = within(base, common.time_limit)?;
             let p = verbs::load(&puzzle, &options)?;
-            verbs::minimize(&p, &options, seed, &limits)
+            super::setter::minimize(&p, &options, seed, &limits)
         }
         BattleshipVerb::Generate {
             rows,
@@ -276,7 +276,7 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
             common,
         } => {
             let limits = within(base, common.time_limit)?;
-            verbs::generate(rows, cols, &fleet, seed, formulation, &limits)
+            super::setter::generate(rows, cols, &fleet, seed, formulation, &limits)
         }
         BattleshipVerb::Convert {
             puzzle,

@@ -1,0 +1,230 @@
+//! Battleship's setter verbs as reports (paper §5 and beyond): the clues that can each be
+//! removed, a locally minimal clue set, a new puzzle. The work is the puzzle's
+//! ([`crate::puzzles::battleship::setter`]); this room runs it within the run's limits and
+//! answers a [`Report`] like every verb ([`super::own`] reaches it from the front ends).
+
+use super::registry::Report;
+use crate::error::{Error, Result};
+use crate::puzzles::battleship::model::Formulation;
+use crate::puzzles::battleship::verbs::{parse_fleet, BattleshipPuzzle, Options};
+use crate::puzzles::battleship::{formats, setter, to_svg, to_text, Grid, Layout};
+use crate::puzzles::Puzzle;
+use crate::solve::limits::{bounded, Limits};
+use crate::solve::search::Status;
+
+/// A report of a setter's verb, its puzzle's layout checked; `stopped` says what a run
+/// stopped by the time limit leaves undone (status unknown, exit status 1).
+fn setter_report(
+    verb: &str,
+    p: &Grid,
+    layout: &Layout,
+    limits: &Limits,
+    stopped: Option<String>,
+) -> Result<Report> {
+    BattleshipPuzzle::verify(p, layout).map_err(|why| {
+        Error::Internal(format!("the setter's solution fails the verifier: {why}"))
+    })?;
+    let status = match stopped {
+        Some(_) => Status::Unknown,
+        None => Status::Solved,
+    };
+    let mut r = Report::new(
+        BattleshipPuzzle::NAME,
+        verb,
+        BattleshipPuzzle::describe(p),
+        status,
+    );
+    r.solution = serde_json::to_value(layout).ok();
+    r.stats.seconds = limits.seconds();
+    r.svg = Some(to_svg(p, Some(layout)));
+    if let Some(why) = stopped {
+        r.details = Some(serde_json::json!({ "stopped": why }));
+    }
+    Ok(r)
+}
+
+/// The clues that can each be removed alone with the solution staying unique (paper §5). A
+/// run stopped after the uniqueness check reports the clues it checked.
+pub fn redundant(p: &Grid, o: &Options, limits: &Limits) -> Result<Report> {
+    let found = bounded(limits, "the redundant-clue search", || {
+        setter::redundant(p, o.formulation, limits.deadline)
+    })?;
+    let red = &found.redundant;
+    let stopped = (found.checked < found.clues).then(|| {
+        format!(
+            "the time limit stopped the search after {} of the {} clues",
+            found.checked, found.clues
+        )
+    });
+    let mut r = setter_report("redundant", p, &found.layout, limits, stopped.clone())?;
+    r.stats.method = crate::solve::sat_method(o.formulation);
+    // The search starts by proving the puzzle unique: `count` and `unique` say so (they
+    // count solutions, as for every verb); the clues found are in `details`.
+    r.count = Some(1);
+    r.unique = Some(true);
+    let details = r.details.get_or_insert_with(|| serde_json::json!({}));
+    details["redundant_clues"] = serde_json::json!(red.len());
+    details["clues_checked"] = serde_json::json!(found.checked);
+    details["clues"] = serde_json::json!(found.clues);
+    if let Some(sol) = r.solution.as_mut() {
+        sol["redundant"] = serde_json::json!(red
+            .iter()
+            .map(|&(i, j, s)| serde_json::json!({"row": i + 1, "col": j + 1, "clue": s.name()}))
+            .collect::<Vec<_>>());
+        sol["checked"] = serde_json::json!(found.checked);
+    }
+    r.text = match &stopped {
+        None => format!(
+            "{}: unique; {} of the clues can each be removed alone\n",
+            r.instance,
+            red.len()
+        ),
+        Some(why) => format!(
+            "{}: unique; unknown beyond: {why}; {} of the {} checked can each be removed alone\n",
+            r.instance,
+            red.len(),
+            found.checked
+        ),
+    };
+    for (i, j, s) in red {
+        r.text += &format!("  row {}, column {}: {}\n", i + 1, j + 1, s.name());
+    }
+    if red.len() > 1 {
+        r.text += "(each alone; removing several at once may not keep the solution unique — see `minimize`)\n";
+    }
+    Ok(r)
+}
+
+/// A report of a new puzzle (its file text in `solution.puzzle`).
+fn puzzle_report(
+    verb: &str,
+    q: &Grid,
+    layout: &Layout,
+    file: String,
+    limits: &Limits,
+    stopped: Option<String>,
+    unique_shown: bool,
+) -> Result<Report> {
+    let headline = match &stopped {
+        Some(why) => format!("unknown: {why}\n"),
+        None => String::new(),
+    };
+    let unique = unique_shown;
+    let mut r = setter_report(verb, q, layout, limits, stopped)?;
+    r.stats.method = "SAT (CaDiCaL), one incremental instance with clue activation".into();
+    // `count` and `unique` count solutions, as for every verb; the clues are in `details`.
+    if unique {
+        r.count = Some(1);
+        r.unique = Some(true);
+    }
+    let details = r.details.get_or_insert_with(|| serde_json::json!({}));
+    details["clues"] = serde_json::json!(q.given().len());
+    // The new puzzle's file, for `-o FILE`.
+    r.file = Some(file.clone());
+    if let Some(sol) = r.solution.as_mut() {
+        sol["puzzle"] = serde_json::json!(file);
+        sol["puzzlink"] = serde_json::json!(formats::to_puzzlink(q));
+        sol["clues"] = serde_json::json!(q.given().len());
+    }
+    r.svg = Some(to_svg(q, None));
+    r.text = format!(
+        "{}\n{headline}{file}\nsolution:\n{}",
+        r.instance,
+        to_text(q, layout)
+    );
+    Ok(r)
+}
+
+/// A locally minimal clue set with the same unique solution; the puzzle file is in
+/// `solution.puzzle`. A run stopped part way answers a clue set that still leaves the
+/// solution unique, not shown minimal.
+pub fn minimize(p: &Grid, o: &Options, seed: Option<u64>, limits: &Limits) -> Result<Report> {
+    let m = bounded(limits, "the clue minimisation", || {
+        setter::minimise(p, o.formulation, seed, limits.deadline)
+    })?;
+    let kept = m.puzzle.given().len();
+    let (note, stopped) = if m.minimal {
+        (
+            format!(
+                "locally minimal clue set ({kept} of {} clues kept; every clue is necessary)",
+                p.given().len()
+            ),
+            None,
+        )
+    } else {
+        (
+            format!(
+                "unique solution with {kept} of {} clues; the time limit stopped the pass, so some clues may be spare",
+                p.given().len()
+            ),
+            Some(format!(
+                "the time limit stopped the pass with {kept} clues left: the solution is unique, but not every clue was shown necessary"
+            )),
+        )
+    };
+    let file = formats::to_quandary(&m.puzzle, &note);
+    // Stopped or not, the clues left keep the solution unique.
+    puzzle_report(
+        "minimize", &m.puzzle, &m.layout, file, limits, stopped, true,
+    )
+}
+
+/// A new puzzle with exactly one solution and no redundant clue. A run stopped part way
+/// answers what it had: clues that do not yet fix the solution, or a unique puzzle whose
+/// clues were not all shown necessary.
+pub fn generate(
+    rows: usize,
+    cols: usize,
+    fleet: &str,
+    seed: u64,
+    formulation: Formulation,
+    limits: &Limits,
+) -> Result<Report> {
+    let fleet_counts = parse_fleet(fleet)?;
+    let g = bounded(limits, "the generation", || {
+        setter::generate(
+            rows,
+            cols,
+            &fleet_counts,
+            seed,
+            formulation,
+            limits.deadline,
+            true,
+        )
+    })?;
+    let kept = g.puzzle.given().len();
+    let (note, stopped) = match g.stage {
+        setter::Stage::Minimal => (
+            format!(
+                "unique solution; every clue is necessary ({} clues added, {kept} kept)",
+                g.clues_added
+            ),
+            None,
+        ),
+        setter::Stage::Unique => (
+            format!(
+                "unique solution; the time limit stopped the removal of spare clues ({} added, {kept} kept)",
+                g.clues_added
+            ),
+            Some("the time limit stopped the removal of spare clues: the puzzle has one solution, but some clues may be spare".to_string()),
+        ),
+        setter::Stage::Ambiguous => (
+            format!(
+                "NOT YET A PUZZLE: the time limit stopped the generation with {kept} clues, which leave more than one solution"
+            ),
+            Some(format!(
+                "the time limit stopped the generation while adding clues: the {kept} clues so far leave more than one solution"
+            )),
+        ),
+    };
+    let file = formats::to_quandary(
+        &g.puzzle,
+        &format!(
+            "generated by quandary battleship generate --rows {rows} --cols {cols} --fleet \"{fleet}\" --seed {seed}\n{note}"
+        ),
+    );
+    let unique = !matches!(g.stage, setter::Stage::Ambiguous);
+    puzzle_report(
+        "generate", &g.puzzle, &g.layout, file, limits, stopped, unique,
+    )
+}
