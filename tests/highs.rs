@@ -228,11 +228,11 @@ mod with_highs {
         assert_eq!(code, 1, "{stdout} {stderr}");
         let v: Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
         assert_eq!(v["status"], "unknown", "{v}");
+        // Stopped in HiGHS's branch and bound, or (on a loaded machine) still building the
+        // model or its LP relaxation: either way by the limit.
+        let method = v["stats"]["method"].as_str().unwrap();
         assert!(
-            v["stats"]["method"]
-                .as_str()
-                .unwrap()
-                .starts_with("MIP (HiGHS)"),
+            method.starts_with("MIP (HiGHS)") || method.starts_with("stopped by the time limit"),
             "{v}"
         );
         assert!(took < 6.0, "{took} s");
