@@ -623,3 +623,22 @@ fn one_batch_per_results_file_and_jobs_die_with_their_batch() {
     let (code, _, err, _) = quandary(&["batch", s(&quick), "--out", s(&results)]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// A job whose time limit no clock can hold (1e300 s) runs as a job with no limit and is
+/// recorded; the batch used to panic on it (exit 101) and again on every resume.
+#[test]
+fn a_huge_time_limit_in_a_job_line_is_no_limit() {
+    let dir = scratch("huge-limit");
+    let file = dir.join("huge.jsonl");
+    std::fs::write(
+        &file,
+        r#"{"id":"h","puzzle":"tank","query":"count","args":["5"],"time_limit":1e300}"#.to_string()
+            + "\n",
+    )
+    .unwrap();
+    let (code, _, err, _) = quandary(&["batch", s(&file)]);
+    assert_eq!(code, 0, "{err}");
+    let results = lines(&dir.join("huge.results.jsonl"));
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["outcome"]["count"], 2, "{}", results[0]);
+}

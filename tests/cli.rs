@@ -907,3 +907,40 @@ fn offered_flags_work() {
         "{out}"
     );
 }
+
+/// Every reader takes `-` for standard input (only Battleship's did).
+#[test]
+fn every_reader_takes_standard_input() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (args, file, says) in [
+        (
+            &["chess", "unique", "-"][..],
+            "data/chess/friedman-b4n2.txt",
+            "unique",
+        ),
+        (
+            &["tantrix", "solve", "-"][..],
+            "data/tantrix/boards/discovery-05.txt",
+            "solved",
+        ),
+        (
+            &["battleship", "unique", "-"][..],
+            "data/battleship/puzzlink-example.txt",
+            "unique",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_quandary"))
+            .args(args)
+            .current_dir(root)
+            .stdin(std::fs::File::open(format!("{root}/{file}")).unwrap())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains(says), "{args:?}: {text}");
+    }
+}

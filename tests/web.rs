@@ -649,3 +649,22 @@ fn a_long_run_reports_its_progress() {
     let (_, body) = server.request("GET", "/api/progress?id=nobody", b"");
     assert!(body.contains("\"going\":false"), "{body}");
 }
+
+/// The memory limit is shared among the server's slots: with 200 MB and two slots, each run
+/// may build 100 MB, and a run that needs more is refused as too large (each run used to get
+/// the whole limit, so two at once could take twice of it).
+#[test]
+fn runs_share_the_memory_limit() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_quandary"));
+    command
+        .args(["serve", "--port", "0", "--max-runs", "2"])
+        .env("QUANDARY_MEMORY_MB", "200");
+    let server = Server::from(command);
+    let (code, r) = server.run(json!({"puzzle": "tank", "verb": "count", "words": ["40"],
+                                      "time_limit": 20}));
+    assert_eq!(code, 400, "{r}");
+    let why = r["error"].as_str().unwrap();
+    assert!(why.contains("too large") && why.contains("100 MiB"), "{r}");
+    let (code, r) = server.run(json!({"puzzle": "tank", "verb": "count", "words": ["5"]}));
+    assert_eq!((code, r["count"].as_u64()), (200, Some(2)), "{r}");
+}
