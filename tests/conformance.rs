@@ -227,7 +227,7 @@ conformance!(chess, ChessAvoidance, small: [
         s.pieces[k] = None;
     });
 conformance!(battleship, BattleshipPuzzle, small: [
-    (&[quandary::puzzles::battleship::verbs::EXAMPLE_URL], json!({})),
+    (&[quandary::puzzles::battleship::puzzle::EXAMPLE_URL], json!({})),
     (&["data/battleship/sb_12_12_6_0.dzn"], json!({"formulation": "cell"})),
     (&["data/battleship/sb_12_12_6_0.dzn"], json!({})),
 ],

@@ -82,7 +82,7 @@ fn agrees<P: Puzzle>(words: &[&str], o: Value, tag: &str) {
 
 #[test]
 fn glpk_reads_every_formulation_and_agrees() {
-    use quandary::puzzles::battleship::{verbs::EXAMPLE_URL, BattleshipPuzzle};
+    use quandary::puzzles::battleship::{puzzle::EXAMPLE_URL, BattleshipPuzzle};
     use quandary::puzzles::chess::ChessAvoidance;
     use quandary::puzzles::gunport::GunportProblem;
     use quandary::puzzles::tank::TankAttack;

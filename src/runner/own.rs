@@ -10,7 +10,7 @@
 use super::registry::{report, status_word, Report};
 use super::{bounded, drive, run, Limits};
 use crate::error::{Error, Result};
-use crate::puzzles::battleship::{self, verbs};
+use crate::puzzles::battleship::{self, puzzle};
 use crate::puzzles::chess::{self, Piece};
 use crate::puzzles::gunport::{self, dp, Gunport, GunportProblem};
 use crate::puzzles::{tantrix, Query};
@@ -89,7 +89,7 @@ enum BattleshipVerb {
         /// A puzzle file or puzz.link URL (see `battleship solve --help`)
         puzzle: String,
         #[command(flatten)]
-        options: verbs::Options,
+        options: puzzle::Options,
         #[command(flatten)]
         common: Common,
     },
@@ -99,7 +99,7 @@ enum BattleshipVerb {
         /// A puzzle file or puzz.link URL
         puzzle: String,
         #[command(flatten)]
-        options: verbs::Options,
+        options: puzzle::Options,
         /// Try the clues in a random order drawn from this seed (default: reading order)
         #[arg(long)]
         seed: Option<u64>,
@@ -252,7 +252,7 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
             common,
         } => {
             let limits = within(base, common.time_limit)?;
-            let p = verbs::load(&puzzle, &options)?;
+            let p = puzzle::load(&puzzle, &options)?;
             super::setter::redundant(&p, &options, &limits)
         }
         BattleshipVerb::Minimize {
@@ -263,7 +263,7 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
             common,
         } => {
             let limits = within(base, common.time_limit)?;
-            let p = verbs::load(&puzzle, &options)?;
+            let p = puzzle::load(&puzzle, &options)?;
             super::setter::minimize(&p, &options, seed, &limits)
         }
         BattleshipVerb::Generate {
@@ -283,11 +283,11 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
             instance,
             out: _,
         } => {
-            let o = verbs::Options {
+            let o = puzzle::Options {
                 instance,
                 ..Default::default()
             };
-            let p = verbs::load(&puzzle, &o)?;
+            let p = puzzle::load(&puzzle, &o)?;
             let text = battleship::formats::to_quandary(&p, &format!("converted from {puzzle}"));
             let mut r = Report::new(
                 "battleship",

@@ -6,7 +6,7 @@
 use super::registry::Report;
 use crate::error::{Error, Result};
 use crate::puzzles::battleship::model::Formulation;
-use crate::puzzles::battleship::verbs::{parse_fleet, BattleshipPuzzle, Options};
+use crate::puzzles::battleship::puzzle::{parse_fleet, BattleshipPuzzle, Options};
 use crate::puzzles::battleship::{formats, setter, to_svg, to_text, Grid, Layout};
 use crate::puzzles::Puzzle;
 use crate::solve::limits::{bounded, Limits};

@@ -11,11 +11,11 @@
 
 pub mod formats;
 pub mod model;
+pub mod puzzle;
 pub mod setter;
-pub mod verbs;
 pub mod verify;
 
-pub use verbs::BattleshipPuzzle;
+pub use puzzle::BattleshipPuzzle;
 
 use crate::error::{Error, Result};
 

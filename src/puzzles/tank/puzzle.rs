@@ -1,0 +1,227 @@
+//! Tank Attack as a [`Puzzle`]: options, the trait's hooks (the line search for small sides).
+
+use super::*;
+use crate::error::{Error, Result};
+use crate::puzzles::Query;
+use crate::puzzles::{Exact, Formulated, Phase, Purpose, Puzzle};
+use crate::solve::limits::Limits;
+use crate::solve::search::Status;
+
+/// Which engine answers a query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The exact search for sides 2 to 8, SAT otherwise.
+    #[default]
+    Auto,
+    /// The integer program on the SAT backend.
+    Sat,
+    /// The dedicated line search over the feasible-line automaton (sides 2 to 12).
+    Exact,
+}
+
+/// How a Tank Attack query is answered.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Options {
+    /// Which engine answers
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Method::Auto))]
+    pub method: Method,
+    /// Which integer program the SAT method solves
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Formulation::Strong))]
+    pub formulation: Formulation,
+    /// Keep every symmetric copy when finding one board (no lex-leader rows)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_symmetry_breaking: bool,
+    /// Look only at boards with this symmetry (answers then hold among those boards only)
+    #[cfg_attr(feature = "cli", arg(long, value_enum, value_name = "GROUP"))]
+    pub symmetric: Option<Symmetric>,
+    /// In the SVG, ring cell ROW,COL (1-based) and shade the tanks attacking it
+    #[cfg_attr(feature = "cli", arg(long, value_name = "ROW,COL"))]
+    pub mark: Option<String>,
+    /// Run only part K of N of the exact search (its first rows K, K + N, K + 2N, ...); the
+    /// answer holds for that part, and the parts' counts add up to the whole
+    #[cfg_attr(feature = "cli", arg(long, value_name = "K/N"))]
+    pub part: Option<String>,
+}
+
+/// Reads `--part K/N` as (K − 1, N).
+pub(super) fn parse_part(part: &Option<String>) -> Result<Option<(usize, usize)>> {
+    let Some(text) = part else { return Ok(None) };
+    let bad = || {
+        Error::input(format!(
+            "--part '{text}' is not a part: give K/N with 1 <= K <= N, e.g. 3/40"
+        ))
+    };
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok(Some((k - 1, n)))
+}
+
+/// Reads `--mark ROW,COL` (1-based) as a 0-based cell of an n×n board.
+pub(super) fn parse_mark(mark: &Option<String>, n: usize) -> Result<Option<(usize, usize)>> {
+    let Some(text) = mark else { return Ok(None) };
+    let bad = || {
+        Error::input(format!(
+            "--mark '{text}' is not a cell: give ROW,COL with both between 1 and {n}"
+        ))
+    };
+    let (r, c) = text.split_once(',').ok_or_else(bad)?;
+    let r: usize = r.trim().parse().map_err(|_| bad())?;
+    let c: usize = c.trim().parse().map_err(|_| bad())?;
+    if r == 0 || c == 0 || r > n || c > n {
+        return Err(bad());
+    }
+    Ok(Some((r - 1, c - 1)))
+}
+
+/// Tank Attack as a [`Puzzle`].
+pub struct TankAttack;
+
+impl Puzzle for TankAttack {
+    const NAME: &'static str = "tank";
+    const TITLE: &'static str = "Tank Attack";
+    const ABOUT: &'static str =
+        "Tank Attack: every tank's value equals the number of tanks attacking it";
+    const INPUT: &'static str = "The side n of the n×n board";
+    const EXAMPLE: &'static [&'static str] = &["6"];
+    const NOUN: &'static str = "board";
+
+    type Instance = Tank;
+    type Options = Options;
+    type Solution = Board;
+
+    fn read(words: &[String], options: &Options) -> Result<Tank> {
+        let [word] = crate::puzzles::words(words, "one word, the side n of the n×n board")?;
+        let t = Tank::parse(word)?;
+        parse_mark(&options.mark, t.n)?;
+        if parse_part(&options.part)?.is_some()
+            && (options.method == Method::Sat || options.symmetric.is_some())
+        {
+            return Err(Error::input(
+                "--part splits the exact search: it cannot go with --method sat or --symmetric",
+            ));
+        }
+        let exact_asked = options.method == Method::Exact || options.part.is_some();
+        if exact_asked && !(2..=exact::MAX_EXACT_SIDE).contains(&t.n) {
+            return Err(Error::input(format!(
+                "--method exact handles sides 2 to {}; this board has side {} (use --method sat)",
+                exact::MAX_EXACT_SIDE,
+                t.n
+            )));
+        }
+        Ok(t)
+    }
+
+    fn describe(t: &Tank) -> String {
+        format!("Tank Attack {0}×{0}", t.n)
+    }
+
+    fn formulate<'a>(t: &'a Tank, o: &Options, query: Query) -> Result<Formulated<'a, Board>> {
+        let mut tm = t.formulate(
+            o.formulation,
+            Purpose::of(query) == Purpose::Find && !o.no_symmetry_breaking,
+        );
+        if let Some(g) = o.symmetric {
+            tm.restrict_to_symmetric(g);
+        }
+        Ok(t.formulated(tm, o.formulation, o.symmetric))
+    }
+
+    fn verify(_: &Tank, board: &Board) -> std::result::Result<String, String> {
+        verify(board).map(|()| "every tank is attacked by as many tanks as its value".into())
+    }
+
+    fn text(_: &Tank, board: &Board) -> String {
+        to_text(board)
+    }
+
+    fn svg(t: &Tank, o: &Options, board: &Board) -> String {
+        to_svg(board, parse_mark(&o.mark, t.n).ok().flatten())
+    }
+
+    fn exact(
+        t: &Tank,
+        o: &Options,
+        query: Query,
+        _limits: &Limits,
+    ) -> Option<Result<Exact<Board>>> {
+        let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetric.is_none();
+        let part = parse_part(&o.part).ok().flatten();
+        let wanted = o.method == Method::Exact
+            || part.is_some()
+            || (o.method == Method::Auto && t.n <= exact::AUTO_EXACT_SIDE);
+        let limit = match query {
+            Query::First => Some(1),
+            Query::Unique => Some(2),
+            Query::Count => None,
+            _ => return None,
+        };
+        if !(applies && wanted) {
+            return None;
+        }
+        let mut boards: Vec<Board> = Vec::new();
+        let (count, complete, firsts) = exact::search(t.n, part, |b| {
+            if boards.len() < 2 {
+                boards.push(b.to_vec());
+            }
+            limit.is_none_or(|l| (boards.len() as u64) < l)
+        });
+        let status = if complete {
+            if count == 0 {
+                Status::Infeasible
+            } else {
+                Status::Solved
+            }
+        } else if limit.is_some_and(|l| count >= l) {
+            Status::Solved
+        } else {
+            Status::Unknown
+        };
+        Some(Ok(Exact {
+            status,
+            solutions: boards,
+            count: count as u128,
+            objective: None,
+            method: "exact line search".into(),
+            details: firsts.map(|f| serde_json::json!({ "first_rows": f })),
+            scope: part.map(|(k, n)| {
+                format!(
+                    "part {} of {n} of the exact search (the orbits led by its first rows {}, {}, ... of {})",
+                    k + 1,
+                    k + 1,
+                    k + 1 + n,
+                    firsts.map_or("all".to_string(), |f| f.to_string())
+                )
+            }),
+        }))
+    }
+
+    /// Finding one board: boards with all eight symmetries, then quarter-turn-symmetric ones
+    /// (small, fast searches; a board found there is a board) before the full model.
+    fn phases<'a>(t: &'a Tank, o: &Options, query: Query) -> Vec<Phase<'a, Board>> {
+        if query != Query::First || o.method != Method::Auto || o.symmetric.is_some() || t.n < 4 {
+            return Vec::new();
+        }
+        let formulation = o.formulation;
+        [Symmetric::D4, Symmetric::Rot90]
+            .into_iter()
+            .map(|g| Phase {
+                scope: g.describe().to_string(),
+                share: 1.0,
+                unlimited: None,
+                build: Box::new(move || {
+                    let mut tm = t.formulate(formulation, false);
+                    tm.restrict_to_symmetric(g);
+                    t.formulated(tm, formulation, None)
+                }),
+            })
+            .collect()
+    }
+}

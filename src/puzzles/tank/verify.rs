@@ -1,0 +1,54 @@
+//! The independent verifier of a board.
+
+use super::*;
+
+/// The independent check: reads the rule off the board directly, sharing nothing with the
+/// model. `Err` names the first cell that breaks the rule.
+pub fn verify(board: &Board) -> std::result::Result<(), String> {
+    let n = board.len();
+    if n == 0 {
+        return Err("the board is empty".into());
+    }
+    for (i, row) in board.iter().enumerate() {
+        if row.len() != n {
+            return Err(format!(
+                "row {} has {} cells, expected {n}",
+                i + 1,
+                row.len()
+            ));
+        }
+        for (j, &v) in row.iter().enumerate() {
+            if v == 0 || v as usize >= n {
+                return Err(format!(
+                    "cell ({}, {}) holds {v}, outside 1..{}",
+                    i + 1,
+                    j + 1,
+                    n - 1
+                ));
+            }
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let mut hits = 0;
+            for (a, row) in board.iter().enumerate() {
+                for (b, &v) in row.iter().enumerate() {
+                    let same_line = (a == i) != (b == j);
+                    let distance = a.abs_diff(i) + b.abs_diff(j);
+                    if same_line && distance == v as usize {
+                        hits += 1;
+                    }
+                }
+            }
+            if hits != board[i][j] {
+                return Err(format!(
+                    "cell ({}, {}) holds {} but is attacked by {hits} tanks",
+                    i + 1,
+                    j + 1,
+                    board[i][j]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
