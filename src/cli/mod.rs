@@ -390,6 +390,7 @@ const HINT_AFTER_SECS: u64 = 10;
 
 /// Runs the command line; the result is the process's exit status.
 pub fn main() -> i32 {
+    let started = std::time::Instant::now();
     let matches = match command().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
@@ -434,7 +435,8 @@ pub fn main() -> i32 {
                 };
                 outln!(
                     "{}",
-                    serde_json::json!({"status": status, "error": e.to_string()})
+                    serde_json::json!({"status": status, "error": e.to_string(),
+                        "stats": {"seconds": started.elapsed().as_secs_f64()}})
                 );
             }
             e.exit_code()
