@@ -258,6 +258,33 @@ fn latin_square_counts_are_the_published_ones() {
     }
 }
 
+/// The template's objective through the runner: the largest diagonal sum is n² (a cyclic square
+/// shifted to hold n on its diagonal), and with 1 given in the corner of an order-3 square it
+/// is 6: 7 would need 3 at (2, 2) and (3, 3), leaving row 1 no place for its 3 (worked by hand).
+/// Every optimal square passes the verifier; `reach` past the optimum is refuted.
+#[test]
+fn the_templates_objective_is_optimised_by_the_runner() {
+    for (words, best) in [
+        (&["4"][..], 16),
+        (&["5"][..], 25),
+        (&["3", "100", "000", "000"][..], 6),
+    ] {
+        let (i, o) = read::<LatinSquare>(words, &json!({"diagonal": true}));
+        let out = run::<LatinSquare>(&i, &o, Query::Optimum, &Limits::none()).unwrap();
+        assert_eq!(
+            (out.status, out.objective),
+            (Status::Optimal, Some(best)),
+            "{words:?}"
+        );
+        let square = &out.solutions[0];
+        assert!(LatinSquare::verify(&i, square).is_ok());
+        let trace: usize = (0..square.len()).map(|d| square[d][d]).sum();
+        assert_eq!(trace as i64, best, "{words:?}: {square:?}");
+        let more = run::<LatinSquare>(&i, &o, Query::AtLeast(best + 1), &Limits::none()).unwrap();
+        assert_eq!(more.status, Status::Infeasible, "{words:?}");
+    }
+}
+
 #[test]
 fn forced_cells_of_a_unique_puzzle_are_its_solution() {
     // The seed's chess puzzle has one placement: forced shows every piece of it.

@@ -23,8 +23,9 @@
 //! assert_eq!(outcome.count, Some(12));
 //! ```
 
-use super::{Formulated, Meaning, Place, Puzzle};
+use super::{Formulated, Goal, Meaning, Place, Puzzle};
 use crate::error::{Error, Result};
+use crate::geometry::Grid;
 use crate::model::{Lit, Model, Var};
 use crate::puzzles::Query;
 
@@ -37,10 +38,15 @@ pub struct Square {
     pub given: Vec<usize>,
 }
 
-/// The options (none yet; a real puzzle names its formulations and switches here).
+/// The options: a real puzzle names its formulations and switches here.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
-pub struct Options {}
+#[serde(default)]
+pub struct Options {
+    /// Maximise the sum of the symbols on the main diagonal (`optimum`, `reach`)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub diagonal: bool,
+}
 
 /// Latin squares as a [`Puzzle`].
 pub struct LatinSquare;
@@ -53,6 +59,8 @@ impl Puzzle for LatinSquare {
         "The order n, optionally followed by the rows (digits, 0 for empty)";
     const EXAMPLE: &'static [&'static str] = &["4", "1000", "0200", "0030", "0004"];
     const NOUN: &'static str = "square";
+    const HAS_GOAL: bool = true;
+    const GOAL_NAME: &'static str = "diagonal sum";
 
     type Instance = Square;
     type Options = Options;
@@ -109,16 +117,20 @@ impl Puzzle for LatinSquare {
 
     fn formulate<'a>(
         s: &'a Square,
-        _: &Options,
+        o: &Options,
         _: Query,
     ) -> Result<Formulated<'a, Self::Solution>> {
         let n = s.n;
+        let grid = Grid::square(n);
         let mut model = Model::new();
-        // x[(r*n + c)*n + k]: cell (r, c) holds symbol k+1.
-        let x: Vec<Var> = (0..n * n * n)
-            .map(|i| model.var(format!("x_{}_{}_{}", i / (n * n), (i / n) % n, i % n + 1)))
+        // x[cell * n + k]: the cell (row-major, as the grid numbers it) holds symbol k+1.
+        let x: Vec<Var> = (0..grid.cells() * n)
+            .map(|i| {
+                let (r, c) = grid.cell(i / n);
+                model.var(format!("x_{r}_{c}_{}", i % n + 1))
+            })
             .collect();
-        let at = |r: usize, c: usize, k: usize| x[(r * n + c) * n + k].pos();
+        let at = |r: usize, c: usize, k: usize| x[grid.index((r, c)) * n + k].pos();
         for a in 0..n {
             for b in 0..n {
                 let cell: Vec<Lit> = (0..n).map(|k| at(a, b, k)).collect();
@@ -131,20 +143,38 @@ impl Puzzle for LatinSquare {
         }
         for (i, &g) in s.given.iter().enumerate() {
             if g > 0 {
+                let (r, c) = grid.cell(i);
                 model.add(
                     "given",
-                    vec![(1, at(i / n, i % n, g - 1))],
+                    vec![(1, at(r, c, g - 1))],
                     crate::model::Sense::Eq,
                     1,
                 );
             }
         }
-        let meanings = (0..n * n * n)
+        // The objective, in the model (the symbol's value on each diagonal cell) and in the
+        // puzzle's terms (one unit a unit, nothing at zero, n² proved outside the model: a
+        // cyclic square shifted so that its diagonal holds n everywhere reaches it).
+        let goal = o.diagonal.then(|| {
+            model.maximise(
+                (0..n)
+                    .flat_map(|d| (0..n).map(move |k| (d, k)))
+                    .map(|(d, k)| (k as i64 + 1, at(d, d, k)))
+                    .collect(),
+            );
+            Goal {
+                name: "diagonal sum",
+                maximise: true,
+                per_unit: 1,
+                at_zero: 0,
+                proved_bound: Some((n * n) as i64),
+                step: 1,
+            }
+        });
+        let meanings = (0..grid.cells() * n)
             .map(|i| {
-                Meaning::at(
-                    Place::Cell(i / (n * n), (i / n) % n),
-                    (i % n + 1).to_string(),
-                )
+                let (r, c) = grid.cell(i / n);
+                Meaning::at(Place::Cell(r, c), (i % n + 1).to_string())
             })
             .collect();
         let decisions = x.clone();
@@ -158,7 +188,7 @@ impl Puzzle for LatinSquare {
                         (0..n)
                             .map(|c| {
                                 (0..n)
-                                    .find(|&k| a[x[(r * n + c) * n + k].index()])
+                                    .find(|&k| a[x[grid.index((r, c)) * n + k].index()])
                                     .map_or(0, |k| k + 1)
                             })
                             .collect()
@@ -168,6 +198,7 @@ impl Puzzle for LatinSquare {
             "SAT (CaDiCaL), one-hot model".into(),
         );
         f.block_by_true_decisions = true;
+        f.goal = goal;
         Ok(f)
     }
 
