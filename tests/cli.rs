@@ -944,3 +944,23 @@ fn every_reader_takes_standard_input() {
         assert!(text.contains(says), "{args:?}: {text}");
     }
 }
+
+/// `Report` reads back what `--json` printed (a script, or `quandary merge`, can take the
+/// typed answer): for every kind of answer, the object read and printed again is the same.
+#[test]
+fn json_reports_read_back() {
+    for args in [
+        &["tank", "count", "5", "--json"][..],
+        &["tank", "forced", "5", "--json"][..],
+        &["gunport", "solve", "6", "6", "--json"][..],
+        &["tank", "count", "6", "--symmetric", "d4", "--json"][..],
+        &["chess", "unique", "data/chess/friedman-b4n2.txt", "--json"][..],
+        &["tank", "count", "40", "--json", "--time-limit", "0.5"][..],
+    ] {
+        let (_, out, err) = quandary(args);
+        let printed = json(&out);
+        let report: quandary::runner::registry::Report = serde_json::from_value(printed.clone())
+            .unwrap_or_else(|e| panic!("{args:?}: {e} {err}"));
+        assert_eq!(serde_json::to_value(&report).unwrap(), printed, "{args:?}");
+    }
+}

@@ -158,7 +158,7 @@ impl Objective {
 }
 
 /// The size of a model, as the columns of Table 2 of the Battleship paper count it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Size {
     pub variables: usize,
     pub constraints: usize,

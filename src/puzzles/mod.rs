@@ -20,7 +20,9 @@ use crate::model::{Constraint, Model, Var};
 use crate::solve::limits::Limits;
 
 /// Where a decision variable sits on the board, for drawing partial boards (forced cells).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Place {
     /// Row and column of a rectangular grid, from 0.
@@ -30,12 +32,12 @@ pub enum Place {
 }
 
 /// What a decision variable means, in the puzzle's words: "at `place`, `says`" when true.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Meaning {
     pub place: Place,
     pub says: String,
     /// What it says when false, if that is worth showing (e.g. "water").
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub otherwise: Option<String>,
 }
 
@@ -51,9 +53,10 @@ impl Meaning {
 }
 
 /// What is asked of a puzzle instance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Query {
+    #[default]
     /// One solution, or a proof that there is none.
     First,
     /// The best solution by the puzzle's objective, with a proof.

@@ -10,29 +10,29 @@ use crate::solve::EngineSize;
 use serde::Serialize;
 
 /// How an answer was obtained.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct Stats {
     pub method: String,
     /// Wall-clock seconds of the whole run.
     pub seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<Size>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<EngineSize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_calls: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lazy_rounds: Option<u64>,
     /// What the MIP backend reports (`--backend highs`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mip: Option<crate::solve::MipStats>,
     /// Restricted phases tried before the answer, with how each ended.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<String>,
 }
 
 /// A decision that takes the same value in every solution.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Forced {
     #[serde(flatten)]
     pub meaning: Meaning,
@@ -41,7 +41,7 @@ pub struct Forced {
 }
 
 /// The forced decisions, and how far the search for them got.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct ForcedSet {
     /// Decisions proved to be forced.
     pub forced: Vec<Forced>,
@@ -60,58 +60,74 @@ pub struct ForcedSet {
 }
 
 /// What a restricted search established inside its part of the space only.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct InScope {
     pub status: Status,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        deserialize_with = "count"
+    )]
     pub count: Option<u128>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unique: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced: Option<ForcedSet>,
 }
 
 /// What an answer established, the same fields for every puzzle (reports print them as JSON).
 /// Fields without a scope hold for the whole space: a result obtained in a restricted part of
 /// it is in `in_scope`, never in `status`, `count` or `unique`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Facts {
     #[serde(skip)]
     pub query: Query,
     /// `solved`, `optimal`, `infeasible`, or `unknown` (a limit stopped it).
     pub status: Status,
     /// The part of the space the user restricted the search to, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_scope: Option<InScope>,
     /// The cube the search was restricted to (cube-and-conquer), with what combining needs.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cube: Option<super::cubes::CubeFacts>,
     /// The number of solutions, when counted to the end.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        deserialize_with = "count"
+    )]
     pub count: Option<u128>,
     /// Solutions seen when a limit stopped a count (a lower bound).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        deserialize_with = "count"
+    )]
     pub count_at_least: Option<u128>,
     /// With a count up to symmetry: the symmetry classes among the solutions counted.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        deserialize_with = "count"
+    )]
     pub classes: Option<u128>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unique: Option<bool>,
     /// The objective (puzzle's terms) of the first solution.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub objective: Option<i64>,
     /// A proved bound on the objective (equal to it when optimal).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound: Option<i64>,
     /// The verifier's summary of the first solution.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced: Option<ForcedSet>,
     /// Figures particular to a method or verb.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<serde_json::Value>,
     pub stats: Stats,
 }
@@ -175,4 +191,11 @@ impl<S> std::ops::DerefMut for Outcome<S> {
     fn deref_mut(&mut self) -> &mut Facts {
         &mut self.facts
     }
+}
+
+/// Reads a count back from JSON. Counts are `u128`, but a count read back through a flattened
+/// field is buffered, and serde's buffer holds integers up to `u64`: every count quandary has
+/// reported fits.
+pub(crate) fn count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u128>, D::Error> {
+    <Option<u64> as serde::Deserialize>::deserialize(d).map(|c| c.map(u128::from))
 }

@@ -25,10 +25,10 @@ pub struct CubeFacts {
     /// How many decision variables the formulation had (cubes of one question agree on it).
     pub decisions: usize,
     /// For optimisation: whether the puzzle's value is maximised.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maximise: Option<bool>,
     /// A restriction the search had besides the cube (e.g. symmetric boards only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub within: Option<String>,
 }
 
@@ -177,22 +177,22 @@ pub struct Part {
 }
 
 /// The answer to the whole question, combined from its cubes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Combined {
     pub status: Status,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u128>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count_at_least: Option<u128>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unique: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub objective: Option<i64>,
     /// The cube whose solution is the answer (optimum, first solution found).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     /// Cubes a limit stopped before they answered.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unanswered: Vec<String>,
 }
 

@@ -211,18 +211,18 @@ impl<P: Puzzle> Entry for Registered<P> {
 }
 
 /// One answer, the same fields for every puzzle and verb; `--json` prints it as one object.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Report {
-    pub puzzle: &'static str,
+    pub puzzle: String,
     pub verb: String,
     /// The instance, in words ("Tank Attack 6×6").
     pub instance: String,
     #[serde(flatten)]
     pub facts: Facts,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solution: Option<serde_json::Value>,
     /// A second solution, when `unique` finds one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_solution: Option<serde_json::Value>,
     /// The readable form: headline, then the board(s).
     #[serde(skip)]
@@ -250,14 +250,14 @@ impl std::ops::DerefMut for Report {
 
 impl Report {
     /// A report with only its status; verbs fill in what they have.
-    pub fn new(puzzle: &'static str, verb: &str, instance: String, status: Status) -> Report {
+    pub fn new(puzzle: &str, verb: &str, instance: String, status: Status) -> Report {
         let query = match verb {
             "count" => Query::Count,
             "unique" => Query::Unique,
             _ => Query::First,
         };
         Report {
-            puzzle,
+            puzzle: puzzle.to_string(),
             verb: verb.to_string(),
             instance,
             facts: Facts::new(query, status),

@@ -71,7 +71,7 @@ pub trait Watcher: Send {
 }
 
 /// What a MIP backend reports: its work over all solves of a run and the bounds of the last.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MipStats {
     /// MIP solves run (a search makes one per question it asks the backend).
     pub solves: u64,
@@ -84,13 +84,13 @@ pub struct MipStats {
     pub confirmations: u64,
     /// The objective's LP relaxation (every variable in [0, 1], the model's rows, no cuts),
     /// in the puzzle's terms.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lp_bound: Option<f64>,
     /// The last solve's dual bound (in the puzzle's terms once the runner has converted it).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_bound: Option<f64>,
     /// The last solve's relative gap between its best solution and its dual bound.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap: Option<f64>,
 }
 
@@ -113,12 +113,12 @@ pub const NO_HIGHS: &str = "this build has no MIP backend: build quandary with `
 pub const HAS_HIGHS: bool = cfg!(feature = "highs");
 
 /// The size of what a backend built from a model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EngineSize {
     pub variables: usize,
     pub clauses: usize,
     /// Clauses a [`Watcher`] added during search (not counted in `clauses`).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub cuts_in_search: u64,
 }
 
