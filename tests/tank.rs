@@ -221,7 +221,7 @@ fn six_by_six_count_is_consistent_across_methods() {
             Query::Count,
             Options {
                 method: Method::Sat,
-                symmetric: Some(group),
+                symmetry: Some(group),
                 ..Options::default()
             },
         );

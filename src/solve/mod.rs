@@ -134,6 +134,58 @@ pub fn default_backend(model: &Model) -> sat::SatBackend {
 /// The CaDiCaL configurations a portfolio of `engines` races, in order.
 pub const PORTFOLIO_CONFIGS: [&str; 4] = ["default", "sat", "plain", "unsat"];
 
+/// The CaDiCaL engines a search races, one thread each: `--engines K` (the first K of
+/// [`PORTFOLIO_CONFIGS`], 1 to 4) or `--engines NAME,NAME` (those configurations). One flag,
+/// one meaning, for every puzzle that offers it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Engines(pub Vec<&'static str>);
+
+impl std::str::FromStr for Engines {
+    type Err = String;
+    fn from_str(text: &str) -> std::result::Result<Engines, String> {
+        let known = PORTFOLIO_CONFIGS.join(", ");
+        if let Ok(k) = text.trim().parse::<usize>() {
+            return match k {
+                1..=4 => Ok(Engines(PORTFOLIO_CONFIGS[..k].to_vec())),
+                _ => Err(format!(
+                    "--engines {k}: give 1 to 4, or names among {known}"
+                )),
+            };
+        }
+        text.split(',')
+            .map(|name| {
+                PORTFOLIO_CONFIGS
+                    .iter()
+                    .copied()
+                    .find(|c| *c == name.trim())
+                    .ok_or_else(|| {
+                        format!(
+                            "--engines: unknown CaDiCaL configuration '{name}' (known: {known})"
+                        )
+                    })
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map(Engines)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Engines {
+    /// A count or names, as on the command line (`2`, `"2"`, `"default,sat"`).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Engines, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let text = match &v {
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::String(s) => s.clone(),
+            other => {
+                return Err(serde::de::Error::custom(format!(
+                    "engines: {other} is not a count or names"
+                )))
+            }
+        };
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// How a result obtained on the default backend is described to users, e.g.
 /// "SAT (CaDiCaL), strong formulation".
 pub fn sat_method(formulation: impl std::fmt::Debug) -> String {

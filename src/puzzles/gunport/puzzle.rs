@@ -47,10 +47,14 @@ pub struct Options {
     /// `reach`; for `optimum` it refutes values from the top, and SAT draws the packing)
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Method::Auto))]
     pub method: Method,
-    /// CaDiCaL configurations, comma-separated (default, sat, plain, unsat); two or more are
-    /// raced on as many threads
-    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ','))]
-    pub configs: Vec<String>,
+    /// CaDiCaL engines raced on threads for the integer program: a count (1-4) or
+    /// configurations, comma-separated (default, sat, plain, unsat); the same flag as Tantrix's
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, visible_alias = "configs", value_name = "K|NAMES")
+    )]
+    #[serde(alias = "configs")]
+    pub engines: Option<crate::solve::Engines>,
 }
 
 impl Options {
@@ -113,14 +117,6 @@ impl Puzzle for GunportProblem {
                 g.m, g.n
             )));
         }
-        for c in &o.configs {
-            if !crate::solve::PORTFOLIO_CONFIGS.contains(&c.as_str()) {
-                return Err(Error::input(format!(
-                    "--configs: unknown CaDiCaL configuration '{c}' (known: {})",
-                    crate::solve::PORTFOLIO_CONFIGS.join(", ")
-                )));
-            }
-        }
         Ok(g)
     }
 
@@ -157,17 +153,8 @@ impl Puzzle for GunportProblem {
             f.decisions = holes;
             f.block_by_true_decisions = false;
         }
-        if !o.configs.is_empty() {
-            f.engines = o
-                .configs
-                .iter()
-                .filter_map(|c| {
-                    crate::solve::PORTFOLIO_CONFIGS
-                        .iter()
-                        .copied()
-                        .find(|k| k == c)
-                })
-                .collect();
+        if let Some(engines) = &o.engines {
+            f.engines = engines.0.clone();
         }
         if o.up_to_symmetry {
             f.classes = Some(Box::new(|p: &Packing| {
@@ -246,7 +233,7 @@ impl Puzzle for GunportProblem {
                     && g.m.min(g.n) <= budget::MAX_WIDTH
                     && o.formulation.is_none()
                     && o.symmetry == Symmetry::None
-                    && o.configs.is_empty() =>
+                    && o.engines.is_none() =>
             {
                 settle_optimum(g, limits)
             }

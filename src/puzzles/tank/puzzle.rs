@@ -35,9 +35,14 @@ pub struct Options {
     /// Keep every symmetric copy when finding one board (no lex-leader rows)
     #[cfg_attr(feature = "cli", arg(long))]
     pub no_symmetry_breaking: bool,
-    /// Look only at boards with this symmetry (answers then hold among those boards only)
-    #[cfg_attr(feature = "cli", arg(long, value_enum, value_name = "GROUP"))]
-    pub symmetric: Option<Symmetric>,
+    /// Look only at boards with this symmetry (answers then hold among those boards only);
+    /// the same flag as Gunport's `--symmetry`
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, visible_alias = "symmetric", value_enum, value_name = "GROUP")
+    )]
+    #[serde(alias = "symmetric")]
+    pub symmetry: Option<Symmetric>,
     /// In the SVG, ring cell ROW,COL (1-based) and shade the tanks attacking it
     #[cfg_attr(feature = "cli", arg(long, value_name = "ROW,COL"))]
     pub mark: Option<String>,
@@ -102,7 +107,7 @@ impl Puzzle for TankAttack {
         let t = Tank::parse(word)?;
         parse_mark(&options.mark, t.n)?;
         if parse_part(&options.part)?.is_some()
-            && (options.method == Method::Sat || options.symmetric.is_some())
+            && (options.method == Method::Sat || options.symmetry.is_some())
         {
             return Err(Error::input(
                 "--part splits the exact search: it cannot go with --method sat or --symmetric",
@@ -128,10 +133,10 @@ impl Puzzle for TankAttack {
             o.formulation,
             Purpose::of(query) == Purpose::Find && !o.no_symmetry_breaking,
         );
-        if let Some(g) = o.symmetric {
+        if let Some(g) = o.symmetry {
             tm.restrict_to_symmetric(g);
         }
-        Ok(t.formulated(tm, o.formulation, o.symmetric))
+        Ok(t.formulated(tm, o.formulation, o.symmetry))
     }
 
     fn verify(_: &Tank, board: &Board) -> std::result::Result<String, String> {
@@ -152,7 +157,7 @@ impl Puzzle for TankAttack {
         query: Query,
         _limits: &Limits,
     ) -> Option<Result<Exact<Board>>> {
-        let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetric.is_none();
+        let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetry.is_none();
         let part = parse_part(&o.part).ok().flatten();
         let wanted = o.method == Method::Exact
             || part.is_some()
@@ -206,7 +211,7 @@ impl Puzzle for TankAttack {
     /// Finding one board: boards with all eight symmetries, then quarter-turn-symmetric ones
     /// (small, fast searches; a board found there is a board) before the full model.
     fn phases<'a>(t: &'a Tank, o: &Options, query: Query) -> Vec<Phase<'a, Board>> {
-        if query != Query::First || o.method != Method::Auto || o.symmetric.is_some() || t.n < 4 {
+        if query != Query::First || o.method != Method::Auto || o.symmetry.is_some() || t.n < 4 {
             return Vec::new();
         }
         let formulation = o.formulation;

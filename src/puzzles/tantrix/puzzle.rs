@@ -54,9 +54,13 @@ pub struct Options {
     /// Cut sub-loops only after each solve (the lazy method), not also during search
     #[cfg_attr(feature = "cli", arg(long))]
     pub lazy: bool,
-    /// CaDiCaL engines racing on each solve, one thread each, differently configured (1-4)
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 2))]
-    pub engines: usize,
+    /// CaDiCaL engines racing on each solve, one thread each: a count (1-4) or configurations,
+    /// comma-separated (default, sat, plain, unsat); the same flag as Gunport's
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value = "2", value_name = "K|NAMES")
+    )]
+    pub engines: crate::solve::Engines,
     /// No board: radius of the hexagon of candidate cells (default: about 2n cells)
     #[cfg_attr(feature = "cli", arg(long))]
     pub radius: Option<i32>,
@@ -80,7 +84,7 @@ impl Default for Options {
             no_degree: false,
             reach: false,
             lazy: false,
-            engines: 2,
+            engines: crate::solve::Engines(crate::solve::PORTFOLIO_CONFIGS[..2].to_vec()),
             radius: None,
             hole_free: false,
             with_holes: false,
@@ -203,12 +207,6 @@ impl Puzzle for TantrixPuzzle {
 
     fn read(words: &[String], o: &Options) -> Result<Instance> {
         o.model()?;
-        if !(1..=4).contains(&o.engines) {
-            return Err(Error::input(format!(
-                "--engines {}: give 1 to 4",
-                o.engines
-            )));
-        }
         match words {
             [] => {
                 let challenge = o.challenge(None)?;
@@ -322,8 +320,11 @@ impl Puzzle for TantrixPuzzle {
         f.cuts = Some(Box::new(move |a| for_cuts.cuts(a)));
         f.block_by_true_decisions = true;
         // Enumeration makes many short calls: one engine; a single hard solve: a race.
-        let k = if enumerating { 1 } else { o.engines };
-        f.engines = crate::solve::PORTFOLIO_CONFIGS[..k.clamp(1, 4)].to_vec();
+        f.engines = if enumerating {
+            o.engines.0[..1].to_vec()
+        } else {
+            o.engines.0.clone()
+        };
         if let (Shape::Free { .. }, true) = (&i.shape, enumerating) {
             f.method =
                 "SAT (CaDiCaL), board search with tile 1 at the origin, enumeration with lazy cuts"
