@@ -4,9 +4,11 @@
 use super::*;
 use crate::error::{Error, Result};
 use crate::geometry::{self, Grid};
-use crate::puzzles::{Exact, Query};
+use crate::puzzles::Exact;
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
+use crate::solve::search::{Search, Step};
+use crate::solve::Backend;
 use std::time::Instant;
 
 /// Boards up to this many cells are left to the integer program, which settles them in
@@ -172,8 +174,20 @@ pub(super) fn packing_at(
         gm.restrict_to_symmetric(&|p| grid.map(sym, p));
     }
     let f = g.formulated(gm, formulation, None);
-    let o = crate::runner::drive(f, Query::AtLeast(h), limits, true)?;
-    Ok(o.solutions.into_iter().next())
+    let goal = f
+        .goal
+        .as_ref()
+        .ok_or_else(|| Error::Internal("the charge formulation has no objective".into()))?;
+    // One SAT question, asked directly (the runner verifies the packing settled on): a
+    // solution whose holes reach `h`, or none within the deadline.
+    let mut search = Search::new(crate::solve::default_backend(&f.model), limits.deadline);
+    let Some(lits) = search.backend.objective_at_most(goal.at_most_for(h)) else {
+        return Ok(None);
+    };
+    Ok(match search.step(&lits) {
+        Step::Found(a) => Some((f.decode)(&a)),
+        Step::Exhausted | Step::Stopped => None,
+    })
 }
 
 /// `reach` by the budget dynamic program.
