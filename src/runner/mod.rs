@@ -25,6 +25,7 @@ pub mod forced;
 #[cfg(feature = "cli")]
 pub mod own;
 pub mod registry;
+pub mod report;
 pub mod setter;
 
 use crate::error::{Error, Result};

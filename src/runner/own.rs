@@ -7,7 +7,7 @@
 //! The flags are the command line's (clap); the page sends the same flags as a JSON object,
 //! turned into the same words ([`words_of_json`]). So this room needs the `cli` feature.
 
-use super::registry::{report, status_word, Report};
+use super::report::{report, status_word, Report};
 use super::{bounded, drive, run, Limits};
 use crate::error::{Error, Result};
 use crate::puzzles::battleship::{self, puzzle};

@@ -3,7 +3,7 @@
 //! ([`crate::puzzles::battleship::setter`]); this room runs it within the run's limits and
 //! answers a [`Report`] like every verb ([`super::own`] reaches it from the front ends).
 
-use super::registry::Report;
+use super::report::Report;
 use crate::error::{Error, Result};
 use crate::puzzles::battleship::model::Formulation;
 use crate::puzzles::battleship::puzzle::{parse_fleet, BattleshipPuzzle, Options};

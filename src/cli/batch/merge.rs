@@ -1,7 +1,6 @@
 //! `quandary merge`: the answer of every question in results files, cubes combined after
 //! checking that they cover the space.
 
-use super::run::result_lines;
 use super::*;
 use clap::ArgMatches;
 use quandary::runner::cubes::{self, Part};
@@ -86,17 +85,6 @@ pub(super) fn read_results(paths: &[String]) -> Result<Vec<Result1>, Error> {
         }
     }
     Ok(out)
-}
-
-/// A status word of a report (as `--json` writes it); anything else (a job that failed:
-/// `error`, `crashed`, `killed`, `timeout`) is no answer.
-pub(super) fn status_of(s: &str) -> Status {
-    serde_json::from_value(json!(s)).unwrap_or(Status::Unknown)
-}
-
-/// Whether a status word is an answer (solved, optimal, infeasible).
-pub(super) fn answered(s: &str) -> bool {
-    status_of(s) != Status::Unknown
 }
 
 /// Whether a job ended with a report of its own, answered or stopped by its limit (not

@@ -18,6 +18,7 @@ pub use run::batch;
 
 use super::command;
 use quandary::runner::registry::{self};
+use quandary::solve::search::Status;
 use quandary::Error;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -250,6 +251,51 @@ pub(super) fn shard(arg: Option<&String>) -> Result<Option<(usize, usize, String
         )));
     }
     Ok(Some((i, n, from)))
+}
+
+/// The result lines of a results file, with their line numbers (from 1), and the length of the
+/// text up to the last whole line. A last line cut short (a batch killed while writing it) is
+/// left out and said; any other line that is not a JSON object is an error.
+pub(super) fn result_lines(
+    path: &str,
+    text: &str,
+    torn: &str,
+) -> Result<(Vec<(usize, Value)>, usize), Error> {
+    let mut out = Vec::new();
+    let mut whole = 0;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (k, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            whole += line.len();
+            continue;
+        }
+        match serde_json::from_str::<Value>(line.trim_end()) {
+            Ok(v) if line.ends_with('\n') && v.is_object() => out.push((k + 1, v)),
+            _ if k + 1 == lines.len() => {
+                eprintln!("quandary: {path}: the last line is incomplete (a batch was stopped while writing it); {torn}");
+                break;
+            }
+            _ => {
+                return Err(Error::input(format!(
+                    "{path} line {}: not a result line; is this a results file of quandary batch?",
+                    k + 1
+                )))
+            }
+        }
+        whole += line.len();
+    }
+    Ok((out, whole))
+}
+
+/// Whether a status word is an answer (solved, optimal, infeasible).
+pub(super) fn answered(s: &str) -> bool {
+    status_of(s) != Status::Unknown
+}
+
+/// A status word of a report (as `--json` writes it); anything else (a job that failed:
+/// `error`, `crashed`, `killed`, `timeout`) is no answer.
+pub(super) fn status_of(s: &str) -> Status {
+    serde_json::from_value(serde_json::json!(s)).unwrap_or(Status::Unknown)
 }
 
 #[cfg(test)]

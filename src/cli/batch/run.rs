@@ -1,7 +1,6 @@
 //! `quandary batch`: run a job file's jobs (or a shard of them) as child processes, each result
 //! appended to the results file as it ends, resumably, one batch per results file.
 
-use super::merge::answered;
 use super::*;
 use clap::ArgMatches;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,40 +13,6 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// The result lines of a results file, with their line numbers (from 1), and the length of the
-/// text up to the last whole line. A last line cut short (a batch killed while writing it) is
-/// left out and said; any other line that is not a JSON object is an error.
-pub(super) fn result_lines(
-    path: &str,
-    text: &str,
-    torn: &str,
-) -> Result<(Vec<(usize, Value)>, usize), Error> {
-    let mut out = Vec::new();
-    let mut whole = 0;
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    for (k, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            whole += line.len();
-            continue;
-        }
-        match serde_json::from_str::<Value>(line.trim_end()) {
-            Ok(v) if line.ends_with('\n') && v.is_object() => out.push((k + 1, v)),
-            _ if k + 1 == lines.len() => {
-                eprintln!("quandary: {path}: the last line is incomplete (a batch was stopped while writing it); {torn}");
-                break;
-            }
-            _ => {
-                return Err(Error::input(format!(
-                    "{path} line {}: not a result line; is this a results file of quandary batch?",
-                    k + 1
-                )))
-            }
-        }
-        whole += line.len();
-    }
-    Ok((out, whole))
-}
 
 /// The results already in a results file, by job id. A torn last line (a batch killed while
 /// writing it) is cut off so that its job runs again; results of other jobs are refused.

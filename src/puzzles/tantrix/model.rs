@@ -11,7 +11,7 @@
 //! The same model also searches for a board: over a region of candidate cells, a variable per
 //! cell says whether it is used; the n used cells are the board.
 
-use super::watcher::LoopWatcher;
+use super::watcher::{crossing, LoopWatcher};
 use super::{Board, Challenge, Colour, Hex, Placement};
 use crate::model::{Constraint, Lit, Model, Sense, Var};
 use std::collections::HashMap;
@@ -348,21 +348,6 @@ impl TantrixModel {
         }
         out
     }
-}
-
-/// C5's literals for a set of places: "this line is designated", for each line across its
-/// border.
-pub(super) fn crossing(
-    edges: &[(usize, usize)],
-    designated: &[Var],
-    inside: impl Fn(usize) -> bool,
-) -> Vec<Lit> {
-    edges
-        .iter()
-        .zip(designated)
-        .filter(|((p, q), _)| inside(*p) != inside(*q))
-        .map(|(_, v)| v.pos())
-        .collect()
 }
 
 fn build(

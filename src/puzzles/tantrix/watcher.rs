@@ -1,6 +1,5 @@
 //! Sub-loops cut during search (IPASIR-UP): the watcher over a model's designated lines.
 
-use super::model::crossing;
 use crate::model::{Lit, Var};
 use std::collections::HashMap;
 
@@ -126,4 +125,19 @@ impl crate::solve::Watcher for LoopWatcher {
             self.ends[big] = ends;
         }
     }
+}
+
+/// C5's literals for a set of places: "this line is designated", for each line across its
+/// border.
+pub(super) fn crossing(
+    edges: &[(usize, usize)],
+    designated: &[Var],
+    inside: impl Fn(usize) -> bool,
+) -> Vec<Lit> {
+    edges
+        .iter()
+        .zip(designated)
+        .filter(|((p, q), _)| inside(*p) != inside(*q))
+        .map(|(_, v)| v.pos())
+        .collect()
 }

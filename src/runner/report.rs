@@ -1,0 +1,226 @@
+//! The answer format every front end prints: [`Report`], one for every puzzle and verb, and
+//! [`report`], which makes one from a run's outcome in the puzzle's words.
+
+use crate::puzzles::Puzzle;
+use crate::runner::{Facts, Outcome, Query};
+use crate::solve::search::Status;
+use serde::Serialize;
+
+/// One answer, the same fields for every puzzle and verb; `--json` prints it as one object.
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+pub struct Report {
+    pub puzzle: String,
+    pub verb: String,
+    /// The instance, in words ("Tank Attack 6×6").
+    pub instance: String,
+    #[serde(flatten)]
+    pub facts: Facts,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<serde_json::Value>,
+    /// A second solution, when `unique` finds one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_solution: Option<serde_json::Value>,
+    /// The readable form: headline, then the board(s).
+    #[serde(skip)]
+    pub text: String,
+    /// A picture of the answer, if there is one to draw.
+    #[serde(skip)]
+    pub svg: Option<String>,
+    /// The solution in the puzzle's own file format, where it has one.
+    #[serde(skip)]
+    pub file: Option<String>,
+}
+
+impl std::ops::Deref for Report {
+    type Target = Facts;
+    fn deref(&self) -> &Facts {
+        &self.facts
+    }
+}
+
+impl std::ops::DerefMut for Report {
+    fn deref_mut(&mut self) -> &mut Facts {
+        &mut self.facts
+    }
+}
+
+impl Report {
+    /// A report with only its status; verbs fill in what they have.
+    pub fn new(puzzle: &str, verb: &str, instance: String, status: Status) -> Report {
+        let query = match verb {
+            "count" => Query::Count,
+            "unique" => Query::Unique,
+            _ => Query::First,
+        };
+        Report {
+            puzzle: puzzle.to_string(),
+            verb: verb.to_string(),
+            instance,
+            facts: Facts::new(query, status),
+            solution: None,
+            other_solution: None,
+            text: String::new(),
+            svg: None,
+            file: None,
+        }
+    }
+
+    /// The process exit status: 0 answered, 1 stopped by a limit.
+    /// 0 with an answer, 1 when a limit stopped the run, 4 when `tantrix check` rejects the
+    /// solution given.
+    pub fn exit_code(&self) -> i32 {
+        if self.status == Status::Rejected {
+            4
+        } else if self.answered() {
+            0
+        } else {
+            1
+        }
+    }
+}
+
+/// How a status reads in a headline.
+pub fn status_word(s: Status) -> &'static str {
+    match s {
+        Status::Solved => "solved",
+        Status::Optimal => "optimal",
+        Status::Infeasible => "infeasible",
+        Status::Unknown => "unknown (a limit stopped the search)",
+        Status::Rejected => "rejected (the solution given breaks the rules)",
+    }
+}
+
+/// "1 board", "2 boards".
+pub fn plural(n: u128, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else if noun.ends_with('s') {
+        format!("{n} {noun}es")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// The report of an outcome: headline, boards, JSON fields and picture, the same way for
+/// every puzzle.
+pub fn report<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    o: Outcome<P::Solution>,
+) -> Report {
+    let described = P::describe(instance);
+    let mut r = Report::new(P::NAME, o.query.verb(), described.clone(), o.status);
+    let noun = P::NOUN;
+    let (status, count, unique) = match &o.in_scope {
+        Some(s) => (s.status, s.count, s.unique),
+        None => (o.status, o.count, o.unique),
+    };
+    let value = |v: i64| match P::GOAL_NAME {
+        "" => v.to_string(),
+        name => format!("{v} {name}"),
+    };
+    let headline = match (o.query, status) {
+        // Never from a run: only `tantrix check` reports it.
+        (_, Status::Rejected) => status_word(status).to_string(),
+        (_, Status::Unknown) if o.solutions.is_empty() => match o.count_at_least {
+            Some(n) if o.query == Query::Count => format!(
+                "at least {}; {}",
+                plural(n, noun),
+                status_word(Status::Unknown)
+            ),
+            _ => status_word(Status::Unknown).to_string(),
+        },
+        (Query::Count, Status::Unknown) => format!(
+            "at least {}; {}",
+            plural(o.count_at_least.unwrap_or(0), noun),
+            status_word(Status::Unknown)
+        ),
+        (Query::Count, _) => {
+            let mut h = format!("exactly {}", plural(count.unwrap_or(0), noun));
+            if let (Some(v), true) = (o.objective, P::HAS_GOAL) {
+                h = format!("{h}, all optimal with {}", value(v));
+            }
+            if let Some(k) = o.classes {
+                h += &format!(", {} up to rotation and reflection", plural(k, "class"));
+            }
+            h
+        }
+        (Query::Unique, Status::Infeasible) => format!("no {noun} at all"),
+        (Query::Unique, Status::Unknown) => {
+            format!("one {noun} found; a limit stopped the search for a second")
+        }
+        (Query::Unique, _) if unique == Some(true) => format!("exactly one {noun} (unique)"),
+        (Query::Unique, _) => format!("not unique: two {noun}s shown"),
+        (Query::Forced, Status::Infeasible) => format!("no {noun} at all"),
+        (Query::Forced, s) => {
+            let fs = o
+                .forced
+                .as_ref()
+                .or(o.in_scope.as_ref().and_then(|i| i.forced.as_ref()));
+            let (settled, places) = fs.map_or((0, 0), crate::runner::forced::settled);
+            let mut h = format!(
+                "{settled} of {places} places are the same in every {noun} (? where they differ)"
+            );
+            if s == Status::Unknown {
+                h += &format!(
+                    "; {} decisions undecided when a limit stopped the search",
+                    fs.map_or(0, |f| f.undecided)
+                );
+            }
+            h
+        }
+        (_, Status::Infeasible) => match o.query {
+            Query::AtLeast(v) => format!("infeasible: no {noun} reaches {}", value(v)),
+            _ => format!("infeasible: no {noun} exists"),
+        },
+        (_, Status::Optimal) => format!(
+            "optimal, {} (proved)",
+            value(o.objective.unwrap_or_default())
+        ),
+        (_, Status::Unknown) => match o.objective {
+            Some(v) => format!("{}; best found {}", status_word(Status::Unknown), value(v)),
+            None => format!("{}; a {noun} was found", status_word(Status::Unknown)),
+        },
+        (Query::AtLeast(v), Status::Solved) => format!(
+            "at least {}: found one with {}",
+            value(v),
+            value(o.objective.unwrap_or_default())
+        ),
+        (_, Status::Solved) => match o.objective {
+            Some(v) => format!("solved, {}", value(v)),
+            None => "solved".to_string(),
+        },
+    };
+    let scope_note = match &o.scope {
+        Some(s) => format!(" [among {s} only; other {noun}s are not searched]"),
+        None => String::new(),
+    };
+    r.text = format!("{described}: {headline}{scope_note}\n");
+    if let Some(remark) = P::remarks(instance, o.query, o.status, o.scope.is_some()) {
+        r.text += &format!("{remark}\n");
+    }
+    if let Some(fs) = o
+        .forced
+        .as_ref()
+        .or(o.in_scope.as_ref().and_then(|i| i.forced.as_ref()))
+    {
+        r.text += &format!("\n{}", crate::runner::forced::text(fs));
+        r.svg = Some(crate::runner::forced::svg(
+            fs,
+            &format!("{described}: forced decisions"),
+        ));
+    } else {
+        for s in o.solutions.iter().take(2) {
+            r.text += &format!("\n{}", P::text(instance, s));
+        }
+        if let Some(s) = o.solutions.first() {
+            r.svg = Some(P::svg(instance, options, s));
+            r.file = P::file(instance, s);
+        }
+    }
+    let json = |s: &P::Solution| serde_json::to_value(s).unwrap_or(serde_json::Value::Null);
+    r.solution = o.solutions.first().map(json);
+    r.other_solution = o.solutions.get(1).map(json);
+    r.facts = o.facts;
+    r
+}
