@@ -668,3 +668,40 @@ fn runs_share_the_memory_limit() {
     let (code, r) = server.run(json!({"puzzle": "tank", "verb": "count", "words": ["5"]}));
     assert_eq!((code, r["count"].as_u64()), (200, Some(2)), "{r}");
 }
+
+/// Bound beyond loopback, the server gives its page (and so its token) only to a request that
+/// carries the token printed at the start; the API still needs it in a header.
+#[test]
+fn beyond_loopback_the_page_needs_the_printed_token() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quandary"))
+        .args(["serve", "--port", "0", "--bind", "0.0.0.0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let (port, token) = address
+        .trim_start_matches("http://0.0.0.0:")
+        .split_once("/?token=")
+        .unwrap_or_else(|| panic!("no token in {address}"));
+    // Only loopback is ever asked here.
+    let server = Server {
+        child,
+        port: port.parse().unwrap(),
+        token: token.to_string(),
+    };
+    let (code, _) = server.request("GET", "/", b"");
+    assert_eq!(code, 403);
+    let (code, page) = server.request("GET", &format!("/?token={token}"), b"");
+    assert_eq!(code, 200);
+    assert!(page.contains(token));
+    let (code, r) = server.request_with("GET", "/api/puzzles", b"", &[("X-Quandary-Token", "")]);
+    assert_eq!(code, 403, "{r}");
+}

@@ -307,14 +307,7 @@ pub fn time_limit(m: &ArgMatches) -> Result<Option<Duration>, Error> {
 
 /// A `--time-limit` value, checked.
 pub fn seconds(limit: Option<f64>) -> Result<Option<Duration>, Error> {
-    match limit {
-        None => Ok(None),
-        // A limit longer than the clock can hold (1e300 s) is no limit.
-        Some(s) if s.is_finite() && s >= 0.0 => Ok(Duration::try_from_secs_f64(s).ok()),
-        Some(s) => Err(Error::input(format!(
-            "--time-limit {s} is not a number of seconds (give 0 or more)"
-        ))),
-    }
+    quandary::solve::limits::time_limit(limit)
 }
 
 pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {

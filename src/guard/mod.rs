@@ -19,7 +19,7 @@
 /// Progress of long runs, as a trait the library calls and a front end implements (the command
 /// line draws a spinner; the page polls what a run reports). The library draws nothing itself.
 ///
-/// A sink belongs to one run: it travels in the run's [`Limits`](super::answer::Limits) into
+/// A sink belongs to one run: it travels in the run's [`Limits`](crate::solve::limits::Limits) into
 /// every stage of the run ([`super::guarded`]) and into the worker threads that enter a
 /// stage, so that two runs at once (a server's) report each to its own. Code deep in a stage
 /// calls [`phase`] and [`message`]; outside a stage of a run with a sink they do nothing.
@@ -116,7 +116,7 @@ thread_local! {
 
 /// What stops a run from outside: its deadline, a flag raised by a stop request (from any
 /// thread), and the bytes it may build. The runner opens every stage with one
-/// ([`guarded`]); [`super::answer::Limits`] carries it.
+/// ([`guarded`]); [`crate::solve::limits::Limits`] carries it.
 #[derive(Clone, Default)]
 pub struct Bounds {
     pub deadline: Option<Instant>,
@@ -157,11 +157,6 @@ impl Handle {
         let result = catch_unwind(AssertUnwindSafe(work));
         GUARD.with(|g| *g.borrow_mut() = before);
         caught(result)
-    }
-
-    /// Whether the stage should stop now (the clock read at once).
-    pub fn stopped(&self) -> Option<Interrupt> {
-        self.0.why_stop()
     }
 }
 
@@ -230,19 +225,13 @@ pub fn guarded<R>(bounds: &Bounds, stage: impl FnOnce() -> R) -> Result<R, Inter
         limit: bounds.memory.map_or(limit, |m| m.min(limit)),
         bytes: AtomicU64::new(0),
     });
-    let before = GUARD.with(|g| {
-        g.borrow_mut().replace(Guard {
-            account: account.clone(),
-            ticks: 0,
-        })
-    });
-    let result = catch_unwind(AssertUnwindSafe(stage));
-    GUARD.with(|g| *g.borrow_mut() = before);
+    // The stage is entered like a worker thread enters it.
+    let result = Handle(account.clone()).enter(stage);
     if let Some(o) = outer {
         o.bytes
             .fetch_add(account.bytes.load(Ordering::Relaxed), Ordering::Relaxed);
     }
-    caught(result)
+    result
 }
 
 fn caught<R>(result: std::thread::Result<R>) -> Result<R, Interrupt> {

@@ -16,7 +16,6 @@ use crate::puzzles::gunport::{self, dp, Gunport, GunportProblem};
 use crate::puzzles::{tantrix, Query};
 use crate::solve::search::Status;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use std::time::Duration;
 
 /// `--json`, `--svg`, `--time-limit` for the verbs here.
 #[derive(Args)]
@@ -181,16 +180,11 @@ fn parsed<T: FromArgMatches>(m: &ArgMatches) -> Result<T> {
 
 /// `base` with the verb's own time limit, if it gives one.
 fn within(base: &Limits, time_limit: Option<f64>) -> Result<Limits> {
-    let limit = match time_limit {
-        None => return Ok(base.clone()),
-        Some(s) if s.is_finite() && s >= 0.0 => Duration::try_from_secs_f64(s).ok(),
-        Some(s) => {
-            return Err(Error::input(format!(
-                "--time-limit {s} is not a number of seconds (give 0 or more)"
-            )))
-        }
-    };
-    let own = limit.and_then(|l| base.started.checked_add(l));
+    if time_limit.is_none() {
+        return Ok(base.clone());
+    }
+    let own =
+        crate::solve::limits::time_limit(time_limit)?.and_then(|l| base.started.checked_add(l));
     let deadline = match (base.deadline, own) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),

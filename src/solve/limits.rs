@@ -7,6 +7,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// A `--time-limit` value, checked: seconds, 0 or more; a limit longer than the clock can
+/// hold (1e300 s) is no limit. The one reading of it, for every front end and verb.
+pub fn time_limit(seconds: Option<f64>) -> Result<Option<Duration>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(Duration::try_from_secs_f64(s).ok()),
+        Some(s) => Err(Error::input(format!(
+            "--time-limit {s} is not a number of seconds (give 0 or more)"
+        ))),
+    }
+}
+
 /// What steers one run, passed to it and to nothing else: one deadline for the whole run
 /// (model building included), the flag a stop request raises, the memory it may build, and
 /// the engine its full model is solved on.

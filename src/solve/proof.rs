@@ -91,10 +91,10 @@ impl Recorder {
 }
 
 /// A recorder shared by the threads of one run (a portfolio's engines solve on threads of
-/// their own); it travels in the run's [`Limits`](super::answer::Limits) into every stage.
+/// their own); it travels in the run's [`Limits`](super::limits::Limits) into every stage.
 pub type Shared = std::sync::Arc<std::sync::Mutex<Recorder>>;
 
-/// Shares `recorder` for a run ([`super::answer::Limits::recording`]).
+/// Shares `recorder` for a run ([`super::limits::Limits::recording`]).
 pub fn shared(recorder: Recorder) -> Shared {
     std::sync::Arc::new(std::sync::Mutex::new(recorder))
 }

@@ -413,21 +413,24 @@ fn route(
     }
 }
 
+/// The value of `key` in a URL's query (`a=1&b=2`), empty if it is not there. The values the
+/// server reads (a token, a run id) are plain letters and digits: nothing to decode.
+fn query_value<'q>(query: &'q str, key: &str) -> &'q str {
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+        .unwrap_or("")
+}
+
 /// The page, with this server's token in it. Bound beyond loopback, the page is given only
 /// to who has the address printed at the start (with the token).
 fn page(query: &str, shared: &Shared) -> Answer {
-    if !is_loopback(&shared.settings.bind) {
-        let given = query
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("token="))
-            .unwrap_or("");
-        if given != shared.token {
-            return Answer {
-                code: 403,
-                body: "quandary: open the address this server printed when it started (it ends in ?token=...)".into(),
-                content_type: "text/plain; charset=utf-8",
-            };
-        }
+    if !is_loopback(&shared.settings.bind) && query_value(query, "token") != shared.token {
+        return Answer {
+            code: 403,
+            body: "quandary: open the address this server printed when it started (it ends in ?token=...)".into(),
+            content_type: "text/plain; charset=utf-8",
+        };
     }
     Answer {
         code: 200,
@@ -771,10 +774,7 @@ fn model(entry: &dyn Entry, words: &[String], options: OptionsIn, limits: &Limit
 /// `GET /api/progress?id=ID`: what the run with that id reports now: its stage, its last
 /// message, the seconds since it started; `"going": false` when no such run is going.
 fn progress(query: &str, shared: &Shared) -> Answer {
-    let id = query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("id="))
-        .unwrap_or("");
+    let id = query_value(query, "id");
     let going = shared.runs.lock().ok().and_then(|r| r.get(id).cloned());
     match going {
         Some(g) => {
