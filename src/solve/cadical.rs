@@ -7,7 +7,12 @@
 //! `failed` only after "unsatisfiable", values only after "satisfiable", literals of declared
 //! variables) is kept by [`super::sat::SatBackend`], its one user besides the certificates.
 
-use pindakaas_cadical as c;
+use pindakaas_cadical::{
+    ccadical_add, ccadical_add_observed_var, ccadical_assume, ccadical_connect_external_propagator,
+    ccadical_declare_more_variables, ccadical_disconnect_external_propagator, ccadical_failed,
+    ccadical_init, ccadical_release, ccadical_set_option, ccadical_set_terminate, ccadical_solve,
+    ccadical_val, ccadical_vars, CExternalPropagator,
+};
 use std::ffi::{c_int, c_void, CString};
 
 /// What CaDiCaL asks, from time to time, during a solve: whether to stop.
@@ -69,7 +74,7 @@ impl Engine {
     /// options, for experiments.
     pub fn new(config: &str) -> Engine {
         // SAFETY: a fresh solver, released in `drop`.
-        let ptr = unsafe { c::ccadical_init() };
+        let ptr = unsafe { ccadical_init() };
         let mut e = Engine {
             ptr,
             terminate: None,
@@ -97,16 +102,16 @@ impl Engine {
     pub fn set_option(&mut self, name: &str, value: i32) {
         let name = CString::new(name).expect("option names hold no NUL");
         // SAFETY: a valid solver and a NUL-terminated name.
-        unsafe { c::ccadical_set_option(self.ptr, name.as_ptr(), value) }
+        unsafe { ccadical_set_option(self.ptr, name.as_ptr(), value) }
     }
 
     /// Makes sure variables 1..=n exist.
     pub fn reserve(&mut self, n: i32) {
         // SAFETY: a valid solver.
         unsafe {
-            let have = c::ccadical_vars(self.ptr);
+            let have = ccadical_vars(self.ptr);
             if n > have {
-                c::ccadical_declare_more_variables(self.ptr, n - have);
+                ccadical_declare_more_variables(self.ptr, n - have);
             }
         }
     }
@@ -115,10 +120,10 @@ impl Engine {
         for l in lits {
             debug_assert!(l != 0);
             // SAFETY: a valid solver; the clause is closed below.
-            unsafe { c::ccadical_add(self.ptr, l) }
+            unsafe { ccadical_add(self.ptr, l) }
         }
         // SAFETY: as above.
-        unsafe { c::ccadical_add(self.ptr, 0) }
+        unsafe { ccadical_add(self.ptr, 0) }
     }
 
     /// `Some(true)`: satisfiable, `Some(false)`: unsatisfiable under the assumptions, `None`:
@@ -127,9 +132,9 @@ impl Engine {
         // SAFETY: a valid solver; assumptions last for this solve.
         unsafe {
             for a in assumptions {
-                c::ccadical_assume(self.ptr, a);
+                ccadical_assume(self.ptr, a);
             }
-            match c::ccadical_solve(self.ptr) {
+            match ccadical_solve(self.ptr) {
                 10 => Some(true),
                 20 => Some(false),
                 _ => None,
@@ -140,7 +145,7 @@ impl Engine {
     /// After a satisfiable solve: the literal's value (`None` if CaDiCaL leaves it open).
     pub fn value(&self, lit: i32) -> Option<bool> {
         // SAFETY: a valid solver after a satisfiable solve (the caller's contract).
-        match unsafe { c::ccadical_val(self.ptr, lit) } {
+        match unsafe { ccadical_val(self.ptr, lit) } {
             0 => None,
             v => Some(v == lit),
         }
@@ -149,7 +154,7 @@ impl Engine {
     /// After an unsatisfiable solve: whether its proof used this assumption.
     pub fn failed(&self, lit: i32) -> bool {
         // SAFETY: a valid solver after an unsatisfiable solve (the caller's contract).
-        unsafe { c::ccadical_failed(self.ptr, lit) != 0 }
+        unsafe { ccadical_failed(self.ptr, lit) != 0 }
     }
 
     /// Sets (or, with `None`, removes) the stop callback.
@@ -157,7 +162,7 @@ impl Engine {
         match f {
             None => {
                 // SAFETY: a valid solver; no callback left to call.
-                unsafe { c::ccadical_set_terminate(self.ptr, std::ptr::null_mut(), None) };
+                unsafe { ccadical_set_terminate(self.ptr, std::ptr::null_mut(), None) };
                 self.terminate = None;
             }
             Some(f) => {
@@ -165,7 +170,7 @@ impl Engine {
                 let state = &mut *boxed as *mut Terminate as *mut c_void;
                 // SAFETY: the box stays in `self` (at the same address) until replaced, and is
                 // replaced only after CaDiCaL was given the new one.
-                unsafe { c::ccadical_set_terminate(self.ptr, state, Some(call_terminate)) };
+                unsafe { ccadical_set_terminate(self.ptr, state, Some(call_terminate)) };
                 self.terminate = Some(boxed);
             }
         }
@@ -177,9 +182,9 @@ impl Drop for Engine {
         // SAFETY: released once; the callbacks' boxes are dropped after it.
         unsafe {
             if self.watch.is_some() {
-                c::ccadical_disconnect_external_propagator(self.ptr);
+                ccadical_disconnect_external_propagator(self.ptr);
             }
-            c::ccadical_release(self.ptr);
+            ccadical_release(self.ptr);
         }
     }
 }
@@ -331,7 +336,7 @@ impl Engine {
             next: 0,
             clauses: 0,
         });
-        let prop = c::CExternalPropagator {
+        let prop = CExternalPropagator {
             data: &mut *w as *mut Watch as *mut c_void,
             is_lazy: false,
             are_reasons_forgettable: false,
@@ -348,11 +353,11 @@ impl Engine {
         // SAFETY: the box lives in `self` until the propagator is disconnected in `drop`.
         unsafe {
             if self.watch.is_some() {
-                c::ccadical_disconnect_external_propagator(self.ptr);
+                ccadical_disconnect_external_propagator(self.ptr);
             }
-            c::ccadical_connect_external_propagator(self.ptr, prop);
+            ccadical_connect_external_propagator(self.ptr, prop);
             for v in observed {
-                c::ccadical_add_observed_var(self.ptr, v);
+                ccadical_add_observed_var(self.ptr, v);
             }
         }
         self.watch = Some(w);
