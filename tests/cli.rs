@@ -7,7 +7,7 @@ fn quandary(args: &[&str]) -> (i32, String, String) {
     (code, stdout, stderr)
 }
 
-use common::one_json as json;
+use common::one_json;
 
 #[test]
 fn bad_sides_exit_2_with_a_one_line_error() {
@@ -32,7 +32,7 @@ fn bad_sides_exit_2_with_a_one_line_error() {
 fn solve_json_has_status_solution_and_stats() {
     let (code, stdout, _) = quandary(&["tank", "solve", "4", "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["status"], "solved");
     assert_eq!(v["solution"], serde_json::json!(vec![vec![2; 4]; 4]));
     assert!(v["stats"]["seconds"].as_f64().is_some());
@@ -42,11 +42,11 @@ fn solve_json_has_status_solution_and_stats() {
 fn infeasible_count_and_unique_in_json() {
     let (code, stdout, _) = quandary(&["tank", "solve", "3", "--json"]);
     assert_eq!(code, 0);
-    assert_eq!(json(&stdout)["status"], "infeasible");
+    assert_eq!(one_json(&stdout)["status"], "infeasible");
 
     let (code, stdout, _) = quandary(&["tank", "count", "5", "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(
         (v["status"].as_str(), v["count"].as_u64()),
         (Some("solved"), Some(2))
@@ -54,19 +54,19 @@ fn infeasible_count_and_unique_in_json() {
 
     let (code, stdout, _) = quandary(&["tank", "unique", "5", "--json", "--method", "sat"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["unique"], false);
     assert!(v["other_solution"].is_array());
 
     let (_, stdout, _) = quandary(&["tank", "unique", "4", "--json"]);
-    assert_eq!(json(&stdout)["unique"], true);
+    assert_eq!(one_json(&stdout)["unique"], true);
 }
 
 #[test]
 fn a_time_limit_gives_unknown_and_exit_1() {
     let (code, stdout, _) = quandary(&["tank", "count", "7", "--json", "--time-limit", "0.2"]);
     assert_eq!(code, 1);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["status"], "unknown");
     assert!(
         v.get("count").is_none(),
@@ -140,18 +140,18 @@ fn tour_runs_every_puzzle() {
 fn gunport_solve_count_and_bad_input() {
     let (code, stdout, _) = quandary(&["gunport", "solve", "5", "5", "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["status"], "optimal");
     assert_eq!(v["objective"], 7);
     assert_eq!(v["solution"]["rows"].as_array().unwrap().len(), 5);
 
     let (code, stdout, _) = quandary(&["gunport", "count", "4", "4", "--json"]);
     assert_eq!(code, 0);
-    assert_eq!(json(&stdout)["count"], 100);
+    assert_eq!(one_json(&stdout)["count"], 100);
 
     let (code, stdout, _) = quandary(&["gunport", "unique", "3", "3", "--json"]);
     assert_eq!(code, 0);
-    assert_eq!(json(&stdout)["unique"], false);
+    assert_eq!(one_json(&stdout)["unique"], false);
 
     for bad in [
         &["gunport", "solve", "0", "5"][..],
@@ -203,14 +203,14 @@ fn gunport_reach_finds_refutes_and_agrees_between_methods() {
             "gunport", "reach", "7", "7", "--holes", "15", "--method", method, "--json",
         ]);
         assert_eq!(code, 0, "{method}");
-        let v = json(&stdout);
+        let v = one_json(&stdout);
         assert_eq!(v["status"], "solved", "{method}");
         assert_eq!(v["objective"], 15, "{method}");
         let (code, stdout, _) = quandary(&[
             "gunport", "reach", "7", "7", "--holes", "17", "--method", method, "--json",
         ]);
         assert_eq!(code, 0, "{method}");
-        assert_eq!(json(&stdout)["status"], "infeasible", "{method}");
+        assert_eq!(one_json(&stdout)["status"], "infeasible", "{method}");
     }
     let (code, stdout, _) = quandary(&[
         "gunport",
@@ -226,7 +226,7 @@ fn gunport_reach_finds_refutes_and_agrees_between_methods() {
         "--json",
     ]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["solution"]["holes"], 20);
     let rows: Vec<String> = v["solution"]["rows"]
         .as_array()
@@ -265,7 +265,7 @@ fn gunport_sweep_prints_a_row_per_board() {
     ]);
     assert_eq!(code, 0);
     // One JSON object, a row per board in `boards`.
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     let rows = v["details"]["boards"].as_array().unwrap();
     // m <= n: 1×1..1×4, 2×2..2×4, 3×3..3×4.
     assert_eq!(rows.len(), 9);
@@ -280,7 +280,7 @@ fn chess_commands_and_bad_files() {
     let board = concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess/friedman-b4n2.txt");
     let (code, stdout, _) = quandary(&["chess", "unique", board, "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["unique"], true);
     assert_eq!(
         v["solution"]["rows"],
@@ -289,11 +289,11 @@ fn chess_commands_and_bad_files() {
 
     let (code, stdout, _) = quandary(&["chess", "count", "8", "--army", "Q8", "--json"]);
     assert_eq!(code, 0);
-    assert_eq!(json(&stdout)["count"], 92);
+    assert_eq!(one_json(&stdout)["count"], 92);
 
     let (code, stdout, _) = quandary(&["chess", "max", board, "--any", "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(
         (v["status"].as_str(), v["objective"].as_i64()),
         (Some("optimal"), Some(7))
@@ -301,7 +301,7 @@ fn chess_commands_and_bad_files() {
 
     let (code, stdout, _) = quandary(&["chess", "peaceable", "6", "--json"]);
     assert_eq!(code, 0);
-    assert_eq!(json(&stdout)["objective"], 5);
+    assert_eq!(one_json(&stdout)["objective"], 5);
 
     let dir = std::env::temp_dir().join(format!("quandary-chess-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -373,7 +373,7 @@ fn battleship_json_has_the_ship_rows_and_unique_shows_a_second_solution() {
         "--json",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(
         v["solution"]["ships"],
         serde_json::json!(["..#...", "#.#..#", "......", "##....", "...###", "#....."])
@@ -384,7 +384,7 @@ fn battleship_json_has_the_ship_rows_and_unique_shows_a_second_solution() {
     );
     let (code, stdout, stderr) = quandary(&["battleship", "unique", dzn, "--json"]);
     assert_eq!(code, 0, "{stderr}");
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert!(v["other_solution"]["ships"].is_array(), "{stdout}");
     assert_ne!(v["solution"]["ships"], v["other_solution"]["ships"]);
 }
@@ -410,11 +410,11 @@ fn tantrix_solve_check_and_bad_input() {
         svg.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stdout}");
-    assert_eq!(json(&stdout)["status"], "solved");
+    assert_eq!(one_json(&stdout)["status"], "solved");
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let (code, stdout, _) = quandary(&["tantrix", "check", out.to_str().unwrap(), "--json"]);
     assert_eq!(code, 0, "{stdout}");
-    assert_eq!(json(&stdout)["solution"]["valid"], true);
+    assert_eq!(one_json(&stdout)["solution"]["valid"], true);
     // A wrong solution: one tile turned.
     let text = std::fs::read_to_string(&out).unwrap();
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
@@ -427,9 +427,9 @@ fn tantrix_solve_check_and_bad_input() {
     let (code, stdout, _) = quandary(&["tantrix", "check", wrong.to_str().unwrap(), "--json"]);
     // Exit 4: the solution given breaks the rules (1 is kept for "a limit stopped it").
     assert_eq!(code, 4);
-    assert_eq!(json(&stdout)["solution"]["valid"], false);
+    assert_eq!(one_json(&stdout)["solution"]["valid"], false);
     // The status says so too (it said "solved").
-    assert_eq!(json(&stdout)["status"], "rejected");
+    assert_eq!(one_json(&stdout)["status"], "rejected");
 
     let dup = dir.join("dup.txt");
     std::fs::write(&dup, "0,0\n1,0\n0,1\n1,0\n").unwrap();
@@ -463,7 +463,7 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
     // 6×6 has 13 boards; one of them has all eight symmetries.
     let (code, stdout, _) = quandary(&["tank", "count", "6", "--symmetric", "d4", "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["scope"], "D4-symmetric boards");
     assert_eq!(v["in_scope"]["count"], 1);
     assert!(v.get("count").is_none(), "{v}");
@@ -474,7 +474,7 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
         "{stdout}"
     );
     let (_, stdout, _) = quandary(&["tank", "unique", "6", "--symmetric", "d4", "--json"]);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert!(
         v.get("unique").is_none() && v["in_scope"]["unique"] == true,
         "{v}"
@@ -499,7 +499,7 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
         "{stdout}"
     );
     let (_, stdout, _) = quandary(&[&reach[..], &["--json"]].concat());
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(
         (v["status"].as_str(), v["in_scope"]["status"].as_str()),
         (Some("unknown"), Some("infeasible"))
@@ -529,7 +529,7 @@ fn forced_shows_what_every_solution_shares() {
     // The two 5×5 boards agree on 17 cells (the corners, the centre cross, ...).
     let (code, stdout, _) = quandary(&["tank", "forced", "5", "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     let forced = v["forced"]["forced"].as_array().unwrap();
     let cells = forced.iter().filter(|f| f["value"] == true).count();
     assert_eq!(cells, 17);
@@ -546,7 +546,7 @@ fn forced_shows_what_every_solution_shares() {
 fn gunport_forced_cells_are_cells() {
     let (code, stdout, _) = quandary(&["gunport", "forced", "4", "6", "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     let mut forced: Vec<(i64, i64, bool)> = v["forced"]["forced"]
         .as_array()
         .unwrap()
@@ -596,7 +596,7 @@ fn every_data_file_reads_with_the_verb_its_docs_name() {
         for f in files(dir) {
             let (code, stdout, stderr) = quandary(&[verb[0], verb[1], &f, "--json"]);
             assert_eq!(code, 0, "{verb:?} {f}: {stderr}");
-            let v = json(&stdout);
+            let v = one_json(&stdout);
             assert!(v["status"] == "solved", "{f}: {v}");
             checked += 1;
         }
@@ -640,7 +640,7 @@ fn a_stopped_count_reports_what_it_saw_in_json() {
     // 6×6 has 13 boards; the trie search needs seconds, and 0.3 s stops it.
     let (code, stdout, _) = quandary(&["tank", "count", "6", "--time-limit", "0.3", "--json"]);
     assert_eq!(code, 1);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["status"], "unknown");
     assert!(v["count_at_least"].is_u64(), "{v}");
     assert!(v.get("count").is_none(), "{v}");
@@ -758,7 +758,7 @@ fn a_foreign_tile_is_named_and_an_empty_army_has_a_title() {
     );
     let (code, stdout, _) = quandary(&["chess", "count", "4", "--army", "Q0", "--json"]);
     assert_eq!(code, 0);
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     assert_eq!(v["instance"], "Chess avoidance 4×4, army empty");
     assert_eq!(v["count"], 1, "the empty placement");
 }
@@ -770,7 +770,7 @@ fn the_objective_counts_the_type_maximised_not_the_army_beside_it() {
         "chess", "optimum", "6", "--type", "Q", "--army", "B2", "--json",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    let v = json(&stdout);
+    let v = one_json(&stdout);
     let rows = v["solution"]["rows"].as_array().unwrap();
     let count = |c: char| -> usize {
         rows.iter()
@@ -862,7 +862,7 @@ fn setter_verbs_count_solutions_not_clues() {
     let unique = |args: &[&str]| {
         let (code, out, err) = quandary(args);
         assert_eq!(code, 0, "{err}");
-        let v = json(&out);
+        let v = one_json(&out);
         assert_eq!(
             (v["count"].as_u64(), v["unique"].as_bool()),
             (Some(1), Some(true)),
@@ -958,7 +958,7 @@ fn json_reports_read_back() {
         &["tank", "count", "40", "--json", "--time-limit", "0.5"][..],
     ] {
         let (_, out, err) = quandary(args);
-        let printed = json(&out);
+        let printed = one_json(&out);
         let report: quandary::runner::registry::Report = serde_json::from_value(printed.clone())
             .unwrap_or_else(|e| panic!("{args:?}: {e} {err}"));
         assert_eq!(serde_json::to_value(&report).unwrap(), printed, "{args:?}");
