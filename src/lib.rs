@@ -12,7 +12,6 @@ pub mod model;
 pub mod puzzles;
 pub mod render;
 pub mod runner;
-mod scoped;
 pub mod solve;
 
 pub use error::Error;

@@ -473,6 +473,7 @@ fn a_large_empty_board_is_answered_inside_a_window() {
     let p = BattleshipPuzzle::read(
         &["https://puzz.link/p?battleship/200/200//e".to_string()],
         &o,
+        quandary::puzzles::Files::Disk,
     )
     .unwrap();
     // 35 ship cells: a window of at least 140 cells, sides at least 6.

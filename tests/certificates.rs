@@ -379,7 +379,12 @@ fn the_cnf_has_exactly_the_programs_solutions_on_small_instances() {
         let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
         let options: Value = serde_json::from_str(options).unwrap();
         let (title, model) = entry
-            .model(&words, OptionsIn::Json(&options), Query::First)
+            .model(
+                &words,
+                quandary::input::Files::Disk,
+                OptionsIn::Json(&options),
+                Query::First,
+            )
             .unwrap();
         let program = program_solutions(&model);
         let cnf = cnf_solutions(&model);

@@ -6,7 +6,7 @@
 //! a time limit that must stop it.
 
 use quandary::model::{lp, opb};
-use quandary::puzzles::{Place, Puzzle};
+use quandary::puzzles::{Files, Place, Puzzle};
 use quandary::runner::registry::{options, OptionsIn};
 use quandary::runner::{run, Limits, Query};
 use quandary::solve::sat::SatBackend;
@@ -23,14 +23,14 @@ fn words(w: &[&str]) -> Vec<String> {
 
 fn read<P: Puzzle>(w: &[&str], o: &Value) -> (P::Instance, P::Options) {
     let o = options::<P>(OptionsIn::Json(o)).expect("options");
-    let i = P::read(&words(w), &o).expect("instance");
+    let i = P::read(&words(w), &o, Files::Disk).expect("instance");
     (i, o)
 }
 
 /// The built-in example answers `solve` with a solution the verifier accepts.
 fn example_solves<P: Puzzle>() {
     let o = P::Options::default();
-    let i = P::read(&words(P::EXAMPLE), &o).expect("the example reads");
+    let i = P::read(&words(P::EXAMPLE), &o, Files::Disk).expect("the example reads");
     let out = run::<P>(&i, &o, P::SOLVE, &Limits::none()).expect("runs");
     assert!(
         matches!(out.status, Status::Solved | Status::Optimal),

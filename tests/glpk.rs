@@ -7,7 +7,7 @@
 
 mod common;
 use quandary::model::lp;
-use quandary::puzzles::Puzzle;
+use quandary::puzzles::{Files, Puzzle};
 use quandary::runner::registry::{options, OptionsIn};
 use quandary::runner::{run, Limits, Query};
 use serde_json::{json, Value};
@@ -62,7 +62,7 @@ fn agrees<P: Puzzle>(words: &[&str], o: Value, tag: &str) {
     let reference = options::<P>(OptionsIn::Json(&reference)).unwrap();
     let o = options::<P>(OptionsIn::Json(&o)).unwrap();
     let w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
-    let i = P::read(&w, &o).unwrap();
+    let i = P::read(&w, &o, Files::Disk).unwrap();
     let f = P::formulate(&i, &o, Query::Count).unwrap();
     let started = std::time::Instant::now();
     let (status, objective) = glpk(&lp::to_lp(&f.model, tag), tag);

@@ -22,7 +22,7 @@ mod with_highs {
     use quandary::puzzles::gunport::GunportProblem;
     use quandary::puzzles::tank::TankAttack;
     use quandary::puzzles::tantrix::TantrixPuzzle;
-    use quandary::puzzles::Puzzle;
+    use quandary::puzzles::{Files, Puzzle};
     use quandary::runner::registry::{options, OptionsIn};
     use quandary::runner::{run, Limits, Outcome, Query};
     use quandary::solve::search::Status;
@@ -32,7 +32,7 @@ mod with_highs {
     fn read<P: Puzzle>(w: &[&str], o: &Value) -> (P::Instance, P::Options) {
         let o = options::<P>(OptionsIn::Json(o)).expect("options");
         let words: Vec<String> = w.iter().map(|s| s.to_string()).collect();
-        let i = P::read(&words, &o).expect("instance");
+        let i = P::read(&words, &o, Files::Disk).expect("instance");
         (i, o)
     }
 

@@ -22,6 +22,7 @@ mod certify;
 mod progress;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use quandary::input::Files;
 use quandary::model::{lp, opb};
 use quandary::runner::registry::{self, Entry, OptionsIn, Report};
 use quandary::runner::{Limits, Query};
@@ -500,11 +501,25 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     }
     let limits = limits.on(backend(vm)?);
     let report = match vm.try_get_one::<String>("proof").ok().flatten() {
-        None => entry.run(&words, options, query, &limits, cube.as_deref())?,
+        None => entry.run(
+            &words,
+            Files::Disk,
+            options,
+            query,
+            &limits,
+            cube.as_deref(),
+        )?,
         Some(dir) => certify::run(dir, entry, verb, &words, |recorder| {
             let shared = quandary::solve::proof::shared(recorder);
             let limits = limits.clone().recording(shared.clone());
-            let report = entry.run(&words, options, query, &limits, cube.as_deref());
+            let report = entry.run(
+                &words,
+                Files::Disk,
+                options,
+                query,
+                &limits,
+                cube.as_deref(),
+            );
             drop(limits);
             (report, quandary::solve::proof::take(shared))
         })?,
@@ -573,7 +588,7 @@ fn own_verb(entry: &dyn Entry, pm: &ArgMatches) -> Result<i32, Error> {
     let out = vm.try_get_one::<String>("out").ok().flatten().cloned();
     check_outputs(&output, out.as_ref())?;
     let json = output.json;
-    let mut report = entry.run_own(pm, &run_limits(None), &mut |line| {
+    let mut report = entry.run_own(pm, Files::Disk, &run_limits(None), &mut |line| {
         if !json {
             outln!("{line}");
         }
@@ -605,7 +620,7 @@ fn model(
     // and writing its files.
     let limits = run_limits(time_limit(m)?);
     let (title, model) = quandary::runner::bounded(&limits, "building the model", || {
-        entry.model(words, options, query)
+        entry.model(words, Files::Disk, options, query)
     })?;
     quandary::runner::bounded(&limits, "writing the model", || {
         if let Some(path) = m.get_one::<String>("lp") {
@@ -655,6 +670,7 @@ fn tour() -> Result<i32, Error> {
         outln!("== {} ({} {}) ==", e.title(), e.name(), words.join(" "));
         let report = e.run(
             &words,
+            Files::Disk,
             OptionsIn::Default,
             e.tour_query(),
             &run_limits(None),

@@ -16,6 +16,7 @@ pub mod tantrix;
 pub mod template;
 
 use crate::error::Result;
+pub use crate::input::Files;
 use crate::model::{Constraint, Model, Var};
 use crate::solve::limits::Limits;
 
@@ -303,10 +304,11 @@ pub trait Puzzle: 'static {
 
     /// Reads an instance from the words a user gave (a size, a file name, a URL, ...): every
     /// input format the puzzle reads is recognised here. Bad input is an [`Error::Input`]
-    /// naming what is wrong and where.
+    /// naming what is wrong and where. Files the words name are read through `files` only
+    /// (a server request's own texts, or the disk).
     ///
     /// [`Error::Input`]: crate::Error::Input
-    fn read(words: &[String], options: &Self::Options) -> Result<Self::Instance>;
+    fn read(words: &[String], options: &Self::Options, files: Files) -> Result<Self::Instance>;
 
     /// A short name of the instance for headlines ("Tank Attack 6×6").
     fn describe(instance: &Self::Instance) -> String;

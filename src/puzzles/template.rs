@@ -14,11 +14,11 @@
 //!
 //! ```
 //! use quandary::puzzles::template::LatinSquare;
-//! use quandary::puzzles::Puzzle;
+//! use quandary::puzzles::{Files, Puzzle};
 //! use quandary::runner::{run, Limits, Query};
 //!
 //! let options = Default::default();
-//! let square = LatinSquare::read(&["3".to_string()], &options).unwrap();
+//! let square = LatinSquare::read(&["3".to_string()], &options, Files::Disk).unwrap();
 //! let outcome = run::<LatinSquare>(&square, &options, Query::Count, &Limits::none()).unwrap();
 //! assert_eq!(outcome.count, Some(12));
 //! ```
@@ -27,6 +27,7 @@ use super::{Formulated, Goal, Meaning, Place, Puzzle};
 use crate::error::{Error, Result};
 use crate::geometry::Grid;
 use crate::model::{Lit, Model, Var};
+use crate::puzzles::Files;
 use crate::puzzles::Query;
 
 /// The largest order accepted.
@@ -66,7 +67,7 @@ impl Puzzle for LatinSquare {
     type Options = Options;
     type Solution = Vec<Vec<usize>>;
 
-    fn read(words: &[String], _: &Options) -> Result<Square> {
+    fn read(words: &[String], _: &Options, _: Files) -> Result<Square> {
         let Some((first, rows)) = words.split_first() else {
             return Err(Error::input(
                 "latin takes the order n, then optionally n rows",

@@ -9,12 +9,12 @@
 //!
 //! ```
 //! use quandary::puzzles::tank::TankAttack;
-//! use quandary::puzzles::Puzzle;
+//! use quandary::puzzles::{Files, Puzzle};
 //! use quandary::runner::{run, Limits, Query};
 //! use quandary::solve::search::Status;
 //!
 //! let options = Default::default();
-//! let instance = TankAttack::read(&["5".to_string()], &options).unwrap();
+//! let instance = TankAttack::read(&["5".to_string()], &options, Files::Disk).unwrap();
 //! let outcome = run::<TankAttack>(&instance, &options, Query::Count, &Limits::none()).unwrap();
 //! assert_eq!((outcome.status, outcome.count), (Status::Solved, Some(2)));
 //! ```

@@ -10,6 +10,7 @@
 use super::report::{report, status_word, Report};
 use super::{bounded, drive, run, Limits};
 use crate::error::{Error, Result};
+use crate::input::Files;
 use crate::puzzles::battleship::{self, puzzle};
 use crate::puzzles::chess::{self, Piece};
 use crate::puzzles::gunport::{self, dp, Gunport, GunportProblem};
@@ -199,6 +200,7 @@ fn within(base: &Limits, time_limit: Option<f64>) -> Result<Limits> {
 pub fn run_verb(
     puzzle: &str,
     m: &ArgMatches,
+    files: Files,
     base: &Limits,
     line: &mut dyn FnMut(&str),
 ) -> Result<Report> {
@@ -225,20 +227,20 @@ pub fn run_verb(
                 peaceable(&n, piece, &within(base, common.time_limit)?)
             }
         },
-        "battleship" => battleship_verb(parsed(m)?, base),
+        "battleship" => battleship_verb(parsed(m)?, files, base),
         "tantrix" => match parsed::<TantrixVerb>(m)? {
             TantrixVerb::Check {
                 solution,
                 challenge,
                 colour,
                 json: _,
-            } => check(&solution, challenge, colour),
+            } => check(&solution, challenge, colour, files),
         },
         _ => Err(Error::input(format!("{puzzle} has no such verb"))),
     }
 }
 
-fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
+fn battleship_verb(verb: BattleshipVerb, files: Files, base: &Limits) -> Result<Report> {
     match verb {
         BattleshipVerb::Redundant {
             puzzle,
@@ -246,7 +248,7 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
             common,
         } => {
             let limits = within(base, common.time_limit)?;
-            let p = puzzle::load(&puzzle, &options)?;
+            let p = puzzle::load(&puzzle, &options, files)?;
             super::setter::redundant(&p, &options, &limits)
         }
         BattleshipVerb::Minimize {
@@ -257,7 +259,7 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
             common,
         } => {
             let limits = within(base, common.time_limit)?;
-            let p = puzzle::load(&puzzle, &options)?;
+            let p = puzzle::load(&puzzle, &options, files)?;
             super::setter::minimize(&p, &options, seed, &limits)
         }
         BattleshipVerb::Generate {
@@ -281,7 +283,7 @@ fn battleship_verb(verb: BattleshipVerb, base: &Limits) -> Result<Report> {
                 instance,
                 ..Default::default()
             };
-            let p = puzzle::load(&puzzle, &o)?;
+            let p = puzzle::load(&puzzle, &o, files)?;
             let text = battleship::formats::to_quandary(&p, &format!("converted from {puzzle}"));
             let mut r = Report::new(
                 "battleship",
@@ -430,14 +432,19 @@ fn d_differs(d: Option<i64>, holes: i64) -> bool {
 
 /// `tantrix check`: status solved if the file is a solution, rejected (exit status 4) if it
 /// breaks the rules.
-fn check(path: &str, challenge: Option<usize>, colour: Option<String>) -> Result<Report> {
+fn check(
+    path: &str,
+    challenge: Option<usize>,
+    colour: Option<String>,
+    files: Files,
+) -> Result<Report> {
     let o = tantrix::puzzle::Options {
         challenge,
         colour,
         ..Default::default()
     };
     let started = std::time::Instant::now();
-    let (ch, result) = tantrix::puzzle::check(path, &o)?;
+    let (ch, result) = tantrix::puzzle::check(path, &o, files)?;
     let status = if result.is_ok() {
         Status::Solved
     } else {

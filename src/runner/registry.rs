@@ -6,6 +6,7 @@
 
 pub use super::report::{plural, report, status_word, Report};
 use crate::error::{Error, Result};
+use crate::input::Files;
 use crate::model::Model;
 use crate::puzzles::Puzzle;
 use crate::runner::{Limits, Query};
@@ -89,15 +90,18 @@ pub trait Entry: Sync {
     fn run_own(
         &self,
         m: &clap::ArgMatches,
+        files: Files,
         base: &Limits,
         line: &mut dyn FnMut(&str),
     ) -> Result<Report> {
-        super::own::run_verb(self.name(), m, base, line)
+        super::own::run_verb(self.name(), m, files, base, line)
     }
-    /// Answers a query; with a cube, inside that cube only ([`crate::runner::cubes`]).
+    /// Answers a query; with a cube, inside that cube only ([`crate::runner::cubes`]). The
+    /// words' files are read through `files` only.
     fn run(
         &self,
         words: &[String],
+        files: Files,
         options: OptionsIn,
         query: Query,
         limits: &Limits,
@@ -108,11 +112,18 @@ pub trait Entry: Sync {
     fn decisions(
         &self,
         words: &[String],
+        files: Files,
         options: OptionsIn,
         query: Query,
     ) -> Result<Vec<crate::runner::Place>>;
     /// The 0-1 program of an instance, with a title naming the instance and formulation.
-    fn model(&self, words: &[String], options: OptionsIn, query: Query) -> Result<(String, Model)>;
+    fn model(
+        &self,
+        words: &[String],
+        files: Files,
+        options: OptionsIn,
+        query: Query,
+    ) -> Result<(String, Model)>;
     /// Adds the puzzle's option flags to a command.
     #[cfg(feature = "cli")]
     fn options_args(&self, cmd: clap::Command) -> clap::Command;
@@ -168,13 +179,14 @@ impl<P: Puzzle> Entry for Registered<P> {
     fn run(
         &self,
         words: &[String],
+        files: Files,
         from: OptionsIn,
         query: Query,
         limits: &Limits,
         cube: Option<&[i64]>,
     ) -> Result<Report> {
         let options = options::<P>(from)?;
-        let instance = P::read(words, &options)?;
+        let instance = P::read(words, &options, files)?;
         let outcome = match cube {
             Some(cube) => crate::runner::run_cube::<P>(&instance, &options, query, limits, cube)?,
             None => crate::runner::run::<P>(&instance, &options, query, limits)?,
@@ -184,11 +196,12 @@ impl<P: Puzzle> Entry for Registered<P> {
     fn decisions(
         &self,
         words: &[String],
+        files: Files,
         from: OptionsIn,
         query: Query,
     ) -> Result<Vec<crate::runner::Place>> {
         let options = options::<P>(from)?;
-        let instance = P::read(words, &options)?;
+        let instance = P::read(words, &options, files)?;
         let places = P::formulate(&instance, &options, query)?
             .meanings
             .iter()
@@ -196,9 +209,15 @@ impl<P: Puzzle> Entry for Registered<P> {
             .collect();
         Ok(places)
     }
-    fn model(&self, words: &[String], from: OptionsIn, query: Query) -> Result<(String, Model)> {
+    fn model(
+        &self,
+        words: &[String],
+        files: Files,
+        from: OptionsIn,
+        query: Query,
+    ) -> Result<(String, Model)> {
         let options = options::<P>(from)?;
-        let instance = P::read(words, &options)?;
+        let instance = P::read(words, &options, files)?;
         let f = P::formulate(&instance, &options, query)?;
         let title = format!("{}, {}", P::describe(&instance), f.method);
         Ok((title, f.model))

@@ -13,8 +13,8 @@
 //!   from the page: a page of another site can neither send it nor read an answer;
 //! - every verb (`model` too) takes one of `max_runs` search slots (503 at once when none is
 //!   free), is bounded by `--max-time` and by an equal share of the memory limit;
-//! - requests reach no file and no shell (input texts are read inside
-//!   [`quandary::input::sandboxed`]); bad requests get 400 with the reader's message; a stop
+//! - requests reach no file and no shell (every reader is handed
+//!   [`quandary::input::Files::Only`] the texts the request sent); bad requests get 400 with the reader's message; a stop
 //!   request (or the client going away) cancels a run's search itself.
 
 use http_body_util::{BodyExt, Full, Limited};
@@ -22,6 +22,7 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
 use hyper::{Method, Request, Response, StatusCode};
 use quandary::guard;
+use quandary::input::Files;
 use quandary::model::{lp, opb};
 use quandary::runner::registry::{self, Entry, OptionsIn};
 use quandary::runner::{Limits, Query};
@@ -602,20 +603,24 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         .with_memory(shared.memory_per_run)
         .with_progress(Some(reported));
     if verb == "model" {
-        return quandary::input::sandboxed(files, || model(entry, &words, options, &limits));
+        return model(entry, &words, Files::Only(&files), options, &limits);
     }
-    let result = quandary::input::sandboxed(files, || match (query, &own_matches) {
-        (Some(query), _) => entry.run(&words, options, query, &limits, None),
+    let files = Files::Only(&files);
+    let result = match (query, &own_matches) {
+        (Some(query), _) => entry.run(&words, files, options, query, &limits, None),
         (None, Some(m)) => {
             let mut lines = Vec::new();
-            let mut r = entry.run_own(m, &limits, &mut |l| lines.push(l.to_string()))?;
-            if !lines.is_empty() {
-                r.text = format!("{}\n{}", lines.join("\n"), r.text);
-            }
-            Ok(r)
+            entry
+                .run_own(m, files, &limits, &mut |l| lines.push(l.to_string()))
+                .map(|mut r| {
+                    if !lines.is_empty() {
+                        r.text = format!("{}\n{}", lines.join("\n"), r.text);
+                    }
+                    r
+                })
         }
         (None, None) => Err(Error::input(format!("{name} has no verb '{verb}'"))),
-    });
+    };
     match result {
         Ok(report) => {
             let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
@@ -730,9 +735,15 @@ impl Drop for Listed<'_> {
 
 /// The model's size per family and its LP and OPB files (each up to [`MAX_MODEL_TEXT`]),
 /// built within the run's limits like any other run.
-fn model(entry: &dyn Entry, words: &[String], options: OptionsIn, limits: &Limits) -> Answer {
+fn model(
+    entry: &dyn Entry,
+    words: &[String],
+    files: Files,
+    options: OptionsIn,
+    limits: &Limits,
+) -> Answer {
     let built = quandary::runner::bounded(limits, "building the model", || {
-        let (title, m) = entry.model(words, options, Query::Count)?;
+        let (title, m) = entry.model(words, files, options, Query::Count)?;
         let lp = lp::to_lp(&m, &title);
         let opb = opb::to_opb(&m, &title);
         Ok((title, m, lp, opb))

@@ -4,6 +4,7 @@
 use super::*;
 use crate::cli::command;
 use clap::ArgMatches;
+use quandary::input::Files;
 use quandary::runner::cubes::{self};
 use quandary::runner::registry::{self, OptionsIn};
 use quandary::runner::Query;
@@ -126,7 +127,7 @@ pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
                     .get_many::<String>("input")
                     .map(|w| w.cloned().collect())
                     .unwrap_or_default();
-                let places = entry.decisions(&input, OptionsIn::Matches(vm), query)?;
+                let places = entry.decisions(&input, Files::Disk, OptionsIn::Matches(vm), query)?;
                 let fixed: Vec<_> = within
                     .iter()
                     .filter_map(|l| places.get(l.unsigned_abs() as usize - 1))

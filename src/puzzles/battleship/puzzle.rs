@@ -4,6 +4,7 @@
 use super::model::{BattleshipModel, Formulation};
 use super::{formats, to_svg, to_text, verify, Grid, Layout, Symbol};
 use crate::error::{Error, Result};
+use crate::puzzles::Files;
 use crate::puzzles::Query;
 use crate::puzzles::{Formulated, Phase, Puzzle};
 
@@ -39,21 +40,21 @@ pub fn parse_fleet(text: &str) -> Result<Vec<usize>> {
 }
 
 /// Reads a puzzle from a file, a puzz.link URL, or standard input (`-`), in any format known.
-pub fn load(word: &str, o: &Options) -> Result<Grid> {
+pub fn load(word: &str, o: &Options, files: Files) -> Result<Grid> {
     let text = if word == "-" {
-        crate::input::stdin()?
-    } else if std::path::Path::new(word).is_dir() {
+        files.stdin()?
+    } else if files.is_dir(word) {
         return Err(Error::input(format!(
             "{word}: a directory, not a puzzle file"
         )));
-    } else if !crate::input::exists(word) && word.contains("battleship/") {
+    } else if !files.exists(word) && word.contains("battleship/") {
         word.to_string()
-    } else if !crate::input::exists(word) && word.contains("://") {
+    } else if !files.exists(word) && word.contains("://") {
         return Err(Error::input(format!(
             "{word}: not a Battleship URL; quandary reads puzz.link URLs of the form https://puzz.link/p?battleship/..."
         )));
     } else {
-        crate::input::read_file(word)?
+        files.read(word)?
     };
     let with_fleet = match &o.fleet {
         // A URL without a fleet is fine when --fleet gives one.
@@ -115,9 +116,9 @@ impl Puzzle for BattleshipPuzzle {
     type Options = Options;
     type Solution = Layout;
 
-    fn read(words: &[String], o: &Options) -> Result<Grid> {
+    fn read(words: &[String], o: &Options, files: Files) -> Result<Grid> {
         let [word] = crate::puzzles::words(words, "one word, a puzzle file, a puzz.link URL or -")?;
-        load(word, o)
+        load(word, o, files)
     }
 
     fn describe(p: &Grid) -> String {

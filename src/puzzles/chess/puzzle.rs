@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::error::{Error, Result};
+use crate::puzzles::Files;
 use crate::puzzles::Query;
 use crate::puzzles::{Exact, Formulated, Goal, Meaning, Place, Puzzle};
 use crate::solve::limits::Limits;
@@ -51,9 +52,9 @@ pub struct Solution {
 }
 
 /// Reads the board word: an existing file, or `ROWSxCOLS` / `N` for an open board.
-pub fn load_board(word: &str) -> Result<Board> {
+pub fn load_board(word: &str, files: Files) -> Result<Board> {
     let arg = word.trim();
-    match crate::input::read_file(arg) {
+    match files.read(arg) {
         Ok(text) => Board::parse(&text).map_err(|e| Error::input(format!("{arg}: {e}"))),
         Err(unread) => {
             let dims: Vec<&str> = arg.split(['x', 'X']).collect();
@@ -133,14 +134,14 @@ impl Puzzle for ChessAvoidance {
     type Options = Options;
     type Solution = Solution;
 
-    fn read(words: &[String], o: &Options) -> Result<Instance> {
+    fn read(words: &[String], o: &Options, files: Files) -> Result<Instance> {
         let [word] =
             crate::puzzles::words(words, "one word, a board file or a size such as 8 or 5x6")?;
         // The built-in example reads from the binary, so the tour works from any folder.
-        let board = if word == Self::EXAMPLE[0] && !crate::input::exists(word) {
+        let board = if word == Self::EXAMPLE[0] && !files.exists(word) {
             Board::parse(SEED_BOARD)?
         } else {
-            load_board(word)?
+            load_board(word, files)?
         };
         let goal = match (o.piece, o.any) {
             (None, false) => Aim::Exactly(board.army_for(o.army.as_deref(), true)?),

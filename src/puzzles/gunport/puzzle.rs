@@ -4,6 +4,7 @@ use super::settle::{budget_reach, settle_optimum, SETTLE_FROM_CELLS};
 use super::*;
 use crate::error::{Error, Result};
 use crate::geometry::{self, Grid};
+use crate::puzzles::Files;
 use crate::puzzles::Query;
 use crate::puzzles::{Exact, Formulated, Meaning, Phase, Place, Purpose, Puzzle};
 use crate::solve::limits::Limits;
@@ -107,7 +108,7 @@ impl Puzzle for GunportProblem {
     type Options = Options;
     type Solution = Packing;
 
-    fn read(words: &[String], o: &Options) -> Result<Gunport> {
+    fn read(words: &[String], o: &Options, _: Files) -> Result<Gunport> {
         let [m, n] =
             crate::puzzles::words(words, "two words, the rows M and columns N of the board")?;
         let g = Gunport::parse(m, n)?;

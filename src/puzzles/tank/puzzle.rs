@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::error::{Error, Result};
+use crate::puzzles::Files;
 use crate::puzzles::Query;
 use crate::puzzles::{Exact, Formulated, Phase, Purpose, Puzzle};
 use crate::solve::limits::Limits;
@@ -102,7 +103,7 @@ impl Puzzle for TankAttack {
     type Options = Options;
     type Solution = Board;
 
-    fn read(words: &[String], options: &Options) -> Result<Tank> {
+    fn read(words: &[String], options: &Options, _: Files) -> Result<Tank> {
         let [word] = crate::puzzles::words(words, "one word, the side n of the n×n board")?;
         let t = Tank::parse(word)?;
         parse_mark(&options.mark, t.n)?;

@@ -7,6 +7,7 @@ use super::{
     Placement,
 };
 use crate::error::{Error, Result};
+use crate::puzzles::Files;
 use crate::puzzles::Query;
 use crate::puzzles::{Formulated, Puzzle};
 use std::rc::Rc;
@@ -205,7 +206,7 @@ impl Puzzle for TantrixPuzzle {
     type Options = Options;
     type Solution = Solution;
 
-    fn read(words: &[String], o: &Options) -> Result<Instance> {
+    fn read(words: &[String], o: &Options, files: Files) -> Result<Instance> {
         o.model()?;
         match words {
             [] => {
@@ -230,7 +231,7 @@ impl Puzzle for TantrixPuzzle {
                 })
             }
             [path] => {
-                let bf = board_file(path)?;
+                let bf = board_file(path, files)?;
                 let challenge = o.challenge(Some(bf.board.len()))?;
                 Ok(Instance {
                     challenge,
@@ -361,8 +362,8 @@ impl Puzzle for TantrixPuzzle {
 
 /// Reads a board or solution file; the built-in example is read from the binary when its
 /// file is not at hand, so the tour works from any folder.
-fn board_file(path: &str) -> Result<BoardFile> {
-    let text = match crate::input::read_file(path) {
+fn board_file(path: &str, files: Files) -> Result<BoardFile> {
+    let text = match files.read(path) {
         Err(_) if path == TantrixPuzzle::EXAMPLE[0] => EXAMPLE_BOARD.to_string(),
         read => read?,
     };
@@ -370,8 +371,12 @@ fn board_file(path: &str) -> Result<BoardFile> {
 }
 
 /// Checks a solution file against the rules: `Ok` with the loop's length, or why not.
-pub fn check(path: &str, o: &Options) -> Result<(Challenge, std::result::Result<usize, String>)> {
-    let bf = board_file(path)?;
+pub fn check(
+    path: &str,
+    o: &Options,
+    files: Files,
+) -> Result<(Challenge, std::result::Result<usize, String>)> {
+    let bf = board_file(path, files)?;
     let placed = bf.placements.ok_or_else(|| {
         Error::input(format!(
             "{path}: no tiles: a solution file gives 'q,r tile@turns' on every line"
