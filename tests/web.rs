@@ -220,7 +220,11 @@ fn bad_input_gets_400_with_the_readers_words_and_files_stay_out_of_reach() {
         ),
         ("battleship", json!({"words": ["-"]}), "standard input"),
         // Not even whether a directory exists on the server's disk is told.
-        ("battleship", json!({"words": ["/tmp"]}), "no such input here"),
+        (
+            "battleship",
+            json!({"words": ["/tmp"]}),
+            "no such input here",
+        ),
         (
             "tantrix",
             json!({"words": ["Cargo.toml"]}),

@@ -87,6 +87,26 @@ impl Query {
     }
 }
 
+/// Which method answers, for a puzzle with an exact method of its own beside the integer
+/// program (Tank Attack's line search, Gunport's budget program): one `--method` flag with
+/// the same words wherever it appears.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The puzzle's own exact method where it is known to be the faster, the integer program
+    /// otherwise
+    #[default]
+    Auto,
+    /// The integer program on the SAT backend
+    Sat,
+    /// The puzzle's own exact method (Tank Attack: the line search; Gunport: the budget
+    /// program, also called `budget`)
+    #[cfg_attr(feature = "cli", value(alias = "budget"))]
+    #[serde(alias = "budget")]
+    Exact,
+}
+
 /// The input words of a puzzle that takes exactly `N` of them; `usage` says what they are
 /// ("one word, the side n of the n×n board").
 pub fn words<'w, const N: usize>(words: &'w [String], usage: &str) -> Result<&'w [String; N]> {

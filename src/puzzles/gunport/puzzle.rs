@@ -5,27 +5,11 @@ use super::*;
 use crate::error::{Error, Result};
 use crate::geometry::{self, Grid};
 use crate::puzzles::Files;
+pub use crate::puzzles::Method;
 use crate::puzzles::Query;
 use crate::puzzles::{Exact, Formulated, Meaning, Phase, Place, Purpose, Puzzle};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
-
-/// How a Gunport query is answered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    /// Pick: for `optimum` on a board of more than 150 cells with a side of at most 21 whose
-    /// symmetric searches miss Pearce's value, the budget program refutes values from the top
-    /// and SAT draws a packing at the first value not refuted; the integer program otherwise
-    #[default]
-    Auto,
-    /// The integer program on the SAT backend
-    Sat,
-    /// `reach` only: the row-by-row dynamic program that keeps only partial packings within
-    /// the charge budget (exact; reports the best packing's holes, draws none)
-    Budget,
-}
 
 /// The options of every Gunport query.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
@@ -44,8 +28,12 @@ pub struct Options {
     /// Only packings with this symmetry (answers then hold among those packings only)
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Symmetry::None))]
     pub symmetry: Symmetry,
-    /// `auto`, `sat` (the integer program) or `budget` (a dynamic program over rows, for
-    /// `reach`; for `optimum` it refutes values from the top, and SAT draws the packing)
+    /// `auto` (for `optimum` on a board of more than 150 cells with a side of at most 21
+    /// whose symmetric searches miss Pearce's value, the budget program refutes values from
+    /// the top and SAT draws the packing; the integer program otherwise), `sat` (the integer
+    /// program) or `exact`, alias `budget` (the row-by-row dynamic program that keeps only
+    /// partial packings within the charge budget: for `reach`; for `optimum` it refutes values
+    /// from the top, and SAT draws the packing)
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Method::Auto))]
     pub method: Method,
     /// CaDiCaL engines raced on threads for the integer program: a count (1-4) or
@@ -215,8 +203,8 @@ impl Puzzle for GunportProblem {
                     details: None,
                 }))
             }
-            Query::AtLeast(h) if o.method == Method::Budget => Some(budget_reach(g, o, h)),
-            Query::Optimum if o.method == Method::Budget => {
+            Query::AtLeast(h) if o.method == Method::Exact => Some(budget_reach(g, o, h)),
+            Query::Optimum if o.method == Method::Exact => {
                 if g.m.min(g.n) > budget::MAX_WIDTH {
                     return Some(Err(Error::input(format!(
                         "--method budget: the narrower side may be at most {}",
@@ -238,7 +226,7 @@ impl Puzzle for GunportProblem {
             {
                 settle_optimum(g, limits)
             }
-            _ if o.method == Method::Budget => Some(Err(Error::input(
+            _ if o.method == Method::Exact => Some(Err(Error::input(
                 "--method budget answers `reach` and `optimum` only",
             ))),
             _ => None,

@@ -3,31 +3,20 @@
 use super::*;
 use crate::error::{Error, Result};
 use crate::puzzles::Files;
+pub use crate::puzzles::Method;
 use crate::puzzles::Query;
 use crate::puzzles::{Exact, Formulated, Phase, Purpose, Puzzle};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
-
-/// Which engine answers a query.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    /// The exact search for sides 2 to 8, SAT otherwise.
-    #[default]
-    Auto,
-    /// The integer program on the SAT backend.
-    Sat,
-    /// The dedicated line search over the feasible-line automaton (sides 2 to 12).
-    Exact,
-}
 
 /// How a Tank Attack query is answered.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "kebab-case")]
 pub struct Options {
-    /// Which engine answers
+    /// Which method answers: `auto` (the line search for sides 2 to 8, SAT otherwise), `sat`
+    /// (the integer program) or `exact` (the line search over the feasible-line automaton,
+    /// sides 2 to 12)
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Method::Auto))]
     pub method: Method,
     /// Which integer program the SAT method solves
