@@ -3,7 +3,7 @@
 use super::*;
 use crate::error::{Error, Result};
 use crate::model::{Lit, Model, Sense, Var};
-use crate::puzzles::{Formulated, Goal, Meaning, Place};
+use crate::puzzles::{Formulated, Goal, Meaning, Phase, Place};
 
 /// The model and the map back to dominoes.
 pub struct GunportModel {
@@ -501,6 +501,28 @@ impl Gunport {
 }
 
 impl Gunport {
+    /// The phase that searches the packings with symmetry `sym` in `formulation`: a quarter
+    /// of the time left, or 10 s without a limit. The optimum's phases are three of these,
+    /// and settling the optimum of a large board (`settle::settle_optimum`) runs the same
+    /// phases at each value below the bound.
+    pub(super) fn symmetric_phase(
+        &self,
+        formulation: Formulation,
+        sym: crate::geometry::Symmetry,
+    ) -> Phase<'_, Packing> {
+        let grid = Grid::new(self.m, self.n);
+        Phase {
+            scope: format!("{}-symmetric packings", sym.name().replace(' ', "-")),
+            share: 0.25,
+            unlimited: Some(std::time::Duration::from_secs(10)),
+            build: Box::new(move || {
+                let mut gm = self.formulate(formulation);
+                gm.restrict_to_symmetric(&|p| grid.map(sym, p));
+                self.formulated(gm, formulation, None)
+            }),
+        }
+    }
+
     /// The runner's view of a model: decisions are the domino placements, the goal the holes.
     pub(super) fn formulated<'a>(
         &self,

@@ -244,23 +244,13 @@ impl Puzzle for GunportProblem {
         {
             return Vec::new();
         }
-        let grid = Grid::new(g.m, g.n);
         [
             geometry::Symmetry::Mirror,
             geometry::Symmetry::HalfTurn,
             geometry::Symmetry::Flip,
         ]
         .into_iter()
-        .map(|sym| Phase {
-            scope: format!("{}-symmetric packings", sym.name().replace(' ', "-")),
-            share: 0.25,
-            unlimited: Some(std::time::Duration::from_secs(10)),
-            build: Box::new(move || {
-                let mut gm = g.formulate(formulation);
-                gm.restrict_to_symmetric(&|p| grid.map(sym, p));
-                g.formulated(gm, formulation, None)
-            }),
-        })
+        .map(|sym| g.symmetric_phase(formulation, sym))
         .collect()
     }
 

@@ -3,8 +3,9 @@
 
 use super::*;
 use crate::error::{Error, Result};
-use crate::geometry::{self, Grid};
+use crate::geometry;
 use crate::puzzles::Exact;
+use crate::puzzles::Formulated;
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 use crate::solve::search::{Search, Step};
@@ -52,32 +53,31 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
         }
         // Below the top: a symmetric packing at h settles it (h + 2 is refuted).
         if h < top {
+            // The optimum's own phases on the charge formulation, half-turn first (it found
+            // 19×19's 117), each with its share of the time left or SYMMETRIC_SEARCH.
             for sym in [
                 geometry::Symmetry::HalfTurn,
                 geometry::Symmetry::Mirror,
                 geometry::Symmetry::Flip,
             ] {
-                let limit = remaining().map_or(SYMMETRIC_SEARCH, |r| (r / 4).min(SYMMETRIC_SEARCH));
+                let phase = g.symmetric_phase(Formulation::Charge, sym);
+                let limit = remaining().map_or(SYMMETRIC_SEARCH, |r| {
+                    r.mul_f64(phase.share).min(SYMMETRIC_SEARCH)
+                });
                 let t = Instant::now();
-                let found = match packing_at(g, h, Some(sym), &limits.until(Some(t + limit))) {
+                let found = packing_at(g, h, &limits.until(Some(t + limit)), phase.build);
+                let found = match found {
                     Ok(found) => found,
                     Err(e) => return Some(Err(e)),
                 };
                 steps.push(serde_json::json!({
                     "holes": h,
-                    "search": format!("{}-symmetric packings (SAT, charge formulation)", sym.name().replace(' ', "-")),
+                    "search": format!("{} (SAT, charge formulation)", phase.scope),
                     "found": found.is_some(),
                     "seconds": t.elapsed().as_secs_f64(),
                 }));
                 if let Some(p) = found {
-                    return Some(Ok(settled(
-                        g,
-                        h,
-                        p,
-                        steps,
-                        started,
-                        &sym.name().replace(' ', "-"),
-                    )));
+                    return Some(Ok(settled(g, h, p, steps, started, &phase.scope)));
                 }
             }
         }
@@ -104,7 +104,8 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
         }
         // h is reachable and h + 2 is not: draw a packing with the full model.
         let t = Instant::now();
-        let found = match packing_at(g, h, None, limits) {
+        let full = || g.formulated(g.formulate(Formulation::Charge), Formulation::Charge, None);
+        let found = match packing_at(g, h, limits, Box::new(full)) {
             Ok(found) => found,
             Err(e) => return Some(Err(e)),
         };
@@ -115,7 +116,7 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
             "seconds": t.elapsed().as_secs_f64(),
         }));
         return Some(Ok(match found {
-            Some(p) => settled(g, h, p, steps, started, "full"),
+            Some(p) => settled(g, h, p, steps, started, "full model"),
             None => unknown(
                 steps,
                 refuted,
@@ -125,20 +126,19 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
     }
 }
 
-/// The optimum `h` settled by a packing (found among `kind` packings) and the budget
-/// program's refutation of the next value.
+/// The optimum `h` settled by a packing (found in `searched`: a phase's scope, or the full
+/// model) and the budget program's refutation of the next value.
 pub(super) fn settled(
     g: &Gunport,
     h: i64,
     p: Packing,
     steps: Vec<serde_json::Value>,
     started: Instant,
-    kind: &str,
+    searched: &str,
 ) -> Exact<Packing> {
     let above = h + 2;
     let method = format!(
-        "a packing with {h} holes by SAT ({kind}{}), and the budget program's refutation of {above}{}",
-        if kind == "full" { " model" } else { "-symmetric packings" },
+        "a packing with {h} holes by SAT ({searched}), and the budget program's refutation of {above}{}",
         if above > g.domino_bound().unwrap_or(above) {
             " (the domino bound)".to_string()
         } else {
@@ -159,27 +159,20 @@ pub(super) fn settled(
     }
 }
 
-/// A packing with at least `h` holes, among those with `sym` (or all), by SAT on the charge
-/// formulation, until `end` if given.
-pub(super) fn packing_at(
-    g: &Gunport,
+/// A packing with at least `h` holes in the model `build` makes (a phase's, or the full
+/// charge model), by one SAT question asked directly within `limits` (the runner verifies
+/// the packing settled on).
+pub(super) fn packing_at<'a>(
+    g: &'a Gunport,
     h: i64,
-    sym: Option<geometry::Symmetry>,
     limits: &Limits,
+    build: Box<dyn FnOnce() -> Formulated<'a, Packing> + 'a>,
 ) -> Result<Option<Packing>> {
-    let formulation = Formulation::Charge;
-    let mut gm = g.formulate(formulation);
-    if let Some(sym) = sym {
-        let grid = Grid::new(g.m, g.n);
-        gm.restrict_to_symmetric(&|p| grid.map(sym, p));
-    }
-    let f = g.formulated(gm, formulation, None);
+    let f = build();
     let goal = f
         .goal
         .as_ref()
-        .ok_or_else(|| Error::Internal("the charge formulation has no objective".into()))?;
-    // One SAT question, asked directly (the runner verifies the packing settled on): a
-    // solution whose holes reach `h`, or none within the deadline.
+        .ok_or_else(|| Error::Internal(format!("{}×{}: the model has no objective", g.m, g.n)))?;
     let mut search = Search::new(crate::solve::default_backend(&f.model), limits.deadline);
     let Some(lits) = search.backend.objective_at_most(goal.at_most_for(h)) else {
         return Ok(None);
