@@ -20,6 +20,7 @@
 //! ```
 
 pub mod answer;
+pub mod batch;
 pub mod cubes;
 pub mod forced;
 #[cfg(feature = "cli")]

@@ -23,6 +23,19 @@ pub enum Status {
     Rejected,
 }
 
+impl Status {
+    /// The status as `--json` writes it ("solved", "optimal", ...).
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Optimal => "optimal",
+            Status::Infeasible => "infeasible",
+            Status::Unknown => "unknown",
+            Status::Rejected => "rejected",
+        }
+    }
+}
+
 /// Counters a search keeps; printed with `--json` as `stats`.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SearchStats {

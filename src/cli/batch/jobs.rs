@@ -5,58 +5,12 @@ use super::*;
 use crate::cli::command;
 use clap::ArgMatches;
 use quandary::input::Files;
+use quandary::runner::batch::{expand, read_job};
 use quandary::runner::cubes::{self};
 use quandary::runner::registry::{self, OptionsIn};
 use quandary::runner::Query;
 use quandary::Error;
 use serde_json::json;
-
-/// The words of a job generator's command with every `A..B` range expanded: one command per
-/// combination (with `ascending`, only those whose ranged values do not decrease).
-pub(super) fn expand(words: &[String], ascending: bool) -> Result<Vec<Vec<String>>, Error> {
-    // A range may carry a `/N` after it (`--part 1..40/40`), kept on every value.
-    let range = |w: &str| -> Option<(i64, i64, String)> {
-        let (w, tail) = match w.find('/') {
-            Some(k) => (&w[..k], w[k..].to_string()),
-            None => (w, String::new()),
-        };
-        let (a, b) = w.split_once("..")?;
-        Some((a.parse().ok()?, b.parse().ok()?, tail))
-    };
-    let mut out: Vec<(Vec<String>, Vec<i64>)> = vec![(Vec::new(), Vec::new())];
-    for w in words {
-        match range(w) {
-            Some((a, b, tail)) if a <= b && b - a <= 10_000 => {
-                out = out
-                    .into_iter()
-                    .flat_map(|(ws, vs)| {
-                        let tail = tail.clone();
-                        (a..=b).filter_map(move |x| {
-                            if ascending && vs.last().is_some_and(|&p| x < p) {
-                                return None;
-                            }
-                            let mut ws = ws.clone();
-                            ws.push(format!("{x}{tail}"));
-                            let mut vs = vs.clone();
-                            vs.push(x);
-                            Some((ws, vs))
-                        })
-                    })
-                    .collect();
-            }
-            Some((a, b, _)) => {
-                return Err(Error::input(format!(
-                    "range {a}..{b}: give A..B with A ≤ B and at most 10000 values"
-                )))
-            }
-            None => out.iter_mut().for_each(|(ws, _)| ws.push(w.clone())),
-        }
-        if out.len() > 1_000_000 {
-            return Err(Error::input("more than a million jobs: narrow the ranges"));
-        }
-    }
-    Ok(out.into_iter().map(|(ws, _)| ws).collect())
-}
 
 /// `quandary jobs`: writes the job file of a sweep (ranges `A..B` in any word) or of one
 /// question split into cubes (`--cubes K`).
@@ -159,7 +113,7 @@ pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
     }
     // Every job written is one `quandary batch` will run.
     for (k, l) in lines.iter().enumerate() {
-        read_job(k + 1, &l.to_string())
+        read_job(k + 1, &l.to_string(), &parses)
             .map_err(|why| Error::input(format!("job {} would not run: {why}", k + 1)))?;
     }
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();

@@ -4,8 +4,8 @@
 use super::*;
 use clap::ArgMatches;
 use indicatif::{ProgressBar, ProgressStyle};
+use quandary::runner::batch::{Output, ResultLine};
 use quandary::Error;
-use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{IsTerminal, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -27,42 +27,44 @@ pub(super) fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error>
         source,
     })?;
     let by_id: HashMap<&str, &Job> = jobs.iter().map(|j| (j.id.as_str(), j)).collect();
-    let (lines, good_len) = result_lines(path, &text, "its job runs again")?;
-    for (k, v) in lines {
-        let (Some(id), Some(hash)) = (v["id"].as_str(), v["job"].as_str()) else {
+    let read = formats::result_lines(path, &text)?;
+    if read.torn {
+        eprintln!("quandary: {path}: the last line is incomplete (a batch was stopped while writing it); its job runs again");
+    }
+    for (k, r) in read.lines {
+        if r.job.is_empty() {
             return Err(Error::input(format!(
-                "{path} line {}: a result without \"id\" and \"job\"; is this a results file of quandary batch?",
-                k
+                "{path} line {k}: a result without \"job\"; is this a results file of quandary batch?"
             )));
-        };
-        match by_id.get(id) {
-            Some(job) if job.hash == hash => {}
+        }
+        match by_id.get(r.id.as_str()) {
+            Some(job) if job.hash == r.job => {}
             Some(job) => {
                 return Err(Error::input(format!(
-                    "{path} line {}: job \"{id}\" was a different command there ({}) than in the job file now ({}): these results belong to another batch; give another --out",
-                    k,
-                    v["argv"].as_array().map_or(String::new(), |a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" ")),
+                    "{path} line {k}: job \"{}\" was a different command there ({}) than in the job file now ({}): these results belong to another batch; give another --out",
+                    r.id,
+                    r.argv.join(" "),
                     job.argv.join(" ")
                 )))
             }
             None => {
                 return Err(Error::input(format!(
-                    "{path} line {}: job \"{id}\" is not in this job file (or not in this shard): these results belong to another batch; give another --out",
-                    k
+                    "{path} line {k}: job \"{}\" is not in this job file (or not in this shard): these results belong to another batch; give another --out",
+                    r.id
                 )))
             }
         }
         // A job killed by a signal it was not sent by us (the batch itself interrupted, the
         // kernel's memory killer) is tried again.
-        if v["status"] != "killed" {
-            done.insert(id.to_string());
+        if r.status != "killed" {
+            done.insert(r.id);
         }
     }
-    if good_len < text.len() {
+    if read.whole < text.len() {
         let f = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
-            .and_then(|f| f.set_len(good_len as u64));
+            .and_then(|f| f.set_len(read.whole as u64));
         f.map_err(|source| Error::Io {
             path: path.into(),
             source,
@@ -117,15 +119,6 @@ pub(super) fn lock_results(file: &std::fs::File, path: &str) -> Result<(), Error
     }
 }
 
-/// How one job ended.
-pub(super) struct Ended {
-    status: String,
-    exit: Option<i32>,
-    outcome: Value,
-    message: Option<String>,
-    seconds: f64,
-}
-
 /// Extra wall-clock time a job gets past its own time limit before the batch kills it.
 pub(super) fn grace(limit: f64) -> Duration {
     Duration::try_from_secs_f64(limit * 0.25 + 5.0).unwrap_or(Duration::MAX)
@@ -160,7 +153,7 @@ pub(super) fn kill_group(child: &mut std::process::Child) {
 }
 
 /// Runs one job as a child process of this program; `None` if the batch was stopped first.
-pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
+pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<ResultLine> {
     let started = Instant::now();
     // QUANDARY_BATCH_PROGRAM: run jobs through another program (a wrapper that starts
     // quandary in a container, say); by default this one.
@@ -181,13 +174,14 @@ pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            return Some(Ended {
-                status: "error".into(),
-                exit: None,
-                outcome: Value::Null,
-                message: Some(format!("could not start: {e}")),
-                seconds: 0.0,
-            })
+            return Some(ended(
+                job,
+                "error".into(),
+                None,
+                Some(format!("could not start: {e}")),
+                0.0,
+                Output::default(),
+            ))
         }
     };
     let pipe = |mut r: Box<dyn Read + Send>| {
@@ -228,12 +222,10 @@ pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
         let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
         lines[lines.len().saturating_sub(3)..].join(" / ")
     };
-    let outcome: Value = stdout
-        .lines()
-        .rev()
-        .find_map(|l| serde_json::from_str(l).ok())
-        .unwrap_or(Value::Null);
     let exit = status.and_then(|s| s.code());
+    let outcome = Output::of_stdout(&stdout);
+    // What the job printed says how it ended, unless it panicked (exit status 101).
+    let said = (exit != Some(101)).then_some(&outcome);
     let (status, message) = if overran {
         (
             "timeout".to_string(),
@@ -250,15 +242,20 @@ pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
             "killed".to_string(),
             Some(format!("ended by signal {signal}: {}", last_words(&stderr))),
         )
-    } else if let Some(s) = outcome["in_scope"]["status"]
-        .as_str()
-        .filter(|_| outcome["cube"].is_object() && exit != Some(101))
-    {
+    } else if let Some(Output::Report(r)) = said {
         // A cube's question is the cube: its answer there is the job's answer.
+        let status = match (&r.cube, &r.in_scope) {
+            (Some(_), Some(scoped)) => scoped.status,
+            _ => r.status,
+        };
+        (status.word().to_string(), None)
+    } else if let Some(Output::Failed { status, error }) = said {
+        (status.clone(), Some(error.clone()))
+    } else if let Some(s) = said.and_then(|o| match o {
+        Output::Other(v) => v["status"].as_str(),
+        _ => None,
+    }) {
         (s.to_string(), None)
-    } else if let Some(s) = outcome["status"].as_str().filter(|_| exit != Some(101)) {
-        let message = outcome["error"].as_str().map(str::to_string);
-        (s.to_string(), message)
     } else {
         let why = match exit {
             Some(101) => "panicked",
@@ -273,25 +270,43 @@ pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<Ended> {
             )),
         )
     };
-    Some(Ended {
+    Some(ended(job, status, exit, message, seconds, outcome))
+}
+
+/// The result line of a job that ended so.
+fn ended(
+    job: &Job,
+    status: String,
+    exit: Option<i32>,
+    message: Option<String>,
+    seconds: f64,
+    outcome: Output,
+) -> ResultLine {
+    ResultLine {
+        id: job.id.clone(),
+        job: job.hash.clone(),
+        line: job.line as u64,
+        argv: job.argv.clone(),
         status,
         exit,
-        outcome,
+        seconds: (seconds * 1000.0).round() / 1000.0,
         message,
-        seconds,
-    })
+        outcome,
+    }
 }
 
 /// `quandary batch`.
 pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
     let path = m.get_one::<String>("jobs").expect("required");
     let (all, skipped) = read_jobs(path)?;
-    let shard = shard(m.get_one::<String>("shard"))?;
+    let shard = formats::shard(m.get_one::<String>("shard").map(String::as_str), &|name| {
+        std::env::var(name).ok()
+    })?;
     let mine: Vec<Job> = match &shard {
-        Some((i, n, _)) => all
+        Some(sh) => all
             .iter()
             .enumerate()
-            .filter(|(k, _)| k % n == *i)
+            .filter(|(k, _)| k % sh.count == sh.index)
             .map(|(_, j)| j.clone())
             .collect(),
         None => all.clone(),
@@ -299,7 +314,7 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
     let stem = path.strip_suffix(".jsonl").unwrap_or(path);
     let out = match (m.get_one::<String>("out"), &shard) {
         (Some(o), _) => o.clone(),
-        (None, Some((i, n, _))) => format!("{stem}.results-{i}-of-{n}.jsonl"),
+        (None, Some(sh)) => format!("{stem}.results-{}-of-{}.jsonl", sh.index, sh.count),
         (None, None) => format!("{stem}.results.jsonl"),
     };
     // One writer per results file: a second batch on it (a resubmitted array job) would run
@@ -332,9 +347,12 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
     eprintln!(
         "quandary: {} jobs in {path}{}; {} done already in {out}; running {} ({} at a time)",
         all.len(),
-        shard.as_ref().map_or(String::new(), |(i, n, from)| format!(
-            ", {} in shard {i} of {n} ({from})",
-            mine.len()
+        shard.as_ref().map_or(String::new(), |sh| format!(
+            ", {} in shard {} of {} ({})",
+            mine.len(),
+            sh.index,
+            sh.count,
+            sh.from
         )),
         mine.len() - pending.len(),
         pending.len(),
@@ -371,10 +389,7 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
                 let Some(e) = run_job(job, memory_mb) else {
                     break;
                 };
-                let line = json!({"id": job.id, "job": job.hash, "line": job.line,
-                    "argv": job.argv, "status": e.status, "exit": e.exit,
-                    "seconds": (e.seconds * 1000.0).round() / 1000.0,
-                    "message": e.message, "outcome": e.outcome});
+                let line = serde_json::to_string(&e).unwrap_or_default();
                 let written = {
                     let mut f = file.lock().expect("file");
                     writeln!(f, "{line}")
@@ -430,7 +445,7 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
     }
     let open: usize = counts
         .iter()
-        .filter(|(s, _)| !answered(s))
+        .filter(|(s, _)| !formats::answered(s))
         .map(|(_, n)| n)
         .sum();
     eprintln!(
