@@ -38,8 +38,7 @@ pub fn run(
     let report = report?;
     let refuted = recorder.refutations.iter().filter(|r| r.refuted).count();
     let complete = recorder.failures.is_empty() && refuted == recorder.refutations.len();
-    let status = serde_json::to_value(report.status).unwrap_or_default();
-    let status = status.as_str().unwrap_or("unknown");
+    let status = report.status.word();
     let claim = match (status, recorder.refutations.is_empty()) {
         ("unknown", _) => "none: the run did not settle the question",
         (_, true) => "no refutation was needed: the answer rests on the solution, which the puzzle's verifier checked",
