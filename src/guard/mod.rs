@@ -160,6 +160,41 @@ impl Handle {
     }
 }
 
+/// Runs `work(i)` for each `i` below `threads` on threads of its own, each inside this
+/// thread's stage (plain threads outside a guard), and waits for them all: the one way the
+/// exact methods put workers to work. Each thread's result, or the interruption that stopped
+/// it (the deadline, a stop request: the caller answers "stopped"); a thread over the memory
+/// limit stops the stage here, on the caller's thread, as its own charge would.
+pub fn spread<R: Send>(
+    threads: usize,
+    work: &(dyn Fn(usize) -> R + Sync),
+) -> Vec<Result<R, Interrupt>> {
+    let stage = handle();
+    let answers: Vec<Result<R, Interrupt>> = std::thread::scope(|scope| {
+        let stage = &stage;
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                scope.spawn(move || match stage {
+                    Some(h) => h.enter(|| work(i)),
+                    None => Ok(work(i)),
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h.join() {
+                Ok(answer) => answer,
+                // A worker's own panic (not an interruption) is the caller's panic.
+                Err(panic) => resume_unwind(panic),
+            })
+            .collect()
+    });
+    if let Some(&why @ Interrupt::Memory { .. }) = answers.iter().find_map(|a| a.as_ref().err()) {
+        raise(why);
+    }
+    answers
+}
+
 /// The flag that cancels this thread's run, if any (engines built now watch it).
 pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
     GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.cancel.clone()))

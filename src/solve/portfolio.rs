@@ -72,30 +72,22 @@ impl Backend for Portfolio {
         self.stop.store(false, Ordering::Relaxed);
         let stop = &self.stop;
         // The engines' threads enter the caller's stage: its stop request reaches them.
-        let stage = crate::guard::handle();
-        let stage = &stage;
-        let answers: Vec<(Answer, Instant)> = std::thread::scope(|s| {
-            let handles: Vec<_> = self
-                .members
-                .iter_mut()
-                .map(|m| {
-                    s.spawn(move || {
-                        let a = match stage {
-                            Some(h) => h.enter(|| m.solve(assumptions)).unwrap_or(Answer::Unknown),
-                            None => m.solve(assumptions),
-                        };
-                        if a != Answer::Unknown {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        (a, Instant::now())
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a solver thread does not panic"))
-                .collect()
-        });
+        let engines: Vec<std::sync::Mutex<&mut _>> =
+            self.members.iter_mut().map(std::sync::Mutex::new).collect();
+        let answers: Vec<(Answer, Instant)> = crate::guard::spread(engines.len(), &|i| {
+            let Ok(mut engine) = engines[i].lock() else {
+                return (Answer::Unknown, Instant::now());
+            };
+            let a = engine.solve(assumptions);
+            if a != Answer::Unknown {
+                stop.store(true, Ordering::Relaxed);
+            }
+            (a, Instant::now())
+        })
+        .into_iter()
+        .map(|a| a.unwrap_or((Answer::Unknown, Instant::now())))
+        .collect();
+        drop(engines);
         // The earliest decided answer wins; all Unknown means the deadline passed.
         let best = answers
             .iter()

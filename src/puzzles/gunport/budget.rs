@@ -283,8 +283,6 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
     let mut peak = 0;
     let mut total = 0;
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    // The worker threads enter the caller's stage: its stop and memory account reach them.
-    let stage = guard::handle();
     let mut listed = 0u64;
     for r in 0..m {
         let count: usize = states.iter().map(Vec::len).sum();
@@ -316,27 +314,7 @@ fn run(m: usize, n: usize, budget: i64) -> Outcome {
         let extended: Option<Vec<Vec<States>>> = if parts == 1 {
             step.extend_all(&chunks, &taken).map(|maps| vec![maps])
         } else {
-            let answers: Vec<Result<Option<Vec<States>>, guard::Interrupt>> =
-                std::thread::scope(|scope| {
-                    let (step, chunks, taken, stage) = (&step, &chunks, &taken, &stage);
-                    let handles: Vec<_> = (0..parts)
-                        .map(|_| {
-                            scope.spawn(move || match stage {
-                                Some(h) => h.enter(|| step.extend_all(chunks, taken)),
-                                None => Ok(step.extend_all(chunks, taken)),
-                            })
-                        })
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().expect("a row program thread panicked"))
-                        .collect()
-                });
-            if let Some(&why @ guard::Interrupt::Memory { .. }) =
-                answers.iter().find_map(|a| a.as_ref().err())
-            {
-                guard::raise(why);
-            }
+            let answers = guard::spread(parts, &|_| step.extend_all(&chunks, &taken));
             // Stopped by the deadline or a stop request: no answer.
             answers.into_iter().map(|a| a.ok().flatten()).collect()
         };

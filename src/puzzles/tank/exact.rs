@@ -137,47 +137,28 @@ pub fn search(
         .unwrap_or(1)
         .clamp(1, 8);
     // The workers enter the caller's stage, so its stop and memory account reach them.
-    let stage = guard::handle();
-    let interrupted: Mutex<Option<guard::Interrupt>> = Mutex::new(None);
-    std::thread::scope(|sc| {
-        for _ in 0..threads {
-            let (shared, lines, reads, stage) = (&shared, &lines, &reads, &stage);
-            let interrupted = &interrupted;
-            sc.spawn(move || {
-                let work = || {
-                    let mut s = State::new(n, lines, reads);
-                    loop {
-                        let t = shared.next.fetch_add(1, Ordering::Relaxed);
-                        let rows = shared.firsts.len() / n;
-                        if t >= rows || shared.stopped.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        if !s.start_from(&shared.firsts[t * n..(t + 1) * n]) {
-                            continue;
-                        }
-                        s.go(n, &mut Sink::Boards(shared));
-                        crate::guard::progress::message(&format!(
-                            "line search: {} of {} first rows, {} boards",
-                            t + 1,
-                            rows,
-                            shared.count.load(Ordering::Relaxed)
-                        ));
-                    }
-                };
-                let Some(stage) = stage else {
-                    return work();
-                };
-                if let Err(why) = stage.enter(work) {
-                    shared.stopped.store(true, Ordering::Relaxed);
-                    if let Ok(mut slot) = interrupted.lock() {
-                        slot.get_or_insert(why);
-                    }
-                }
-            });
+    let answers = guard::spread(threads, &|_| {
+        let mut s = State::new(n, &lines, &reads);
+        loop {
+            let t = shared.next.fetch_add(1, Ordering::Relaxed);
+            let rows = shared.firsts.len() / n;
+            if t >= rows || shared.stopped.load(Ordering::Relaxed) {
+                break;
+            }
+            if !s.start_from(&shared.firsts[t * n..(t + 1) * n]) {
+                continue;
+            }
+            s.go(n, &mut Sink::Boards(&shared));
+            crate::guard::progress::message(&format!(
+                "line search: {} of {} first rows, {} boards",
+                t + 1,
+                rows,
+                shared.count.load(Ordering::Relaxed)
+            ));
         }
     });
-    if let Some(why @ guard::Interrupt::Memory { .. }) = interrupted.into_inner().ok().flatten() {
-        guard::raise(why);
+    if answers.iter().any(Result::is_err) {
+        shared.stopped.store(true, Ordering::Relaxed);
     }
     (
         shared.count.into_inner(),
