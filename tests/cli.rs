@@ -972,3 +972,51 @@ fn json_reports_read_back() {
         assert_eq!(serde_json::to_value(&report).unwrap(), printed, "{args:?}");
     }
 }
+
+#[test]
+fn out_means_the_same_for_every_verb() {
+    let dir = std::env::temp_dir().join(format!("quandary-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = |name: &str| dir.join(name).to_string_lossy().to_string();
+    // An answer without a file format: refused, for a generic verb as for an own verb.
+    let (code, _, stderr) = quandary(&["tank", "solve", "5", "--out", &at("tank.txt")]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("tank solve writes no file"), "{stderr}");
+    // No answer to write: a note, and no file left behind.
+    let (code, _, stderr) = quandary(&["tank", "solve", "2", "--out", &at("none.txt")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("nothing written"), "{stderr}");
+    assert!(!dir.join("none.txt").exists());
+    // A file: written, and named in the text instead of printed.
+    let (code, stdout, stderr) = quandary(&[
+        "battleship",
+        "generate",
+        "--rows",
+        "6",
+        "--cols",
+        "6",
+        "--fleet",
+        "2 1",
+        "--seed",
+        "1",
+        "-o",
+        &at("new.txt"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("(written to"), "{stdout}");
+    let written = std::fs::read_to_string(dir.join("new.txt")).unwrap();
+    assert!(written.contains("size 6 6"), "{written}");
+    // A generic verb's file: the solution in the puzzle's own format.
+    let (code, _, stderr) = quandary(&[
+        "tantrix",
+        "solve",
+        "data/tantrix/boards/free-60.txt",
+        "--out",
+        &at("solved.txt"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!std::fs::read_to_string(dir.join("solved.txt"))
+        .unwrap()
+        .is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

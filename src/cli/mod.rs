@@ -524,16 +524,34 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
             (report, quandary::solve::proof::take(shared))
         })?,
     };
+    let mut report = report;
     if let Some(path) = vm.try_get_one::<String>("out").ok().flatten() {
-        output.out = Some((path.clone(), report.file.clone()));
-        if report.file.is_none() && report.solution.is_some() {
-            return Err(Error::input(format!(
-                "--out: {} has no solution file format; use --json or --svg",
-                entry.name()
-            )));
-        }
+        output.out = Some(out_file(&mut report, path)?);
     }
     emit(&report, &output)
+}
+
+/// Where `--out PATH` sends a report's file (a solution in the puzzle's own format, a new or
+/// converted puzzle): the same for every verb. The file's text in the report's text becomes a
+/// line naming the path. A report with an answer but no file format is an error (use --json
+/// or --svg); one with no answer to write is a note, and nothing is written.
+fn out_file(report: &mut Report, path: &str) -> Result<(String, Option<String>), Error> {
+    match report.file.clone() {
+        Some(file) => {
+            report.text = report
+                .text
+                .replacen(&file, &format!("(written to {path})\n"), 1);
+            Ok((path.to_string(), Some(file)))
+        }
+        None if report.solution.is_some() => Err(Error::input(format!(
+            "--out {path}: {} {} writes no file (no file format for this answer); use --json or --svg",
+            report.puzzle, report.verb
+        ))),
+        None => {
+            eprintln!("quandary: note: --out {path}: no answer to write; nothing written");
+            Ok((path.to_string(), None))
+        }
+    }
 }
 
 /// What HiGHS reported, in one line.
@@ -594,13 +612,7 @@ fn own_verb(entry: &dyn Entry, pm: &ArgMatches) -> Result<i32, Error> {
         }
     })?;
     if let Some(path) = out {
-        let Some(file) = report.file.clone() else {
-            return Err(Error::input(format!("-o {path}: this verb writes no file")));
-        };
-        report.text = report
-            .text
-            .replacen(&file, &format!("(written to {path})\n"), 1);
-        output.out = Some((path, Some(file)));
+        output.out = Some(out_file(&mut report, &path)?);
     }
     emit(&report, &output)
 }
