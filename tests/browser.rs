@@ -339,7 +339,7 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
     b.type_into("#words", "19 19");
     b.choose("verb", "reach");
     b.type_into("#at-least", "119");
-    b.run("const m = document.querySelector('#opts [data-flag=\"method\"]'); m.value = 'budget'; m.dispatchEvent(new Event('change'));");
+    b.run("const m = document.querySelector('#opts [data-flag=\"method\"]'); m.value = 'exact'; m.dispatchEvent(new Event('change'));");
     b.type_into("#limit", "60");
     b.click("#go");
     let mut seen = std::collections::BTreeSet::new();
