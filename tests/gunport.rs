@@ -356,20 +356,40 @@ fn the_census_agrees_with_every_published_value() {
 
 #[test]
 fn solve_settles_14_by_16_by_itself() {
-    // `solve` on a board whose symmetric searches miss Pearce's value: the budget program
-    // refutes 74, a symmetric SAT search draws 72, and the verifier passes the packing.
+    // `solve` on a board whose symmetric searches miss Pearce's value: the transfer matrix
+    // gives the optimum, 72, a symmetric SAT search draws a packing with 72, and the verifier
+    // passes it.
     let (code, stdout, stderr, _) = common::quandary(&["gunport", "solve", "14", "16", "--json"]);
     assert_eq!(code, 0, "{stderr}");
     let v = common::one_json(&stdout);
     assert_eq!(v["status"], "optimal");
     assert_eq!(v["objective"], 72);
+    assert_eq!(v["solution"]["holes"], 72, "{v}");
+    let method = v["stats"]["method"].as_str().unwrap();
+    assert!(method.contains("transfer matrix"), "{method}");
+    let steps = v["details"]["steps"].as_array().unwrap();
+    assert!(steps[0]["search"]
+        .as_str()
+        .unwrap()
+        .contains("transfer matrix"));
+    // The budget program's route (`--method exact`) settles it too: it refutes 74, and SAT
+    // draws 72.
+    let (code, stdout, stderr, _) = common::quandary(&[
+        "gunport", "solve", "14", "16", "--method", "exact", "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = common::one_json(&stdout);
+    assert_eq!(
+        (v["status"].as_str(), v["objective"].as_i64()),
+        (Some("optimal"), Some(72))
+    );
     let method = v["stats"]["method"].as_str().unwrap();
     assert!(method.contains("refutation of 74"), "{method}");
     let steps = v["details"]["steps"].as_array().unwrap();
     assert_eq!(steps[0]["search"], "budget program");
     assert_eq!(steps[0]["refuted"], true);
-    // Asked for the integer program only, the same question is not settled by the budget
-    // program (the method names no refutation).
+    // Asked for the integer program only, the same question is not settled by either (the
+    // method names neither).
     let (_, stdout, _, _) = common::quandary(&[
         "gunport",
         "solve",
@@ -382,5 +402,9 @@ fn solve_settles_14_by_16_by_itself() {
         "3",
     ]);
     let v = common::one_json(&stdout);
-    assert!(!v["stats"]["method"].as_str().unwrap().contains("budget"));
+    let method = v["stats"]["method"].as_str().unwrap();
+    assert!(
+        !method.contains("budget") && !method.contains("transfer"),
+        "{method}"
+    );
 }

@@ -59,6 +59,9 @@ enum GunportVerb {
         /// Also cross-check every board with the transfer-matrix program where it applies
         #[arg(long)]
         check_dp: bool,
+        /// Print the boards as CSV: m,n,optimum,pearce,sands,method,seconds
+        #[arg(long, conflicts_with = "json")]
+        csv: bool,
         #[command(flatten)]
         options: gunport::Options,
         /// (A sweep draws no picture: `gunport solve M N --svg FILE` draws one board.)
@@ -211,13 +214,20 @@ pub fn run_verb(
                 max_n,
                 min,
                 check_dp,
+                csv,
                 options,
                 common,
             } => sweep(
                 [max_m, max_n, min],
                 check_dp,
                 &options,
-                common.json,
+                if csv {
+                    Lines::Csv
+                } else if common.json {
+                    Lines::Json
+                } else {
+                    Lines::Text
+                },
                 &within(base, common.time_limit)?,
                 line,
             ),
@@ -338,13 +348,24 @@ fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report> {
     Ok(r)
 }
 
-/// `gunport sweep`: the optimum of every board in a range, one line (or JSON object) each.
-/// `sides`: the largest number of rows, of columns, and the smallest side.
+/// How a sweep prints its boards.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lines {
+    Text,
+    Json,
+    Csv,
+}
+
+/// `gunport sweep`: the optimum of every board in a range, one line (or JSON object, or CSV
+/// row) each. `sides`: the largest number of rows, of columns, and the smallest side. With
+/// `--method auto` each narrow side takes one pass of the optimum transfer matrix for every
+/// length at once ([`gunport::tm`]), where its array fits the memory limit; other boards, and
+/// every board with `--method sat` or `exact`, are asked of the runner one by one.
 fn sweep(
     [max_m, max_n, lo]: [i64; 3],
     check_dp: bool,
     o: &gunport::Options,
-    json: bool,
+    lines: Lines,
     limits: &Limits,
     line: &mut dyn FnMut(&str),
 ) -> Result<Report> {
@@ -357,21 +378,71 @@ fn sweep(
     }
     let started = limits.started;
     let (mut rows, mut failures, mut unknown) = (Vec::new(), 0, 0);
-    if !json {
-        line("   m    n  holes  proof     sands  pearce  seconds  note");
+    match lines {
+        Lines::Text => line("   m    n  holes  proof     sands  pearce  seconds  method; note"),
+        Lines::Csv => line("m,n,optimum,pearce,sands,method,seconds"),
+        Lines::Json => {}
     }
+    let plain = o.method == gunport::Method::Auto
+        && o.formulation.is_none()
+        && o.symmetry == gunport::Symmetry::None
+        && o.engines.is_none();
     for m in lo as usize..=g_max.m {
+        // One pass for every length of this width, when it fits.
+        let pass = if plain
+            && m <= gunport::tm::MAX_WIDTH
+            && gunport::tm::bytes(m) <= limits.memory.unwrap_or_else(crate::guard::memory_limit)
+        {
+            let t = std::time::Instant::now();
+            let optima = bounded(limits, "the transfer matrix", || {
+                Ok(gunport::tm::optima(m, g_max.n))
+            });
+            match optima {
+                Ok(Some(op)) if op.exact() => Some((op.holes, t.elapsed().as_secs_f64())),
+                Ok(_) => None,
+                Err(Error::Stopped(_)) => Some((Vec::new(), t.elapsed().as_secs_f64())),
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
         for n in m.max(lo as usize)..=g_max.n {
             let g = Gunport { m, n };
-            // One deadline for the whole sweep: boards after it answer "unknown" at once.
-            let board = Limits {
-                started: std::time::Instant::now(),
-                ..limits.clone()
+            let (status, holes, method, seconds) = match &pass {
+                Some((holes, seconds)) => match holes.get(n - 1) {
+                    Some(&h) => (
+                        Status::Optimal,
+                        h,
+                        format!(
+                            "transfer matrix (width {m}, one pass for lengths 1..{})",
+                            g_max.n
+                        ),
+                        *seconds,
+                    ),
+                    None => (
+                        Status::Unknown,
+                        -1,
+                        "transfer matrix, stopped".into(),
+                        *seconds,
+                    ),
+                },
+                None => {
+                    // One deadline for the whole sweep: boards after it answer "unknown" at once.
+                    let board = Limits {
+                        started: std::time::Instant::now(),
+                        ..limits.clone()
+                    };
+                    let out = run::<GunportProblem>(&g, o, Query::Optimum, &board)?;
+                    let r = report::<GunportProblem>(&g, o, out);
+                    (
+                        r.status,
+                        r.objective.unwrap_or(-1),
+                        r.stats.method.clone(),
+                        r.stats.seconds,
+                    )
+                }
             };
-            let out = run::<GunportProblem>(&g, o, Query::Optimum, &board)?;
-            let r = report::<GunportProblem>(&g, o, out);
-            let proved = r.status == Status::Optimal;
-            let holes = r.objective.unwrap_or(-1);
+            let proved = status == Status::Optimal;
             unknown += usize::from(!proved);
             let dp_value = check_dp
                 .then(|| dp::optimum(m, n).map(|d| d.holes as i64))
@@ -388,21 +459,26 @@ fn sweep(
                 failures += 1;
             }
             let pearce = (m >= 2).then(|| g.pearce());
-            if json {
-                rows.push(
-                    serde_json::json!({"m": m, "n": n, "status": r.status, "objective": r.objective,
-                    "sands": g.sands(), "pearce": pearce, "dp": dp_value,
-                    "seconds": r.stats.seconds, "notes": notes}),
-                );
-            } else {
-                line(&format!(
+            let objective = proved.then_some(holes);
+            match lines {
+                Lines::Json => rows.push(serde_json::json!({"m": m, "n": n, "status": status,
+                    "objective": objective, "sands": g.sands(), "pearce": pearce, "dp": dp_value,
+                    "method": method, "seconds": seconds, "notes": notes})),
+                Lines::Csv => line(&format!(
+                    "{m},{n},{},{},{},\"{}\",{seconds:.3}",
+                    objective.map_or(String::new(), |h| h.to_string()),
+                    pearce.map_or(String::new(), |p| p.to_string()),
+                    g.sands().map_or(String::new(), |s| s.to_string()),
+                    method.replace('"', "'"),
+                )),
+                Lines::Text => line(&format!(
                     "{m:>4} {n:>4} {holes:>6}  {:<8} {:>6} {:>7} {:>8.3}  {}",
                     if proved { "optimal" } else { "unknown" },
                     g.sands().map_or("-".into(), |s| s.to_string()),
                     pearce.map_or("-".into(), |p| p.to_string()),
-                    r.stats.seconds,
-                    notes.join("; ")
-                ));
+                    seconds,
+                    [vec![method], notes].concat().join("; ")
+                )),
             }
         }
     }
@@ -419,10 +495,12 @@ fn sweep(
     );
     r.stats.seconds = started.elapsed().as_secs_f64();
     r.details = Some(serde_json::json!({ "boards": rows, "pearce_fails": failures }));
-    r.text = format!(
-        "\n{:.1} s; {unknown} not proved within the limit; Pearce's formula fails on {failures} (1×n boards are paths and excluded).",
-        r.stats.seconds
-    );
+    if lines != Lines::Csv {
+        r.text = format!(
+            "\n{:.1} s; {unknown} not proved within the limit; Pearce's formula fails on {failures} (1×n boards are paths and excluded).",
+            r.stats.seconds
+        );
+    }
     Ok(r)
 }
 

@@ -7,6 +7,7 @@ pub mod dp;
 mod model;
 mod puzzle;
 mod settle;
+pub mod tm;
 mod verify;
 
 pub use model::GunportModel;

@@ -1,6 +1,6 @@
 //! Gunport as a [`Puzzle`]: options, the trait's hooks, the exact methods it answers with.
 
-use super::settle::{budget_reach, settle_optimum, SETTLE_FROM_CELLS};
+use super::settle::{budget_reach, settle_optimum, tm_optimum, SETTLE_FROM_CELLS, TM_WIDTH};
 use super::*;
 use crate::error::{Error, Result};
 use crate::geometry::{self, Grid};
@@ -216,16 +216,11 @@ impl Puzzle for GunportProblem {
                 }
                 settle_optimum(g, limits)
             }
-            Query::Optimum
-                if o.method == Method::Auto
-                    && g.cells() > SETTLE_FROM_CELLS
-                    && g.m.min(g.n) <= budget::MAX_WIDTH
-                    && o.formulation.is_none()
-                    && o.symmetry == Symmetry::None
-                    && o.engines.is_none() =>
-            {
-                settle_optimum(g, limits)
-            }
+            Query::Optimum if settles(g, o) => tm_optimum(g, limits).or_else(|| {
+                (g.m.min(g.n) <= budget::MAX_WIDTH)
+                    .then(|| settle_optimum(g, limits))
+                    .flatten()
+            }),
             _ if o.method == Method::Exact => Some(Err(Error::input(
                 "--method budget answers `reach` and `optimum` only",
             ))),
@@ -241,6 +236,9 @@ impl Puzzle for GunportProblem {
         if query != Query::Optimum
             || o.symmetry != Symmetry::None
             || g.target(formulation).is_none()
+            // The transfer matrix knows the optimum first, then looks for symmetric packings
+            // at that value: searches at a bound it may not reach would be wasted.
+            || (settles(g, o) && g.m.min(g.n) <= TM_WIDTH)
         {
             return Vec::new();
         }
@@ -269,4 +267,15 @@ impl Puzzle for GunportProblem {
         }
         Some(out)
     }
+}
+
+/// Whether `optimum` on `g` takes the settling route (the transfer matrix, else the budget
+/// program and SAT) rather than the integer program: `--method auto`, the default formulation,
+/// no restriction, and a board larger than [`SETTLE_FROM_CELLS`].
+fn settles(g: &Gunport, o: &Options) -> bool {
+    o.method == Method::Auto
+        && g.cells() > SETTLE_FROM_CELLS
+        && o.formulation.is_none()
+        && o.symmetry == Symmetry::None
+        && o.engines.is_none()
 }

@@ -1,6 +1,7 @@
 //! Settling the optimum of a large board: the budget program refutes values from the top,
 //! and SAT draws a packing at the first value it cannot refute.
 
+use super::tm;
 use super::*;
 use crate::error::{Error, Result};
 use crate::geometry;
@@ -28,7 +29,6 @@ pub(super) const SYMMETRIC_SEARCH: std::time::Duration = std::time::Duration::fr
 pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Packing>>> {
     let top = g.domino_bound()?;
     let started = Instant::now();
-    let remaining = || limits.remaining();
     let mut steps: Vec<serde_json::Value> = Vec::new();
     let mut refuted: Option<i64> = None;
     let unknown = |steps: Vec<serde_json::Value>, refuted: Option<i64>, why: &str| Exact {
@@ -53,32 +53,12 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
         }
         // Below the top: a symmetric packing at h settles it (h + 2 is refuted).
         if h < top {
-            // The optimum's own phases on the charge formulation, half-turn first (it found
-            // 19×19's 117), each with its share of the time left or SYMMETRIC_SEARCH.
-            for sym in [
-                geometry::Symmetry::HalfTurn,
-                geometry::Symmetry::Mirror,
-                geometry::Symmetry::Flip,
-            ] {
-                let phase = g.symmetric_phase(Formulation::Charge, sym);
-                let limit = remaining().map_or(SYMMETRIC_SEARCH, |r| {
-                    r.mul_f64(phase.share).min(SYMMETRIC_SEARCH)
-                });
-                let t = Instant::now();
-                let found = packing_at(g, h, &limits.until(Some(t + limit)), phase.build);
-                let found = match found {
-                    Ok(found) => found,
-                    Err(e) => return Some(Err(e)),
-                };
-                steps.push(serde_json::json!({
-                    "holes": h,
-                    "search": format!("{} (SAT, charge formulation)", phase.scope),
-                    "found": found.is_some(),
-                    "seconds": t.elapsed().as_secs_f64(),
-                }));
-                if let Some(p) = found {
-                    return Some(Ok(settled(g, h, p, steps, started, &phase.scope)));
+            match symmetric_draw(g, h, limits, &mut steps) {
+                Ok(Some((p, searched))) => {
+                    return Some(Ok(settled(g, h, p, steps, started, &searched)))
                 }
+                Ok(None) => {}
+                Err(e) => return Some(Err(e)),
             }
         }
         let t = Instant::now();
@@ -103,18 +83,10 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
             return None;
         }
         // h is reachable and h + 2 is not: draw a packing with the full model.
-        let t = Instant::now();
-        let full = || g.formulated(g.formulate(Formulation::Charge), Formulation::Charge, None);
-        let found = match packing_at(g, h, limits, Box::new(full)) {
+        let found = match full_draw(g, h, limits, &mut steps) {
             Ok(found) => found,
             Err(e) => return Some(Err(e)),
         };
-        steps.push(serde_json::json!({
-            "holes": h,
-            "search": "all packings (SAT, charge formulation)",
-            "found": found.is_some(),
-            "seconds": t.elapsed().as_secs_f64(),
-        }));
         return Some(Ok(match found {
             Some(p) => settled(g, h, p, steps, started, "full model"),
             None => unknown(
@@ -124,6 +96,118 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
             ),
         }));
     }
+}
+
+/// A packing with `h` holes among the symmetric ones (the optimum's own phases on the charge
+/// formulation, half-turn first: it found 19×19's 117), each with its share of the time left
+/// or [`SYMMETRIC_SEARCH`]; each search is a step. With the phase's scope it was found in.
+fn symmetric_draw(
+    g: &Gunport,
+    h: i64,
+    limits: &Limits,
+    steps: &mut Vec<serde_json::Value>,
+) -> Result<Option<(Packing, String)>> {
+    for sym in [
+        geometry::Symmetry::HalfTurn,
+        geometry::Symmetry::Mirror,
+        geometry::Symmetry::Flip,
+    ] {
+        let phase = g.symmetric_phase(Formulation::Charge, sym);
+        let limit = limits.remaining().map_or(SYMMETRIC_SEARCH, |r| {
+            r.mul_f64(phase.share).min(SYMMETRIC_SEARCH)
+        });
+        let t = Instant::now();
+        let found = packing_at(g, h, &limits.until(Some(t + limit)), phase.build)?;
+        steps.push(serde_json::json!({
+            "holes": h,
+            "search": format!("{} (SAT, charge formulation)", phase.scope),
+            "found": found.is_some(),
+            "seconds": t.elapsed().as_secs_f64(),
+        }));
+        if let Some(p) = found {
+            return Ok(Some((p, phase.scope)));
+        }
+    }
+    Ok(None)
+}
+
+/// A packing with `h` holes by the full charge model, within `limits`; the search is a step.
+fn full_draw(
+    g: &Gunport,
+    h: i64,
+    limits: &Limits,
+    steps: &mut Vec<serde_json::Value>,
+) -> Result<Option<Packing>> {
+    let t = Instant::now();
+    let full = || g.formulated(g.formulate(Formulation::Charge), Formulation::Charge, None);
+    let found = packing_at(g, h, limits, Box::new(full))?;
+    steps.push(serde_json::json!({
+        "holes": h,
+        "search": "all packings (SAT, charge formulation)",
+        "found": found.is_some(),
+        "seconds": t.elapsed().as_secs_f64(),
+    }));
+    Ok(found)
+}
+
+/// Narrow sides up to this the optimum transfer matrix settles `solve` and `optimum` by itself
+/// (width 17: 258 MB and about 10 s for 17×19 on two cores); wider ones go to the budget
+/// program's route ([`settle_optimum`]).
+pub(super) const TM_WIDTH: usize = 17;
+
+/// The optimum by the transfer matrix ([`tm`]), and a packing with that many holes drawn by
+/// SAT (symmetric packings first, then the full charge model). `None` when the board is too
+/// wide or the pass could not keep every state (then the other methods answer). The optimum
+/// stands on the transfer matrix even if no packing is drawn in time; the answer then says so
+/// and shows none.
+pub(super) fn tm_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Packing>>> {
+    let (w, len) = (g.m.min(g.n), g.m.max(g.n));
+    if w > TM_WIDTH || tm::bytes(w) > limits.memory.unwrap_or_else(crate::guard::memory_limit) {
+        return None;
+    }
+    let started = Instant::now();
+    let optima = tm::optima(w, len)?;
+    if !optima.exact() {
+        return None;
+    }
+    let h = optima.holes[len - 1];
+    let mut steps = vec![serde_json::json!({
+        "holes": h,
+        "search": format!("transfer matrix (width {w}): the optimum"),
+        "seconds": started.elapsed().as_secs_f64(),
+    })];
+    let drawn = match symmetric_draw(g, h, limits, &mut steps) {
+        Ok(Some(found)) => Some(found),
+        Ok(None) => match full_draw(g, h, limits, &mut steps) {
+            Ok(p) => p.map(|p| (p, "full model".to_string())),
+            Err(e) => return Some(Err(e)),
+        },
+        Err(e) => return Some(Err(e)),
+    };
+    let (solutions, method) = match drawn {
+        Some((p, searched)) => (
+            vec![p],
+            format!("optimum by the transfer matrix; a packing with {h} holes by SAT ({searched})"),
+        ),
+        None => (
+            Vec::new(),
+            format!(
+                "optimum by the transfer matrix; no packing with {h} holes drawn within the limit"
+            ),
+        ),
+    };
+    Some(Ok(Exact {
+        status: Status::Optimal,
+        solutions,
+        count: 1,
+        objective: Some(h),
+        method,
+        scope: None,
+        details: Some(serde_json::json!({
+            "steps": steps,
+            "seconds": started.elapsed().as_secs_f64(),
+        })),
+    }))
 }
 
 /// The optimum `h` settled by a packing (found in `searched`: a phase's scope, or the full
