@@ -408,3 +408,69 @@ fn solve_settles_14_by_16_by_itself() {
         "{method}"
     );
 }
+
+/// The proved optima of a CSV in data/gunport/ by board: `holes` and `status` columns named.
+fn proved_in(file: &str, holes: &str, status: Option<&str>) -> Vec<((usize, usize), i64)> {
+    let text = std::fs::read_to_string(format!(
+        "{}/data/gunport/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let (h, s) = (at(holes), status.map(at));
+    lines
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            if s.is_some_and(|s| f[s] != "optimal") {
+                return None;
+            }
+            let board = (f[0].parse().unwrap(), f[1].parse().unwrap());
+            Some((board, f[h].parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn the_rectangles_table_agrees_with_theorems_packings_and_other_methods() {
+    // data/gunport/rectangles.csv: `quandary gunport sweep --max-m 20 --max-n 40 --csv`, one
+    // pass of the optimum transfer matrix per width (docs/gunport.md).
+    let table: std::collections::HashMap<(usize, usize), i64> =
+        proved_in("rectangles.csv", "optimum", None)
+            .into_iter()
+            .collect();
+    for m in 1..=20 {
+        for n in m..=40 {
+            let g = Gunport { m, n };
+            let holes = *table
+                .get(&(m, n))
+                .unwrap_or_else(|| panic!("{m}×{n} missing"));
+            if let Some(d) = g.domino_bound() {
+                assert!(holes <= d, "{m}×{n}: {holes} over the domino bound {d}");
+            }
+            if let Some(s) = g.sands() {
+                assert_eq!(holes, s as i64, "{m}×{n}: Sands");
+            }
+            if (2..=13).contains(&m) {
+                assert_eq!(holes, g.pearce(), "{m}×{n}: Klostermeyer–Yeo");
+            }
+        }
+    }
+    assert_eq!(table[&(19, 19)], 117, "A280984");
+    // The stored packings, each checked by the verifier above.
+    for (board, file) in [((19, 19), "19x19-117.txt"), ((14, 16), "14x16-72.txt")] {
+        let holes = verify(&stored_packing(file)).unwrap();
+        assert_eq!(table[&board], holes as i64, "{file}");
+    }
+    // Every optimum the census and the audit proved by other methods (SAT, the budget
+    // program) is the table's.
+    let mut twice = 0;
+    for (file, holes) in [("census.csv", "holes"), ("audit.csv", "holes")] {
+        for (board, h) in proved_in(file, holes, Some("status")) {
+            assert_eq!(table[&board], h, "{file}: {board:?}");
+            twice += 1;
+        }
+    }
+    assert!(twice >= 209 + 34, "{twice} boards checked twice");
+}

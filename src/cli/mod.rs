@@ -342,7 +342,10 @@ pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
             serde_json::to_string(report).expect("reports serialise")
         );
     } else {
-        outln!("{}", report.text.trim_end_matches('\n'));
+        // A verb that printed its lines as it went (a sweep as CSV) may leave no text.
+        if !report.text.is_empty() {
+            outln!("{}", report.text.trim_end_matches('\n'));
+        }
         if !report.stats.method.is_empty() {
             outln!("({} in {:.3} s)", report.stats.method, report.stats.seconds);
         }
