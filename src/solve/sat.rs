@@ -6,7 +6,7 @@ use super::{Answer, Backend, EngineSize};
 use crate::model::{Constraint, Direction, Lit, Model, Objective, Sense};
 use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
 use rustsat::encodings::pb::{BoundUpper as _, BoundUpperIncremental as _, DynamicPolyWatchdog};
-use rustsat::encodings::{pb, CollectClauses};
+use rustsat::encodings::{pb, CollectClauses, ConstraintEncodingError};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::PbConstraint;
 use rustsat::types::Clause;
@@ -148,6 +148,54 @@ pub struct SatBackend {
     /// Whether a large engine its deadline stopped is left to the process's exit (taken from
     /// the stage it was built in).
     leave_to_exit: bool,
+    /// Rows whose totalizer would be larger than this get a binary adder ([`adder_threshold`]).
+    adder_above: i64,
+}
+
+/// The size of a row's totalizer, terms × the smaller distance of the bound from either end
+/// (after moving negative weights to the other side), the measure [`ADDER_ABOVE`] bounds.
+fn totalizer_size(c: &Constraint) -> i64 {
+    let mut rhs = c.rhs;
+    let mut total = 0;
+    let mut terms = 0;
+    for &(w, _) in &c.terms {
+        if w < 0 {
+            rhs -= w;
+        }
+        total += w.abs();
+        terms += i64::from(w != 0);
+    }
+    terms * rhs.min(total - rhs).max(1)
+}
+
+/// Totalizers of all rows together above this size (terms × bound, summed) would take more
+/// memory than a run should: Tank Attack's attack rows are n⁴/3 of it (4.8 million at n = 40,
+/// 2.5 GB). Past it, the largest rows get binary adders until the rest fits.
+const TOTALIZERS_IN_ALL: i64 = 2_000_000;
+
+/// The row size above which this model's rows get binary adders: [`ADDER_ABOVE`], or lower
+/// when the totalizers of all rows together would pass `budget` ([`TOTALIZERS_IN_ALL`]).
+fn adder_threshold(model: &Model, budget: i64) -> i64 {
+    let mut sizes: Vec<i64> = model
+        .constraints
+        .iter()
+        .map(totalizer_size)
+        .filter(|&s| s <= ADDER_ABOVE)
+        .collect();
+    let mut total: i64 = sizes.iter().sum();
+    if total <= budget {
+        return ADDER_ABOVE;
+    }
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    let mut threshold = ADDER_ABOVE;
+    for s in sizes {
+        if total <= budget {
+            break;
+        }
+        total -= s;
+        threshold = s - 1;
+    }
+    threshold
 }
 
 impl SatBackend {
@@ -166,6 +214,16 @@ impl SatBackend {
         model: &Model,
         config: &str,
         recorder: Option<super::proof::Shared>,
+    ) -> SatBackend {
+        SatBackend::build(model, config, recorder, TOTALIZERS_IN_ALL)
+    }
+
+    /// The engine of `model`, its rows' totalizers held to `budget` in all.
+    fn build(
+        model: &Model,
+        config: &str,
+        recorder: Option<super::proof::Shared>,
+        budget: i64,
     ) -> SatBackend {
         let mut solver = ManuallyDrop::new(Engine::new(config));
         let cancel = crate::guard::cancel_flag();
@@ -200,11 +258,13 @@ impl SatBackend {
             log: recorder.is_some().then(Default::default),
             recorder,
             leave_to_exit: crate::guard::leaves_to_exit(),
+            adder_above: ADDER_ABOVE,
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
             backend.solver.reserve(n as i32);
         }
+        backend.adder_above = adder_threshold(model, budget);
         for c in &model.constraints {
             backend.add_constraint(c);
         }
@@ -340,14 +400,22 @@ impl Backend for SatBackend {
             Sense::Ge => PbConstraint::new_lb(lits, rhs as isize),
             Sense::Eq => PbConstraint::new_eq(lits, rhs as isize),
         };
-        let (mut sink, vars) = self.sink();
         // rustsat's default (the generalized totalizer) propagates fully but grows with the
-        // number of distinct partial sums: about terms × bound clauses. Past ADDER_ABOVE a
-        // binary adder (terms × log(total) clauses, weaker propagation) is used instead:
-        // Tank Attack's balance row at n = 12 took 760,000 clauses the other way.
+        // number of distinct partial sums: about terms × bound clauses. Past ADDER_ABOVE (or
+        // this model's lower threshold, `adder_threshold`) a binary adder (terms × log(total)
+        // clauses, weaker propagation) is used instead: Tank Attack's balance row at n = 12
+        // took 760,000 clauses the other way.
         let size = terms.len() as i64 * rhs.min(total - rhs).max(1);
-        let done = if size > ADDER_ABOVE {
-            pb::encode_pb_constraint::<pb::BinaryAdder, _>(row, &mut sink, vars)
+        let adder = size > self.adder_above;
+        let (mut sink, vars) = self.sink();
+        let done = if adder {
+            // Straight to the adder: rustsat's front door would hand a row of unit weights
+            // to a totalizer whatever the encoding asked for.
+            match <pb::BinaryAdder as pb::BoundBoth>::encode_constr(row, &mut sink, vars) {
+                Ok(()) => Ok(()),
+                Err(ConstraintEncodingError::Unsat) => sink.add_clause(Clause::new()),
+                Err(ConstraintEncodingError::OutOfMemory(e)) => Err(e),
+            }
         } else {
             pb::default_encode_pb_constraint(row, &mut sink, vars)
         };
@@ -518,5 +586,69 @@ impl Backend for SatBackend {
             clauses: self.clauses,
             cuts_in_search: self.solver.watch_clauses(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every assignment of `n` variables that satisfies every row of `m`, by brute force.
+    fn brute_count(m: &Model, n: usize) -> usize {
+        (0..1u32 << n)
+            .filter(|bits| {
+                let a: Vec<bool> = (0..n).map(|k| bits >> k & 1 == 1).collect();
+                m.constraints.iter().all(|c| c.holds(&a))
+            })
+            .count()
+    }
+
+    /// Solutions of `m` on the variables `x` by SAT, its rows' totalizers held to `budget`,
+    /// each solution blocked in turn.
+    fn sat_count(m: &Model, x: &[Lit], budget: i64) -> usize {
+        let mut b = SatBackend::build(m, "default", None, budget);
+        let mut count = 0;
+        while b.solve(&[]) == Answer::Sat {
+            let a = b.assignment();
+            assert!(m.constraints.iter().all(|c| c.holds(&a)));
+            count += 1;
+            let block: Vec<Lit> = x
+                .iter()
+                .map(|&l| if a[l.var.index()] { !l } else { l })
+                .collect();
+            b.add_clause(&block);
+        }
+        count
+    }
+
+    #[test]
+    fn rows_past_the_budget_get_adders_and_still_mean_what_they_say() {
+        // Three overlapping windows of unit weights, equalities and bounds, on 12 variables.
+        let mut m = Model::new();
+        let x: Vec<Lit> = (0..12).map(|k| m.var(format!("x{k}")).pos()).collect();
+        m.add("a", x[..8].iter().map(|&l| (1, l)).collect(), Sense::Eq, 4);
+        m.add("b", x[4..].iter().map(|&l| (1, l)).collect(), Sense::Eq, 3);
+        m.add(
+            "c",
+            x[2..10].iter().map(|&l| (1, l)).collect(),
+            Sense::Le,
+            5,
+        );
+        m.add("d", x.iter().map(|&l| (1, l)).collect(), Sense::Ge, 5);
+        // Within the budget: totalizers; past it (a budget of 1): adders for every row.
+        assert_eq!(adder_threshold(&m, TOTALIZERS_IN_ALL), ADDER_ABOVE);
+        let threshold = adder_threshold(&m, 1);
+        assert!(
+            threshold < 24,
+            "{threshold}: the smallest row is 8 terms × 3"
+        );
+        let truth = brute_count(&m, 12);
+        assert!(truth > 0);
+        assert_eq!(sat_count(&m, &x, TOTALIZERS_IN_ALL), truth);
+        assert_eq!(sat_count(&m, &x, 1), truth);
+        // And a contradiction stays one.
+        m.add("e", x[..8].iter().map(|&l| (1, l)).collect(), Sense::Ge, 5);
+        assert_eq!(brute_count(&m, 12), 0);
+        assert_eq!(sat_count(&m, &x, 1), 0);
     }
 }
