@@ -20,9 +20,9 @@
 /// line draws a spinner; the page polls what a run reports). The library draws nothing itself.
 ///
 /// A sink belongs to one run: it travels in the run's [`Limits`](crate::solve::limits::Limits) into
-/// every stage of the run ([`super::guarded`]) and into the worker threads that enter a
+/// every stage of the run ([`guarded`]) and into the worker threads that enter a
 /// stage, so that two runs at once (a server's) report each to its own. Code deep in a stage
-/// calls [`phase`] and [`message`]; outside a stage of a run with a sink they do nothing.
+/// calls `phase` and `message`; outside a stage of a run with a sink they do nothing.
 pub mod progress {
     use std::sync::Arc;
 

@@ -6,7 +6,7 @@
 //! ([`Puzzle::verify`]) and how to draw one. Everything else (first solution, optimum, counts,
 //! uniqueness, forced cells, time limits, verification of every answer, reports) is written
 //! once, in [`crate::runner`], and serves every puzzle. A new puzzle is one module
-//! implementing this trait plus one line in [`registry`]; [`template`] is a compiled example.
+//! implementing this trait plus one line in [`registry`](crate::runner::registry); [`template`] is a compiled example.
 
 pub mod battleship;
 pub mod chess;

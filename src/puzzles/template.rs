@@ -6,7 +6,7 @@
 //!
 //! To add a puzzle, copy this file to `src/puzzles/<name>.rs` (or a folder), declare it in
 //! `src/puzzles/mod.rs`, implement [`Puzzle`] for a unit type, and add one line to
-//! [`registry::PUZZLES`](super::registry::PUZZLES). Every generic verb (`solve`, `count`,
+//! [`registry::PUZZLES`](crate::runner::registry::PUZZLES). Every generic verb (`solve`, `count`,
 //! `unique`, `forced`, `model`; `optimum` and `reach` when it has an objective), JSON, SVG,
 //! time limits and verification of every answer then come from the runner. The template is
 //! not in the registry, so the command line stays with the five puzzles of the seeds; the

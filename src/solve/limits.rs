@@ -169,7 +169,7 @@ impl Limits {
     }
 }
 
-/// Runs work that is not a [`run`] (a setter's verb, a sweep) under the run's deadline and
+/// Runs work that is not a [`run`](crate::runner::run) (a setter's verb, a sweep) under the run's deadline and
 /// the memory limit: stopped by the deadline, it is [`Error::Stopped`] (exit status 1,
 /// naming `what`); over the memory limit, the [`too_large`] error.
 pub fn bounded<R>(limits: &Limits, what: &str, work: impl FnOnce() -> Result<R>) -> Result<R> {

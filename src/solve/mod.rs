@@ -1,4 +1,4 @@
-//! Backends turn a [`Model`](crate::model::Model) into answers; [`search`] builds every search
+//! Backends turn a [`crate::model::Model`] into answers; [`search`] builds every search
 //! operation (first solution, optimum with proof, enumeration, uniqueness, lazy constraints)
 //! once on top of the [`Backend`] interface.
 

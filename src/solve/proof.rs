@@ -3,7 +3,7 @@
 //! code with quandary can check (docs/certificates.md says what that proves and what it does
 //! not).
 //!
-//! How: while [`recording`], each [`super::sat::SatBackend`] keeps every clause it gives
+//! How: while [`recording`](super::limits::Limits::recording), each [`super::sat::SatBackend`] keeps every clause it gives
 //! CaDiCaL. When a solve answers "unsatisfiable", the clauses so far, plus the solve's
 //! assumptions as unit clauses, are written as `refutation-K.cnf`, and a fresh CaDiCaL
 //! engine with proof tracing on solves that file's formula, writing `refutation-K.drat`. The

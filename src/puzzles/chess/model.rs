@@ -8,14 +8,14 @@ use crate::model::{Lit, Model, Sense, Var};
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Formulation {
-    /// The seed's pairwise rows: x[p,k] + a[q] <= 1 for every attack.
+    /// The seed's pairwise rows: `x[p,k] + a[q] <= 1` for every attack.
     #[default]
     Pairwise,
-    /// Chlond's published form: per square, the attackers of q sum to at most M (1 - a[q]).
+    /// Chlond's published form: per square, the attackers of q sum to at most `M (1 - a[q])`.
     Bigm,
     /// Pairwise rows for knights and kings; for lines, clique rows: on a line (a row, column or
     /// diagonal; split at holes with `--holes-block`), the sliding pieces that move along it on
-    /// squares other than q, plus a[q], sum to at most one.
+    /// squares other than q, plus `a[q]`, sum to at most one.
     Clique,
 }
 

@@ -1,5 +1,7 @@
-//! Settling the optimum of a large board: the budget program refutes values from the top,
-//! and SAT draws a packing at the first value it cannot refute.
+//! Settling the optimum of a large board. Up to width [`TM_WIDTH`] the optimum transfer matrix
+//! ([`tm`]) gives the optimum and SAT draws a packing at it; wider boards (to 21) go to the
+//! budget program, which refutes values from the top, and SAT draws a packing at the first
+//! value it cannot refute.
 
 use super::tm;
 use super::*;

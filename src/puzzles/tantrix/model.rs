@@ -1,6 +1,6 @@
 //! The Kino & Uno integer program, with their constraint names.
 //!
-//! Variables x[p][t][r]: tile t turned r steps on place p (with `copies`, one t per copy of a
+//! Variables `x[p][t][r]`: tile t turned r steps on place p (with `copies`, one t per copy of a
 //! tile, as the paper's first model; otherwise one per kind of tile with C2′ counting copies).
 //! For every edge shared by two places, three variables say which colour its line has; a
 //! placement implies the colour of each of its sides, so touching sides match (C4 in clause
