@@ -474,3 +474,19 @@ fn the_rectangles_table_agrees_with_theorems_packings_and_other_methods() {
     }
     assert!(twice >= 209 + 34, "{twice} boards checked twice");
 }
+
+#[test]
+fn solve_settles_a_board_with_a_side_divisible_by_3_by_construction() {
+    // 18×31: SAT found 150 of 186 holes in 60 s; Sands' construction reaches mn/3 at once,
+    // and the verifier passes it.
+    let (code, stdout, stderr, _) = common::quandary(&["gunport", "solve", "18", "31", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = common::one_json(&stdout);
+    assert_eq!(
+        (v["status"].as_str(), v["objective"].as_i64()),
+        (Some("optimal"), Some(186))
+    );
+    assert_eq!(v["solution"]["holes"], 186);
+    let method = v["stats"]["method"].as_str().unwrap();
+    assert!(method.contains("Sands' construction"), "{method}");
+}

@@ -1,6 +1,8 @@
 //! Gunport as a [`Puzzle`]: options, the trait's hooks, the exact methods it answers with.
 
-use super::settle::{budget_reach, settle_optimum, tm_optimum, SETTLE_FROM_CELLS, TM_WIDTH};
+use super::settle::{
+    budget_reach, sands_packing, settle_optimum, tm_optimum, SETTLE_FROM_CELLS, TM_WIDTH,
+};
 use super::*;
 use crate::error::{Error, Result};
 use crate::geometry::{self, Grid};
@@ -216,11 +218,14 @@ impl Puzzle for GunportProblem {
                 }
                 settle_optimum(g, limits)
             }
-            Query::Optimum if settles(g, o) => tm_optimum(g, limits).or_else(|| {
-                (g.m.min(g.n) <= budget::MAX_WIDTH)
-                    .then(|| settle_optimum(g, limits))
-                    .flatten()
-            }),
+            Query::Optimum if settles(g, o) => sands_packing(g)
+                .map(Ok)
+                .or_else(|| tm_optimum(g, limits))
+                .or_else(|| {
+                    (g.m.min(g.n) <= budget::MAX_WIDTH)
+                        .then(|| settle_optimum(g, limits))
+                        .flatten()
+                }),
             _ if o.method == Method::Exact => Some(Err(Error::input(
                 "--method budget answers `reach` and `optimum` only",
             ))),
@@ -236,9 +241,10 @@ impl Puzzle for GunportProblem {
         if query != Query::Optimum
             || o.symmetry != Symmetry::None
             || g.target(formulation).is_none()
-            // The transfer matrix knows the optimum first, then looks for symmetric packings
-            // at that value: searches at a bound it may not reach would be wasted.
-            || (settles(g, o) && g.m.min(g.n) <= TM_WIDTH)
+            // Sands' construction reaches the bound at once; the transfer matrix knows the
+            // optimum first, then looks for symmetric packings at that value: searches at a
+            // bound it may not reach would be wasted.
+            || (settles(g, o) && (g.sands().is_some() || g.m.min(g.n) <= TM_WIDTH))
         {
             return Vec::new();
         }

@@ -217,6 +217,50 @@ pub(super) fn tm_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Pa
     }))
 }
 
+/// Sands' value by construction: on a board with 3 | m, every column holds vertical dominoes
+/// and a hole on every third cell, its holes on the rows ≡ 0 (mod 3) in even columns and
+/// ≡ 2 in odd ones (both leave whole dominoes at the column's ends when 3 | m, and neighbouring
+/// columns never have holes side by side); 3 | n is the same turned. mn/3 holes, the domino
+/// bound: optimal, with no search. `None` when 3 divides neither side, or a side is 1 (a path:
+/// no domino bound).
+pub(super) fn sands_packing(g: &Gunport) -> Option<Exact<Packing>> {
+    let bound = g.domino_bound()?;
+    g.sands()?;
+    let turned = !g.m.is_multiple_of(3);
+    let (rows, cols) = if turned { (g.n, g.m) } else { (g.m, g.n) };
+    let mut dominoes = Vec::with_capacity(g.cells() / 3);
+    for c in 0..cols {
+        let offset = if c % 2 == 0 { 0 } else { 2 };
+        let mut r = 0;
+        while r < rows {
+            if r % 3 == offset {
+                r += 1;
+                continue;
+            }
+            let cell = |r: usize| if turned { (c, r) } else { (r, c) };
+            dominoes.push([cell(r), cell(r + 1)]);
+            r += 2;
+        }
+    }
+    let h = g.sands()? as i64;
+    debug_assert_eq!(h, bound);
+    Some(Exact {
+        status: Status::Optimal,
+        solutions: vec![Packing {
+            m: g.m,
+            n: g.n,
+            dominoes,
+        }],
+        count: 1,
+        objective: Some(h),
+        method: format!(
+            "Sands' construction ({h} holes, the domino bound: 3 divides a side), no search"
+        ),
+        scope: None,
+        details: None,
+    })
+}
+
 /// The optimum `h` settled by a packing (found in `searched`: a phase's scope, or the full
 /// model) and the budget program's refutation of the next value.
 pub(super) fn settled(
@@ -302,4 +346,25 @@ pub(super) fn budget_reach(g: &Gunport, o: &Options, holes: i64) -> Result<Exact
             "total_states": r.total_states,
         })),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sands_construction_passes_the_verifier_on_every_board_with_a_side_divisible_by_3() {
+        for m in 1..=24 {
+            for n in 1..=40 {
+                let g = Gunport { m, n };
+                let Some(e) = sands_packing(&g) else {
+                    assert!(g.sands().is_none() || m == 1 || n == 1, "{m}×{n}");
+                    continue;
+                };
+                let holes = super::super::verify(&e.solutions[0]);
+                assert_eq!(holes, Ok(m * n / 3), "{m}×{n}");
+                assert_eq!(e.objective, g.domino_bound(), "{m}×{n}: Sands is the bound");
+            }
+        }
+    }
 }
