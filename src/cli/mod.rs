@@ -503,26 +503,14 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         ));
     }
     let limits = limits.on(backend(vm)?);
+    let run =
+        |limits: &Limits| entry.run(&words, Files::Disk, options, query, limits, cube.as_deref());
     let report = match vm.try_get_one::<String>("proof").ok().flatten() {
-        None => entry.run(
-            &words,
-            Files::Disk,
-            options,
-            query,
-            &limits,
-            cube.as_deref(),
-        )?,
+        None => run(&limits)?,
         Some(dir) => certify::run(dir, entry, verb, &words, |recorder| {
             let shared = quandary::solve::proof::shared(recorder);
             let limits = limits.clone().recording(shared.clone());
-            let report = entry.run(
-                &words,
-                Files::Disk,
-                options,
-                query,
-                &limits,
-                cube.as_deref(),
-            );
+            let report = run(&limits);
             drop(limits);
             (report, quandary::solve::proof::take(shared))
         })?,

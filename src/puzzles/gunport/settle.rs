@@ -203,7 +203,19 @@ pub(super) fn tm_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Pa
             ),
         ),
     };
-    Some(Ok(Exact {
+    Some(Ok(optimal(h, solutions, method, steps, started)))
+}
+
+/// The optimum `h`, proved as `method` says, with the packings drawn (none or one) and the
+/// steps taken since `started`.
+fn optimal(
+    h: i64,
+    solutions: Vec<Packing>,
+    method: String,
+    steps: Vec<serde_json::Value>,
+    started: Instant,
+) -> Exact<Packing> {
+    Exact {
         status: Status::Optimal,
         solutions,
         count: 1,
@@ -214,7 +226,7 @@ pub(super) fn tm_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Pa
             "steps": steps,
             "seconds": started.elapsed().as_secs_f64(),
         })),
-    }))
+    }
 }
 
 /// Sands' value by construction: on a board with 3 | m, every column holds vertical dominoes
@@ -280,18 +292,7 @@ pub(super) fn settled(
             String::new()
         },
     );
-    Exact {
-        status: Status::Optimal,
-        solutions: vec![p],
-        count: 1,
-        objective: Some(h),
-        method,
-        scope: None,
-        details: Some(serde_json::json!({
-            "steps": steps,
-            "seconds": started.elapsed().as_secs_f64(),
-        })),
-    }
+    optimal(h, vec![p], method, steps, started)
 }
 
 /// A packing with at least `h` holes in the model `build` makes (a phase's, or the full
