@@ -383,15 +383,11 @@ fn sweep(
         Lines::Csv => line("m,n,optimum,pearce,sands,method,seconds"),
         Lines::Json => {}
     }
-    let plain = o.method == gunport::Method::Auto
-        && o.formulation.is_none()
-        && o.symmetry == gunport::Symmetry::None
-        && o.engines.is_none();
     for m in lo as usize..=g_max.m {
         // One pass for every length of this width, when it fits.
-        let pass = if plain
+        let pass = if o.plain()
             && m <= gunport::tm::MAX_WIDTH
-            && gunport::tm::bytes(m) <= limits.memory.unwrap_or_else(crate::guard::memory_limit)
+            && gunport::tm::bytes(m) <= limits.memory_bytes()
         {
             let t = std::time::Instant::now();
             let optima = bounded(limits, "the transfer matrix", || {

@@ -83,6 +83,12 @@ impl Limits {
         self
     }
 
+    /// The bytes this run may build: its own limit, else the process's
+    /// ([`crate::guard::memory_limit`]).
+    pub fn memory_bytes(&self) -> u64 {
+        self.memory.unwrap_or_else(crate::guard::memory_limit)
+    }
+
     /// The same run, allowed `bytes` of memory.
     pub fn with_memory(mut self, bytes: u64) -> Limits {
         self.memory = Some(bytes);

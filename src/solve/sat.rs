@@ -405,8 +405,7 @@ impl Backend for SatBackend {
         // this model's lower threshold, `adder_threshold`) a binary adder (terms × log(total)
         // clauses, weaker propagation) is used instead: Tank Attack's balance row at n = 12
         // took 760,000 clauses the other way.
-        let size = terms.len() as i64 * rhs.min(total - rhs).max(1);
-        let adder = size > self.adder_above;
+        let adder = totalizer_size(c) > self.adder_above;
         let (mut sink, vars) = self.sink();
         let done = if adder {
             // Straight to the adder: rustsat's front door would hand a row of unit weights

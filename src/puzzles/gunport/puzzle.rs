@@ -49,6 +49,16 @@ pub struct Options {
 }
 
 impl Options {
+    /// Whether the method is `auto` and nothing is restricted or chosen (formulation,
+    /// symmetry, engines): then the puzzle's own methods (Sands' construction, the transfer
+    /// matrix, the budget program) may answer instead of the integer program.
+    pub fn plain(&self) -> bool {
+        self.method == Method::Auto
+            && self.formulation.is_none()
+            && self.symmetry == Symmetry::None
+            && self.engines.is_none()
+    }
+
     /// The formulation asked for, or the default for the query.
     pub fn formulation_for(&self, query: Query) -> Formulation {
         self.formulation.unwrap_or(match query {
@@ -279,9 +289,5 @@ impl Puzzle for GunportProblem {
 /// program and SAT) rather than the integer program: `--method auto`, the default formulation,
 /// no restriction, and a board larger than [`SETTLE_FROM_CELLS`].
 fn settles(g: &Gunport, o: &Options) -> bool {
-    o.method == Method::Auto
-        && g.cells() > SETTLE_FROM_CELLS
-        && o.formulation.is_none()
-        && o.symmetry == Symmetry::None
-        && o.engines.is_none()
+    o.plain() && g.cells() > SETTLE_FROM_CELLS
 }

@@ -169,7 +169,7 @@ pub(super) const TM_WIDTH: usize = 17;
 /// and shows none.
 pub(super) fn tm_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Packing>>> {
     let (w, len) = (g.m.min(g.n), g.m.max(g.n));
-    if w > TM_WIDTH || tm::bytes(w) > limits.memory.unwrap_or_else(crate::guard::memory_limit) {
+    if w > TM_WIDTH || tm::bytes(w) > limits.memory_bytes() {
         return None;
     }
     let started = Instant::now();
