@@ -184,6 +184,10 @@ pub struct Model {
     /// A hint for search, not part of the program: most variables are false in solutions
     /// (water on a Battleship board), so a solver should guess false first.
     pub guess_false: bool,
+    /// A hint for search, not part of the program: families of cardinality rows (unit
+    /// weights) a SAT engine should check by counting during search rather than encode
+    /// (see `solve::counting`). Other backends and the exports take them as rows like any.
+    pub counted: Vec<&'static str>,
 }
 
 impl Model {

@@ -206,6 +206,8 @@ struct Watch {
     next: usize,
     /// Clauses handed over.
     clauses: u64,
+    /// The reason clause being handed over, in CaDiCaL's literals, and the place in it.
+    reason: Option<(Vec<i32>, usize)>,
 }
 
 impl Watch {
@@ -281,7 +283,27 @@ mod callbacks {
         0
     }
 
-    pub unsafe extern "C" fn no_reason(_: *mut c_void, _: c_int) -> c_int {
+    pub unsafe extern "C" fn propagate(data: *mut c_void) -> c_int {
+        let w = unsafe { watch(data) };
+        match w.watcher.propagate() {
+            Some(lit) => (w.to_engine)(lit),
+            None => 0,
+        }
+    }
+
+    pub unsafe extern "C" fn add_reason_clause_lit(data: *mut c_void, lit: c_int) -> c_int {
+        let w = unsafe { watch(data) };
+        if w.reason.is_none() {
+            let clause = w.watcher.reason((w.to_model)(lit));
+            let clause = clause.into_iter().map(|l| (w.to_engine)(l)).collect();
+            w.reason = Some((clause, 0));
+        }
+        let (clause, next) = w.reason.as_mut().expect("set above");
+        if let Some(&l) = clause.get(*next) {
+            *next += 1;
+            return l;
+        }
+        w.reason = None;
         0
     }
 
@@ -335,18 +357,19 @@ impl Engine {
             pending: Default::default(),
             next: 0,
             clauses: 0,
+            reason: None,
         });
         let prop = CExternalPropagator {
             data: &mut *w as *mut Watch as *mut c_void,
             is_lazy: false,
-            are_reasons_forgettable: false,
+            are_reasons_forgettable: true,
             notify_assignment: callbacks::notify_assignment,
             notify_new_decision_level: callbacks::notify_new_decision_level,
             notify_backtrack: callbacks::notify_backtrack,
             check_found_model: callbacks::check_found_model,
             decide: callbacks::no_literal,
-            propagate: callbacks::no_literal,
-            add_reason_clause_lit: callbacks::no_reason,
+            propagate: callbacks::propagate,
+            add_reason_clause_lit: callbacks::add_reason_clause_lit,
             has_external_clause: callbacks::has_external_clause,
             add_external_clause_lit: callbacks::add_external_clause_lit,
         };

@@ -3,6 +3,7 @@
 //! once on top of the [`Backend`] interface.
 
 pub mod cadical;
+pub mod counting;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod limits;
@@ -68,6 +69,16 @@ pub trait Watcher: Send {
     fn assign(&mut self, lit: Lit) -> Option<Vec<Lit>>;
     /// `lit`, told last of those still standing, is undone.
     fn undo(&mut self, lit: Lit);
+    /// A literal over a watched variable, not yet assigned, that the watcher's rule forces
+    /// under the assignment it was told (propagation); `None` when there is none.
+    fn propagate(&mut self) -> Option<Lit> {
+        None
+    }
+    /// Why `lit` (given by [`Watcher::propagate`] and still assigned) holds: a clause that
+    /// contains `lit`, every other literal of it false now, that every solution satisfies.
+    fn reason(&mut self, lit: Lit) -> Vec<Lit> {
+        vec![lit]
+    }
 }
 
 /// What a MIP backend reports: its work over all solves of a run and the bounds of the last.

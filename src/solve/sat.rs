@@ -150,6 +150,15 @@ pub struct SatBackend {
     leave_to_exit: bool,
     /// Rows whose totalizer would be larger than this get a binary adder ([`adder_threshold`]).
     adder_above: i64,
+    /// The model's families counted during search ([`Model::counted`]), and their rows so
+    /// far; a recorded run encodes them instead.
+    counted_families: Vec<&'static str>,
+    counted: Vec<super::counting::Row>,
+    /// The puzzle's watcher, if it gave one, until it is connected.
+    puzzle_watcher: Option<Box<dyn super::Watcher>>,
+    /// Whether the watchers are connected (at the first solve; rows of the counted families
+    /// that come later are encoded).
+    watching: bool,
 }
 
 /// The size of a row's totalizer, terms × the smaller distance of the bound from either end
@@ -236,6 +245,11 @@ impl SatBackend {
             .boxed(),
         ));
         let n = model.num_vars();
+        let counted_families = if recorder.is_none() {
+            model.counted.clone()
+        } else {
+            Vec::new()
+        };
         let mut backend = SatBackend {
             solver,
             vars: BasicVarManager::from_next_free(rustsat::types::Var::new(n as u32)),
@@ -259,6 +273,10 @@ impl SatBackend {
             recorder,
             leave_to_exit: crate::guard::leaves_to_exit(),
             adder_above: ADDER_ABOVE,
+            counted_families,
+            counted: Vec::new(),
+            puzzle_watcher: None,
+            watching: false,
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -272,6 +290,58 @@ impl SatBackend {
             log.model_done();
         }
         backend
+    }
+
+    /// Connects the counting watcher over the counted rows, and the puzzle's watcher, to the
+    /// engine (one watcher, as CaDiCaL takes one).
+    fn connect(&mut self) {
+        self.watching = true;
+        let mut all: Vec<Box<dyn super::Watcher>> = Vec::new();
+        if !self.counted.is_empty() {
+            all.push(Box::new(super::counting::Counting::new(
+                self.counted_rows(),
+            )));
+        }
+        if let Some(w) = self.puzzle_watcher.take() {
+            all.push(w);
+        }
+        let watcher: Box<dyn super::Watcher> = match all.len() {
+            0 => return,
+            1 => all.pop().expect("one"),
+            _ => Box::new(super::counting::Watchers::new(all)),
+        };
+        let name = self.naming;
+        self.solver.watch(
+            watcher,
+            Box::new(move |l| name.back(rustsat::types::Lit::from_ipasir(l).expect("not 0"))),
+            Box::new(move |l| name.ipasir(l)),
+        );
+    }
+
+    fn counted_rows(&self) -> Vec<super::counting::Row> {
+        self.counted
+            .iter()
+            .map(|r| super::counting::Row {
+                lits: r.lits.clone(),
+                lo: r.lo,
+                hi: r.hi,
+            })
+            .collect()
+    }
+
+    /// The model variables' values after a "satisfiable" answer.
+    fn assignment(&self) -> Vec<bool> {
+        (0..self.num_model_vars)
+            .map(|v| {
+                let l = crate::model::Var(v as u32).pos();
+                self.solver.value(self.naming.ipasir(l)) == Some(true)
+            })
+            .collect()
+    }
+
+    /// Whether the engine's model keeps every counted row.
+    fn counted_hold(&self) -> bool {
+        super::counting::Counting::new(self.counted_rows()).satisfied(&self.assignment())
     }
 
     /// Makes every later solve also stop as soon as `flag` is raised.
@@ -359,6 +429,23 @@ impl Backend for SatBackend {
         }
         let total: i64 = terms.iter().map(|t| t.0).sum();
         let unit = terms.iter().all(|t| t.0 == 1);
+        if unit
+            && !self.watching
+            && self.counted_families.contains(&c.family)
+            && (0..=total).contains(&rhs)
+        {
+            let (lo, hi) = match c.sense {
+                Sense::Le => (0, rhs),
+                Sense::Ge => (rhs, total),
+                Sense::Eq => (rhs, rhs),
+            };
+            self.counted.push(super::counting::Row {
+                lits: terms.iter().map(|t| t.1).collect(),
+                lo: lo as usize,
+                hi: hi as usize,
+            });
+            return;
+        }
         let name = self.naming;
         let ipasir = |l: Lit| name.ipasir(l);
         // Shapes that are plain clauses.
@@ -433,10 +520,23 @@ impl Backend for SatBackend {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> Answer {
+        if !self.watching {
+            self.connect();
+        }
         match self
             .solver
             .solve(assumptions.iter().map(|&l| self.naming.ipasir(l)))
         {
+            Some(true) if !self.counted.is_empty() && !self.counted_hold() => {
+                // Not expected (the counting watcher sees every assignment), but a model
+                // that breaks a counted row is never answered: its clause goes in, and the
+                // engine is asked again.
+                let assignment = self.assignment();
+                let rows = super::counting::Counting::new(self.counted_rows());
+                let clause = rows.broken(&assignment).expect("a row is broken");
+                self.add_clause(&clause);
+                self.solve(assumptions)
+            }
             Some(true) => {
                 if self.log.is_some() {
                     let n = self.vars.n_used() as i32;
@@ -559,12 +659,10 @@ impl Backend for SatBackend {
         if self.log.is_some() {
             return;
         }
-        let name = self.naming;
-        self.solver.watch(
-            make(),
-            Box::new(move |l| name.back(rustsat::types::Lit::from_ipasir(l).expect("not 0"))),
-            Box::new(move |l| name.ipasir(l)),
-        );
+        debug_assert!(!self.watching, "a watcher is given before the first solve");
+        self.puzzle_watcher = Some(make());
+        // Past the first solve (not done by the search) the watchers are connected anew.
+        self.watching = false;
     }
 
     fn set_deadline(&mut self, deadline: Option<Instant>) {
