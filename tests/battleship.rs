@@ -338,6 +338,18 @@ fn redundant_clues_are_found_and_minimise_keeps_the_solution() {
     for a in &added {
         assert!(found.redundant.contains(a), "{a:?} is redundant");
     }
+    // Every clue, against a cold uniqueness check without it on the cell formulation (no
+    // session, no cores, no counted rows): redundant exactly when the solution stays unique.
+    for (i, j, sym) in p.given() {
+        let mut clues = p.clues.clone();
+        clues[i * 10 + j] = None;
+        let alone = setter::unique(&p.with_clues(clues), Formulation::Cell, None);
+        assert_eq!(
+            alone.solutions.len() == 1,
+            found.redundant.contains(&(i, j, sym)),
+            "clue at {i},{j}"
+        );
+    }
     let m = setter::minimise(&p, Formulation::ShipCells, Some(2), None).expect("ok");
     let (q, layout) = (m.puzzle, m.layout);
     assert!(m.minimal);

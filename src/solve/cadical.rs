@@ -10,8 +10,8 @@
 use pindakaas_cadical::{
     ccadical_add, ccadical_add_observed_var, ccadical_assume, ccadical_connect_external_propagator,
     ccadical_declare_more_variables, ccadical_disconnect_external_propagator, ccadical_failed,
-    ccadical_init, ccadical_release, ccadical_set_option, ccadical_set_terminate, ccadical_solve,
-    ccadical_val, ccadical_vars, CExternalPropagator,
+    ccadical_init, ccadical_phase, ccadical_release, ccadical_set_option, ccadical_set_terminate,
+    ccadical_solve, ccadical_val, ccadical_vars, CExternalPropagator,
 };
 use std::ffi::{c_int, c_void, CString};
 
@@ -103,6 +103,12 @@ impl Engine {
         let name = CString::new(name).expect("option names hold no NUL");
         // SAFETY: a valid solver and a NUL-terminated name.
         unsafe { ccadical_set_option(self.ptr, name.as_ptr(), value) }
+    }
+
+    /// Has the search try `lit` true first (a phase, not an assumption).
+    pub fn phase(&mut self, lit: i32) {
+        // SAFETY: a valid solver, and a literal of a declared variable (the caller's).
+        unsafe { ccadical_phase(self.ptr, lit) }
     }
 
     /// Makes sure variables 1..=n exist.

@@ -56,6 +56,11 @@ pub trait Backend {
     fn mip_stats(&self) -> Option<MipStats> {
         None
     }
+    /// A hint for later solves, not a constraint: try these literals true first (the next
+    /// solution is expected near an assignment known already).
+    fn prefer(&mut self, lits: &[Lit]) {
+        let _ = lits;
+    }
 }
 
 /// A puzzle's reasoning during search (IPASIR-UP on the SAT backend). It is told of each

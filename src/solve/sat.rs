@@ -665,6 +665,13 @@ impl Backend for SatBackend {
         self.watching = false;
     }
 
+    fn prefer(&mut self, lits: &[Lit]) {
+        for &l in lits {
+            let l = self.naming.ipasir(l);
+            self.solver.phase(l);
+        }
+    }
+
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
         self.solver.set_terminate(Some(

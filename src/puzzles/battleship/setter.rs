@@ -13,6 +13,8 @@ use crate::model::{Lit, Var};
 use crate::solve::sat::SatBackend;
 use crate::solve::search::{Search, Status, Step};
 use crate::solve::Backend;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// A small deterministic generator (SplitMix64), so that `--seed` reproduces a puzzle.
@@ -86,7 +88,13 @@ impl ClueSession {
                 backend.add_clause(&lits);
             }
         }
-        backend.add_clause(&bm.differs_from(target));
+        let differs = bm.differs_from(target);
+        backend.add_clause(&differs);
+        // Every solution asked for agrees with the target on the clues assumed, and differs
+        // from it somewhere, most often near a clue taken away: the search starts from the
+        // target and repairs it.
+        let agree: Vec<Lit> = differs.iter().map(|&l| !l).collect();
+        backend.prefer(&agree);
         let mut search = Search::new(backend, deadline);
         if progress {
             search = search.with_progress("battleship");
@@ -235,29 +243,29 @@ fn clue_cells(p: &Grid) -> Vec<usize> {
         .collect()
 }
 
-/// A session on `p`'s unique solution, or an error saying why there is none.
-fn session_on(
-    p: &Grid,
-    formulation: Formulation,
-    deadline: Option<Instant>,
-) -> Result<ClueSession> {
+/// `p`'s unique solution, or an error saying why there is none.
+fn unique_target(p: &Grid, formulation: Formulation, deadline: Option<Instant>) -> Result<Layout> {
     let u = unique(p, formulation, deadline);
     match (u.status, u.solutions.len()) {
         (Status::Unknown, _) => Err(Error::Stopped(
             "the time limit stopped the uniqueness check; give more --time-limit".into(),
         )),
         (_, 0) => Err(Error::input("the puzzle has no solution")),
-        (_, 1) => Ok(ClueSession::new(
-            p,
-            &u.solutions[0],
-            formulation,
-            deadline,
-            true,
-        )),
+        (_, 1) => Ok(u.solutions.into_iter().next().expect("one")),
         _ => Err(Error::input(
             "the puzzle has more than one solution, so no clue is redundant; see `unique`",
         )),
     }
+}
+
+/// A session on `p`'s unique solution, or an error saying why there is none.
+fn session_on(
+    p: &Grid,
+    formulation: Formulation,
+    deadline: Option<Instant>,
+) -> Result<ClueSession> {
+    let target = unique_target(p, formulation, deadline)?;
+    Ok(ClueSession::new(p, &target, formulation, deadline, true))
 }
 
 /// Which clues can each be removed alone with the solution staying unique.
@@ -272,32 +280,76 @@ pub struct Redundancy {
 
 /// The clues that can each be removed (one at a time) with the solution staying unique. A
 /// run stopped by the deadline after the uniqueness check answers the clues it checked.
+///
+/// A proof that a set of clues leaves the target unique names the clues it used (a core):
+/// every clue outside it can go alone too, since the clues left still hold the proof, so each
+/// clue shown redundant decides every clue its proof did not use. The clues are shared
+/// among workers, one per core, each with a session of its own.
 pub fn redundant(
     p: &Grid,
     formulation: Formulation,
     deadline: Option<Instant>,
 ) -> Result<Redundancy> {
-    let mut s = session_on(p, formulation, deadline)?;
+    let target = unique_target(p, formulation, deadline)?;
     let cells = clue_cells(p);
+    // Per clue: decided redundant (true) or necessary (false).
+    let decided: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; cells.len()]);
+    let next = AtomicUsize::new(0);
+    let work = |worker: usize| {
+        let mut s = ClueSession::new(p, &target, formulation, deadline, worker == 0);
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= cells.len() {
+                break;
+            }
+            if lock(&decided)[k].is_some() {
+                continue;
+            }
+            let without: Vec<usize> = cells.iter().copied().filter(|&d| d != cells[k]).collect();
+            let answer = s.used(&without);
+            let mut decided = lock(&decided);
+            match answer {
+                Ok(None) => decided[k] = Some(false),
+                Ok(Some(core)) => {
+                    decided[k] = Some(true);
+                    for (j, c) in cells.iter().enumerate() {
+                        if decided[j].is_none() && !core.contains(c) {
+                            decided[j] = Some(true);
+                        }
+                    }
+                }
+                Err(Stopped) => break,
+            }
+            let done = decided.iter().flatten().count();
+            drop(decided);
+            s.progress(format!("redundant clues: {done}/{} decided", cells.len()));
+        }
+        s.finish();
+    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |t| t.get())
+        .clamp(1, 4)
+        .min(cells.len().max(1));
+    // A worker stopped by a stop request or the deadline leaves its clues undecided.
+    let _ = crate::guard::spread(workers, &work);
+    let decided = decided.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut out = Redundancy {
-        layout: s.target.clone(),
+        layout: target,
         redundant: Vec::new(),
-        checked: 0,
+        checked: decided.iter().flatten().count(),
         clues: cells.len(),
     };
-    for &c in &cells {
-        let without: Vec<usize> = cells.iter().copied().filter(|&d| d != c).collect();
-        match s.other(&without) {
-            Ok(None) => out
-                .redundant
-                .push((c / p.cols, c % p.cols, p.clues[c].expect("a clue"))),
-            Ok(Some(_)) => {}
-            Err(Stopped) => break,
+    for (k, &c) in cells.iter().enumerate() {
+        if decided[k] == Some(true) {
+            out.redundant
+                .push((c / p.cols, c % p.cols, p.clues[c].expect("a clue")));
         }
-        out.checked += 1;
     }
-    s.finish();
     Ok(out)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A clue set with the same unique solution, from [`minimise`] or [`generate`].
