@@ -54,8 +54,17 @@ fn all_boards_exact(n: usize) -> BTreeSet<Board> {
 }
 
 fn all_boards_sat(n: usize, formulation: Formulation) -> BTreeSet<Board> {
+    all_boards_sat_counted(n, formulation, false)
+}
+
+/// With `counted`, the strong model's attack and order rows are checked by counting during
+/// search (as from `COUNTED_FROM` on) rather than encoded.
+fn all_boards_sat_counted(n: usize, formulation: Formulation, counted: bool) -> BTreeSet<Board> {
     let t = Tank::new(n as i64).unwrap();
-    let tm = t.formulate(formulation, false);
+    let mut tm = t.formulate(formulation, false);
+    if counted {
+        tm.model.counted = vec!["attackers equal value", "order variables"];
+    }
     let mut search =
         quandary::solve::search::Search::new(quandary::solve::default_backend(&tm.model), None);
     let mut out = BTreeSet::new();
@@ -108,6 +117,7 @@ fn five_by_five_has_exactly_two_boards_contrary_to_chlond() {
     for f in [Formulation::Seed, Formulation::Strong] {
         assert_eq!(all_boards_sat(5, f), exact, "{f:?}");
     }
+    assert_eq!(all_boards_sat_counted(5, Formulation::Strong, true), exact);
     // The seed's figure: the centre holds 4, attacked by the four 1s next to it.
     for b in &exact {
         assert_eq!(b[2][2], 4);
