@@ -13,6 +13,7 @@ use super::Watcher;
 use crate::model::{Lit, Var};
 
 /// One counted row: `lo ≤ (true literals of lits) ≤ hi`.
+#[derive(Clone)]
 pub struct Row {
     pub lits: Vec<Lit>,
     pub lo: usize,
@@ -73,28 +74,6 @@ impl Counting {
         }
     }
 
-    /// Whether `assignment` (by variable index) satisfies every row.
-    pub fn satisfied(&self, assignment: &[bool]) -> bool {
-        self.rows.iter().all(|r| {
-            let t = r.lits.iter().filter(|l| l.value(assignment)).count();
-            r.lo <= t && t <= r.hi
-        })
-    }
-
-    /// The first row `assignment` breaks, as a clause it falsifies.
-    pub fn broken(&self, assignment: &[bool]) -> Option<Vec<Lit>> {
-        self.rows.iter().find_map(|r| {
-            let (t, f): (Vec<Lit>, Vec<Lit>) = r.lits.iter().partition(|l| l.value(assignment));
-            if t.len() > r.hi {
-                Some(t[..=r.hi].iter().map(|&l| !l).collect())
-            } else if t.len() < r.lo {
-                Some(f[..=r.lits.len() - r.lo].to_vec())
-            } else {
-                None
-            }
-        })
-    }
-
     fn value_of(&self, l: Lit) -> i8 {
         let v = self.value[l.var.index()];
         if l.negated {
@@ -105,12 +84,31 @@ impl Counting {
     }
 }
 
+/// The first of `rows` that `assignment` (by variable index) breaks, as a clause it falsifies.
+pub fn broken(rows: &[Row], assignment: &[bool]) -> Option<Vec<Lit>> {
+    rows.iter().find_map(|r| {
+        let (t, f): (Vec<Lit>, Vec<Lit>) = r.lits.iter().partition(|l| l.value(assignment));
+        if t.len() > r.hi {
+            Some(t[..=r.hi].iter().map(|&l| !l).collect())
+        } else if t.len() < r.lo {
+            Some(f[..=r.lits.len() - r.lo].to_vec())
+        } else {
+            None
+        }
+    })
+}
+
+/// The variables whose lists (indexed by variable) are not empty.
+fn listed<T>(lists: &[Vec<T>]) -> Vec<Var> {
+    (0..lists.len())
+        .filter(|&v| !lists[v].is_empty())
+        .map(|v| Var(v as u32))
+        .collect()
+}
+
 impl Watcher for Counting {
     fn watched(&self) -> Vec<Var> {
-        (0..self.occurs.len())
-            .filter(|&v| !self.occurs[v].is_empty())
-            .map(|v| Var(v as u32))
-            .collect()
+        listed(&self.occurs)
     }
 
     fn assign(&mut self, lit: Lit) -> Option<Vec<Lit>> {
@@ -243,10 +241,7 @@ impl Watchers {
 
 impl Watcher for Watchers {
     fn watched(&self) -> Vec<Var> {
-        (0..self.told.len())
-            .filter(|&v| !self.told[v].is_empty())
-            .map(|v| Var(v as u32))
-            .collect()
+        listed(&self.told)
     }
 
     fn assign(&mut self, lit: Lit) -> Option<Vec<Lit>> {
@@ -337,18 +332,17 @@ mod tests {
 
     #[test]
     fn broken_names_a_falsified_clause() {
-        let c = Counting::new(vec![Row {
+        let rows = [Row {
             lits: lits(4),
             lo: 1,
             hi: 2,
-        }]);
+        }];
         let all_true = [true; 4];
-        let clause = c.broken(&all_true).expect("four trues break at most two");
+        let clause = broken(&rows, &all_true).expect("four trues break at most two");
         assert!(clause.iter().all(|l| !l.value(&all_true)));
         let none = [false; 4];
-        let clause = c.broken(&none).expect("none breaks at least one");
+        let clause = broken(&rows, &none).expect("none breaks at least one");
         assert!(clause.iter().all(|l| !l.value(&none)));
-        assert!(c.satisfied(&[true, false, true, false]));
-        assert_eq!(c.broken(&[true, false, true, false]), None);
+        assert_eq!(broken(&rows, &[true, false, true, false]), None);
     }
 }

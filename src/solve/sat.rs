@@ -299,7 +299,7 @@ impl SatBackend {
         let mut all: Vec<Box<dyn super::Watcher>> = Vec::new();
         if !self.counted.is_empty() {
             all.push(Box::new(super::counting::Counting::new(
-                self.counted_rows(),
+                self.counted.clone(),
             )));
         }
         if let Some(w) = self.puzzle_watcher.take() {
@@ -316,32 +316,6 @@ impl SatBackend {
             Box::new(move |l| name.back(rustsat::types::Lit::from_ipasir(l).expect("not 0"))),
             Box::new(move |l| name.ipasir(l)),
         );
-    }
-
-    fn counted_rows(&self) -> Vec<super::counting::Row> {
-        self.counted
-            .iter()
-            .map(|r| super::counting::Row {
-                lits: r.lits.clone(),
-                lo: r.lo,
-                hi: r.hi,
-            })
-            .collect()
-    }
-
-    /// The model variables' values after a "satisfiable" answer.
-    fn assignment(&self) -> Vec<bool> {
-        (0..self.num_model_vars)
-            .map(|v| {
-                let l = crate::model::Var(v as u32).pos();
-                self.solver.value(self.naming.ipasir(l)) == Some(true)
-            })
-            .collect()
-    }
-
-    /// Whether the engine's model keeps every counted row.
-    fn counted_hold(&self) -> bool {
-        super::counting::Counting::new(self.counted_rows()).satisfied(&self.assignment())
     }
 
     /// Makes every later solve also stop as soon as `flag` is raised.
@@ -523,20 +497,20 @@ impl Backend for SatBackend {
         if !self.watching {
             self.connect();
         }
-        match self
+        let answer = self
             .solver
-            .solve(assumptions.iter().map(|&l| self.naming.ipasir(l)))
-        {
-            Some(true) if !self.counted.is_empty() && !self.counted_hold() => {
-                // Not expected (the counting watcher sees every assignment), but a model
-                // that breaks a counted row is never answered: its clause goes in, and the
-                // engine is asked again.
-                let assignment = self.assignment();
-                let rows = super::counting::Counting::new(self.counted_rows());
-                let clause = rows.broken(&assignment).expect("a row is broken");
+            .solve(assumptions.iter().map(|&l| self.naming.ipasir(l)));
+        if answer == Some(true) && !self.counted.is_empty() {
+            // Not expected (the counting watcher sees every assignment), but a model that
+            // breaks a counted row is never answered: its clause goes in, and the engine is
+            // asked again.
+            let assignment = Backend::assignment(self);
+            if let Some(clause) = super::counting::broken(&self.counted, &assignment) {
                 self.add_clause(&clause);
-                self.solve(assumptions)
+                return self.solve(assumptions);
             }
+        }
+        match answer {
             Some(true) => {
                 if self.log.is_some() {
                     let n = self.vars.n_used() as i32;
