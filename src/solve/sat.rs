@@ -184,10 +184,12 @@ const TOTALIZERS_IN_ALL: i64 = 2_000_000;
 
 /// The row size above which this model's rows get binary adders: [`ADDER_ABOVE`], or lower
 /// when the totalizers of all rows together would pass `budget` ([`TOTALIZERS_IN_ALL`]).
-fn adder_threshold(model: &Model, budget: i64) -> i64 {
+/// Rows of the `counted` families are not encoded, so they take none of the budget.
+fn adder_threshold(model: &Model, budget: i64, counted: &[&str]) -> i64 {
     let mut sizes: Vec<i64> = model
         .constraints
         .iter()
+        .filter(|c| !counted.contains(&c.family))
         .map(totalizer_size)
         .filter(|&s| s <= ADDER_ABOVE)
         .collect();
@@ -282,7 +284,7 @@ impl SatBackend {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
             backend.solver.reserve(n as i32);
         }
-        backend.adder_above = adder_threshold(model, budget);
+        backend.adder_above = adder_threshold(model, budget, &backend.counted_families);
         for c in &model.constraints {
             backend.add_constraint(c);
         }
@@ -714,8 +716,8 @@ mod tests {
         );
         m.add("d", x.iter().map(|&l| (1, l)).collect(), Sense::Ge, 5);
         // Within the budget: totalizers; past it (a budget of 1): adders for every row.
-        assert_eq!(adder_threshold(&m, TOTALIZERS_IN_ALL), ADDER_ABOVE);
-        let threshold = adder_threshold(&m, 1);
+        assert_eq!(adder_threshold(&m, TOTALIZERS_IN_ALL, &[]), ADDER_ABOVE);
+        let threshold = adder_threshold(&m, 1, &[]);
         assert!(
             threshold < 24,
             "{threshold}: the smallest row is 8 terms × 3"
