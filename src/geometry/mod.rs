@@ -3,6 +3,18 @@
 
 pub mod hex;
 
+/// Where a decision variable sits on the board, for drawing partial boards (forced cells).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Place {
+    /// Row and column of a rectangular grid, from 0.
+    Cell(usize, usize),
+    /// Axial coordinates of a hex cell.
+    Hex(i32, i32),
+}
+
 /// A rows × cols board of square cells, numbered row by row from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {

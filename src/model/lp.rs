@@ -81,6 +81,7 @@ pub fn to_lp(model: &Model, title: &str) -> String {
                 sense: Sense::Eq,
                 rhs: 0,
                 family: "objective",
+                group: None,
             };
             let (terms, negated_constant) = row.over_vars();
             term_list(&mut out, &names, &terms);

@@ -87,6 +87,9 @@ pub struct Constraint {
     pub rhs: i64,
     /// Which family of the formulation this row belongs to (e.g. "one value per cell").
     pub family: &'static str,
+    /// The reason group this row belongs to ([`Model::groups`]), if any: what an explanation
+    /// may cite. Rows of no group define auxiliary variables and always hold.
+    pub group: Option<u32>,
 }
 
 impl Constraint {
@@ -126,6 +129,27 @@ impl Constraint {
             .collect();
         (terms, rhs)
     }
+}
+
+/// What a reason group is, in an explanation: a given of the instance (a clue, a count) or a
+/// rule of the puzzle; `Earlier` marks a conclusion of an earlier step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Given,
+    Rule,
+    Earlier,
+}
+
+/// A group of rows that a person names as one fact: "row 3 holds 4 ship cells" (a given),
+/// "no two ships touch at the corner (4,5)" (a rule). Explanations cite groups, never rows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Group {
+    pub kind: Kind,
+    /// Where it sits on the board, when it sits somewhere (a cell's clue; not the fleet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<crate::geometry::Place>,
+    pub text: String,
 }
 
 /// Whether the objective is minimised or maximised.
@@ -188,6 +212,10 @@ pub struct Model {
     /// weights) a SAT engine should check by counting during search rather than encode
     /// (see `solve::counting`). Other backends and the exports take them as rows like any.
     pub counted: Vec<&'static str>,
+    /// The reason groups rows belong to ([`Constraint::group`]), for explanations.
+    pub groups: Vec<Group>,
+    /// The group rows added now join ([`Model::group`]).
+    current: Option<u32>,
 }
 
 impl Model {
@@ -225,8 +253,32 @@ impl Model {
             sense,
             rhs,
             family,
+            group: self.current,
         });
         self
+    }
+
+    /// Opens a reason group: rows added from now on, until [`Model::end_group`] or the next
+    /// group, belong to it.
+    pub fn group(
+        &mut self,
+        kind: Kind,
+        place: Option<crate::geometry::Place>,
+        text: impl Into<String>,
+    ) -> u32 {
+        self.groups.push(Group {
+            kind,
+            place,
+            text: text.into(),
+        });
+        let g = (self.groups.len() - 1) as u32;
+        self.current = Some(g);
+        g
+    }
+
+    /// Rows added from now on belong to no group.
+    pub fn end_group(&mut self) {
+        self.current = None;
     }
 
     /// Exactly one of `lits` is true.
@@ -290,6 +342,39 @@ impl Model {
             constraints: self.constraints.len(),
             nonzeros: self.constraints.iter().map(|c| c.over_vars().0.len()).sum(),
         }
+    }
+
+    /// The rows of this row joined to `guard`: each holds when `guard` is true, and every
+    /// assignment with `guard` false satisfies them (big-M rows; an equation gives two).
+    pub fn guarded(c: &Constraint, guard: Lit) -> Vec<Constraint> {
+        let lo: i64 = c.terms.iter().map(|t| t.0.min(0)).sum();
+        let hi: i64 = c.terms.iter().map(|t| t.0.max(0)).sum();
+        let mut out = Vec::new();
+        let mut push = |sense: Sense| {
+            let mut terms = c.terms.clone();
+            match sense {
+                // lhs - (hi - rhs)·¬guard <= rhs
+                Sense::Le if hi > c.rhs => terms.push((-(hi - c.rhs), !guard)),
+                // lhs + (rhs - lo)·¬guard >= rhs
+                Sense::Ge if lo < c.rhs => terms.push((c.rhs - lo, !guard)),
+                _ => return,
+            }
+            out.push(Constraint {
+                terms,
+                sense,
+                rhs: c.rhs,
+                family: c.family,
+                group: c.group,
+            });
+        };
+        match c.sense {
+            Sense::Eq => {
+                push(Sense::Le);
+                push(Sense::Ge);
+            }
+            s => push(s),
+        }
+        out
     }
 
     /// The first constraint a full assignment violates, if any.

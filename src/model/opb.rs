@@ -36,6 +36,7 @@ pub fn to_opb(model: &Model, title: &str) -> String {
             sense: Sense::Eq,
             rhs: 0,
             family: "objective",
+            group: None,
         };
         let (terms, neg_constant) = row.over_vars();
         let scale = match obj.direction {

@@ -20,17 +20,7 @@ pub use crate::input::Files;
 use crate::model::{Constraint, Model, Var};
 use crate::solve::limits::Limits;
 
-/// Where a decision variable sits on the board, for drawing partial boards (forced cells).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Place {
-    /// Row and column of a rectangular grid, from 0.
-    Cell(usize, usize),
-    /// Axial coordinates of a hex cell.
-    Hex(i32, i32),
-}
+pub use crate::geometry::Place;
 
 /// What a decision variable means, in the puzzle's words: "at `place`, `says`" when true.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -71,6 +61,9 @@ pub enum Query {
     Unique,
     /// The decisions that take the same value in every solution (optimal one).
     Forced,
+    /// The solution (or what is forced) as a chain of small deductions from the givens and
+    /// the rules, each with a minimal reason ([`crate::runner::explain`]).
+    Explain,
 }
 
 impl Query {
@@ -83,6 +76,7 @@ impl Query {
             Query::Count => "count",
             Query::Unique => "unique",
             Query::Forced => "forced",
+            Query::Explain => "explain",
         }
     }
 }
@@ -128,7 +122,7 @@ impl Purpose {
     pub fn of(query: Query) -> Purpose {
         match query {
             Query::First | Query::Optimum | Query::AtLeast(_) => Purpose::Find,
-            Query::Count | Query::Unique | Query::Forced => Purpose::Enumerate,
+            Query::Count | Query::Unique | Query::Forced | Query::Explain => Purpose::Enumerate,
         }
     }
 }

@@ -129,6 +129,9 @@ pub struct Facts {
     /// Figures particular to a method or verb.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<serde_json::Value>,
+    /// `explain`: the steps, the difficulty and whether they reach the whole solution.
+    #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<super::explain::Explanation>,
     pub stats: Stats,
 }
 
@@ -150,6 +153,7 @@ impl Facts {
             summary: None,
             forced: None,
             details: None,
+            explanation: None,
             stats: Stats::default(),
         }
     }

@@ -296,7 +296,7 @@ pub fn combine(query: Query, maximise: Option<bool>, parts: &[Part]) -> Combined
                 c.unique = (seen == 1).then_some(true);
             }
         }
-        Query::Forced => {}
+        Query::Forced | Query::Explain => {}
     }
     c
 }

@@ -22,6 +22,7 @@
 pub mod answer;
 pub mod batch;
 pub mod cubes;
+pub mod explain;
 pub mod forced;
 #[cfg(feature = "cli")]
 pub mod own;
@@ -53,6 +54,15 @@ pub fn run<P: Puzzle>(
     // A recorded run ([`crate::solve::proof`]) certifies SAT refutations: it goes straight to the
     // full model, on one engine. So does a run on the MIP backend, whose point is what the
     // MIP solver makes of the model itself.
+    if query == Query::Explain {
+        let outcome = match stage(query, limits, "explaining", || {
+            explain::explain::<P>(instance, options, limits)
+        })? {
+            Err(stopped) => stopped,
+            Ok(answered) => answered?,
+        };
+        return verified::<P>(instance, outcome, limits);
+    }
     let model_only = limits.recorder.is_some() || limits.engine == crate::solve::Engine::Highs;
     let (found, tried) = if model_only {
         (None, Vec::new())
@@ -103,10 +113,11 @@ pub fn run_cube<P: Puzzle>(
     limits: &Limits,
     cube: &[i64],
 ) -> Result<Outcome<P::Solution>> {
-    if query == Query::Forced {
-        return Err(Error::input(
-            "--cube applies to solve, count, unique, optimum and reach, not to forced",
-        ));
+    if matches!(query, Query::Forced | Query::Explain) {
+        return Err(Error::input(format!(
+            "--cube applies to solve, count, unique, optimum and reach, not to {}",
+            query.verb()
+        )));
     }
     let mut facts = None;
     let work = || -> Result<Outcome<P::Solution>> {

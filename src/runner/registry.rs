@@ -56,7 +56,7 @@ pub trait Entry: Sync {
     /// The generic verbs this puzzle answers, in the order front ends list them (`optimum`
     /// and `reach` only with an objective; `model` last). The one list of them.
     fn verbs(&self) -> Vec<&'static str> {
-        let mut v = vec!["solve", "count", "unique", "forced"];
+        let mut v = vec!["solve", "count", "unique", "forced", "explain"];
         if self.has_goal() {
             v.extend(["optimum", "reach"]);
         }
@@ -71,6 +71,7 @@ pub trait Entry: Sync {
             "count" => Query::Count,
             "unique" => Query::Unique,
             "forced" => Query::Forced,
+            "explain" => Query::Explain,
             "optimum" if self.has_goal() => Query::Optimum,
             "reach" if self.has_goal() => Query::AtLeast(at_least.ok_or_else(|| {
                 Error::input("reach needs the value to reach (--at-least V, or \"at_least\")")

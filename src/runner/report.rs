@@ -151,7 +151,29 @@ pub fn report<P: Puzzle>(
         }
         (Query::Unique, _) if unique == Some(true) => format!("exactly one {noun} (unique)"),
         (Query::Unique, _) => format!("not unique: two {noun}s shown"),
-        (Query::Forced, Status::Infeasible) => format!("no {noun} at all"),
+        (Query::Forced | Query::Explain, Status::Infeasible) => format!("no {noun} at all"),
+        (Query::Explain, s) => match &o.explanation {
+            None => status_word(s).to_string(),
+            Some(x) => {
+                let d = x.difficulty;
+                let mut h = format!(
+                    "{} steps, hardest {}, total {}",
+                    d.steps, d.hardest, d.total
+                );
+                h += &match (x.complete, s) {
+                    (true, _) => format!("; they reach the whole {noun}"),
+                    (false, Status::Unknown) => format!(
+                        "; a limit stopped them with {} decisions of the {noun} open",
+                        x.open
+                    ),
+                    (false, _) => format!(
+                        "; nothing more is forced ({} decisions of the {noun} shown are not the same in every {noun})",
+                        x.open
+                    ),
+                };
+                h
+            }
+        },
         (Query::Forced, s) => {
             let fs = o
                 .forced
@@ -198,6 +220,9 @@ pub fn report<P: Puzzle>(
     r.text = format!("{described}: {headline}{scope_note}\n");
     if let Some(remark) = P::remarks(instance, o.query, o.status, o.scope.is_some()) {
         r.text += &format!("{remark}\n");
+    }
+    if let Some(x) = &o.explanation {
+        r.text += &format!("\n{}", crate::runner::explain::text(x));
     }
     if let Some(fs) = o
         .forced

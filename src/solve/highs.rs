@@ -280,6 +280,7 @@ impl Backend for HighsBackend {
             sense: Sense::Ge,
             rhs: 1,
             family: "clause",
+            group: None,
         };
         self.add_constraint(&c);
     }

@@ -31,6 +31,13 @@ pub trait Backend {
     fn add_constraint(&mut self, constraint: &Constraint);
     /// Adds a clause (at least one literal true) for all later solves.
     fn add_clause(&mut self, lits: &[Lit]);
+    /// Adds a constraint that holds in every later solve where `guard` is true (assumed, say)
+    /// and is void where it is false: explanations switch reason groups on and off this way.
+    fn add_guarded(&mut self, constraint: &Constraint, guard: Lit) {
+        for row in Model::guarded(constraint, guard) {
+            self.add_constraint(&row);
+        }
+    }
     /// Decides the constraints so far, with `assumptions` true for this call only.
     fn solve(&mut self, assumptions: &[Lit]) -> Answer;
     /// After `Answer::Sat`: the values of the model's variables.

@@ -39,6 +39,8 @@ impl Deadline {
 
 struct Sink<'a> {
     solver: &'a mut Engine,
+    /// A literal added to every clause (the negated guard of a guarded row).
+    extra: Option<i32>,
     clauses: &'a mut usize,
     log: &'a mut Option<super::proof::ClauseLog>,
 }
@@ -53,9 +55,11 @@ impl CollectClauses for Sink<'_> {
     {
         for cl in cl_iter {
             crate::guard::charge(clause_bytes(cl.len()));
-            self.solver.add_clause(cl.iter().map(|l| l.to_ipasir()));
+            let extra = self.extra;
+            let lits = || cl.iter().map(|l| l.to_ipasir()).chain(extra);
+            self.solver.add_clause(lits());
             if let Some(log) = self.log.as_mut() {
-                log.add(cl.iter().map(|l| l.to_ipasir()));
+                log.add(lits());
             }
             *self.clauses += 1;
         }
@@ -159,6 +163,8 @@ pub struct SatBackend {
     /// Whether the watchers are connected (at the first solve; rows of the counted families
     /// that come later are encoded).
     watching: bool,
+    /// While a guarded row is encoded: its guard's negation, added to each of its clauses.
+    extra: Option<i32>,
 }
 
 /// The size of a row's totalizer, terms × the smaller distance of the bound from either end
@@ -279,6 +285,7 @@ impl SatBackend {
             counted: Vec::new(),
             puzzle_watcher: None,
             watching: false,
+            extra: None,
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -330,6 +337,7 @@ impl SatBackend {
         (
             Sink {
                 solver: &mut self.solver,
+                extra: self.extra,
                 clauses: &mut self.clauses,
                 log: &mut self.log,
             },
@@ -338,7 +346,7 @@ impl SatBackend {
     }
 
     fn push_clause(&mut self, lits: impl IntoIterator<Item = i32>) {
-        let lits = lits.into_iter();
+        let lits = lits.into_iter().chain(self.extra);
         match self.log.as_mut() {
             None => {
                 crate::guard::charge(clause_bytes(lits.size_hint().0));
@@ -407,6 +415,7 @@ impl Backend for SatBackend {
         let unit = terms.iter().all(|t| t.0 == 1);
         if unit
             && !self.watching
+            && self.extra.is_none()
             && self.counted_families.contains(&c.family)
             && (0..=total).contains(&rhs)
         {
@@ -488,6 +497,15 @@ impl Backend for SatBackend {
 
     fn failed(&self, assumption: Lit) -> bool {
         self.solver.failed(self.naming.ipasir(assumption))
+    }
+
+    fn add_guarded(&mut self, c: &Constraint, guard: Lit) {
+        // Every clause of the row's encoding gets `not guard`: with the guard false they all
+        // hold, with it true they say what the row says. (The encoding's own variables are
+        // fresh and appear in this row's clauses only.)
+        self.extra = Some(-self.naming.ipasir(guard));
+        self.add_constraint(c);
+        self.extra = None;
     }
 
     fn add_clause(&mut self, lits: &[Lit]) {

@@ -444,6 +444,7 @@ mod tests {
                     sense: Sense::Eq,
                     rhs: 0,
                     family: "cut",
+                    group: None,
                 }]
             } else {
                 Vec::new()

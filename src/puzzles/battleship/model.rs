@@ -14,7 +14,28 @@
 //!   the row sums only the grids whose ship shows that symbol in the cell.
 
 use super::{placements, Grid, Layout, Ship, Symbol};
-use crate::model::{Lit, Model, Sense, Var};
+use crate::model::{Kind, Lit, Model, Sense, Var};
+use crate::puzzles::Place;
+
+/// A cell in an explanation's words, counted from 1.
+fn at_cell(i: usize, j: usize) -> String {
+    format!("({},{})", i + 1, j + 1)
+}
+
+impl Symbol {
+    /// What a clue of this symbol says, for explanations.
+    fn words(self) -> &'static str {
+        match self {
+            Symbol::Water => "water",
+            Symbol::Left => "the left end of a ship",
+            Symbol::Right => "the right end of a ship",
+            Symbol::Top => "the top end of a ship",
+            Symbol::Bottom => "the bottom end of a ship",
+            Symbol::Middle => "the middle of a ship",
+            Symbol::Sub => "a submarine",
+        }
+    }
+}
 
 /// Which integer program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -590,9 +611,19 @@ fn runs_model(p: &Grid, with_clues: bool) -> BattleshipModel {
         (i >= 0 && j >= 0 && (i as usize) < rows && (j as usize) < cols)
             .then(|| i as usize * cols + j as usize)
     };
+    // Explanations cite each 2x2 square's corner rule, and the run rule by row and column.
     for i in 0..rows.saturating_sub(1) {
         for j in 0..cols.saturating_sub(1) {
             let c = i * cols + j;
+            m.group(
+                Kind::Rule,
+                Some(Place::Cell(i, j)),
+                format!(
+                    "ships do not touch at a corner in the square {}-{}",
+                    at_cell(i, j),
+                    at_cell(i + 1, j + 1)
+                ),
+            );
             m.at_least_one(
                 "(r1) no diagonal contact",
                 &[z[c].negated(), z[c + cols + 1].negated()],
@@ -604,18 +635,26 @@ fn runs_model(p: &Grid, with_clues: bool) -> BattleshipModel {
         }
     }
     // (r2) no run of L+1 cells.
-    for i in 0..rows {
-        for j in 0..cols {
-            for (di, dj) in [(0, 1), (1, 0)] {
-                let run: Option<Vec<Lit>> = (0..=big_l as isize)
-                    .map(|t| at(i as isize + t * di, j as isize + t * dj).map(|c| z[c].negated()))
+    for (di, dj, lines, along, name) in [(0, 1, rows, cols, "row"), (1, 0, cols, rows, "column")] {
+        for line in 0..lines {
+            if along <= big_l {
+                continue;
+            }
+            m.group(
+                Kind::Rule,
+                None,
+                format!("no ship in {name} {} is longer than {big_l}", line + 1),
+            );
+            for t0 in 0..along - big_l {
+                let (i, j) = if di == 0 { (line, t0) } else { (t0, line) };
+                let run: Vec<Lit> = (0..=big_l)
+                    .map(|t| z[(i + t * di) * cols + j + t * dj].negated())
                     .collect();
-                if let Some(run) = run {
-                    m.at_least_one("(r2) no run longer than the longest ship", &run);
-                }
+                m.at_least_one("(r2) no run longer than the longest ship", &run);
             }
         }
     }
+    m.end_group();
     let y: Vec<Var> = grids
         .iter()
         .map(|g| {
@@ -676,13 +715,23 @@ fn runs_model(p: &Grid, with_clues: bool) -> BattleshipModel {
             .filter(|(g, _)| g.len == l)
             .map(|(_, v)| v.pos())
             .collect();
-        m.cardinality(
-            "(28) ships per length",
-            &lits,
-            fleet_sense,
-            p.fleet[l - 1] as i64,
+        let f = p.fleet[l - 1];
+        m.group(
+            Kind::Given,
+            None,
+            format!(
+                "the fleet has {}{f} ship{} of length {l}",
+                if fleet_sense == Sense::Le {
+                    "at most "
+                } else {
+                    ""
+                },
+                if f == 1 { "" } else { "s" }
+            ),
         );
+        m.cardinality("(28) ships per length", &lits, fleet_sense, f as i64);
     }
+    m.end_group();
     m.counted.push("(28) ships per length");
     let mut bm = BattleshipModel {
         model: m,
@@ -696,11 +745,17 @@ fn runs_model(p: &Grid, with_clues: bool) -> BattleshipModel {
     };
     if with_clues {
         for (i, j, sym) in p.given() {
+            bm.model.group(
+                Kind::Given,
+                Some(Place::Cell(i, j)),
+                format!("{} shows {}", at_cell(i, j), sym.words()),
+            );
             for clause in runs_clue(&bm, i, j, sym) {
                 let terms = clause.iter().map(|&l| (1, l)).collect();
                 bm.model.add("(30r) given cells", terms, Sense::Ge, 1);
             }
         }
+        bm.model.end_group();
     }
     bm
 }
@@ -713,15 +768,26 @@ fn counts_over_cells(m: &mut Model, p: &Grid, z: &[Var]) {
     for i in 0..rows {
         if let Some(r) = p.row_counts[i] {
             let lits: Vec<Lit> = (0..cols).map(|j| z[i * cols + j].pos()).collect();
+            m.group(
+                Kind::Given,
+                None,
+                format!("row {} holds {r} ship cells", i + 1),
+            );
             m.cardinality("(26c) row counts over cells", &lits, Sense::Eq, r as i64);
         }
     }
     for j in 0..cols {
         if let Some(c) = p.col_counts[j] {
             let lits: Vec<Lit> = (0..rows).map(|i| z[i * cols + j].pos()).collect();
+            m.group(
+                Kind::Given,
+                None,
+                format!("column {} holds {c} ship cells", j + 1),
+            );
             m.cardinality("(27c) column counts over cells", &lits, Sense::Eq, c as i64);
         }
     }
+    m.end_group();
 }
 
 fn runs_clue(bm: &BattleshipModel, i: usize, j: usize, symbol: Symbol) -> Vec<Vec<Lit>> {

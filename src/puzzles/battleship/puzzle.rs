@@ -132,8 +132,27 @@ impl Puzzle for BattleshipPuzzle {
         )
     }
 
-    fn formulate<'a>(p: &'a Grid, o: &Options, _: Query) -> Result<Formulated<'a, Layout>> {
+    fn formulate<'a>(p: &'a Grid, o: &Options, query: Query) -> Result<Formulated<'a, Layout>> {
+        if query == Query::Explain && o.formulation != Formulation::Runs {
+            return Err(crate::error::Error::input(
+                "explain reads its reasons off the runs formulation (the default): drop --formulation",
+            ));
+        }
         let mut bm = BattleshipModel::new(p, o.formulation, true);
+        if query == Query::Explain {
+            // "Exactly" reads better than "at most" in a reason, and with every row count
+            // given the two are the same (see the runs model).
+            for c in &mut bm.model.constraints {
+                if c.family == "(28) ships per length" {
+                    c.sense = crate::model::Sense::Eq;
+                }
+            }
+            for g in &mut bm.model.groups {
+                if let Some(rest) = g.text.strip_prefix("the fleet has at most ") {
+                    g.text = format!("the fleet has {rest}");
+                }
+            }
+        }
         let meanings = bm.meanings();
         let decisions = bm.projection();
         let model = std::mem::take(&mut bm.model);

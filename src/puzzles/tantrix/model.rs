@@ -249,6 +249,7 @@ impl TantrixModel {
             sense: Sense::Ge,
             rhs: 1,
             family: "C5 sub-loop elimination (lazy)",
+            group: None,
         }
     }
 
@@ -344,6 +345,7 @@ impl TantrixModel {
                 sense: Sense::Ge,
                 rhs: 1,
                 family: "no holes (lazy)",
+                group: None,
             });
         }
         out

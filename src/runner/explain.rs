@@ -1,0 +1,868 @@
+//! Explanations: a solution as a chain of small deductions (the `explain` query), written once
+//! for every puzzle over the reason groups its formulation labels ([`crate::model::Group`]).
+//!
+//! Each group of rows (a clue, a count, a local rule) gets a selector variable; its rows hold
+//! only where the selector is assumed true ([`Backend::add_guarded`]). Rows of no group define
+//! auxiliary variables and always hold. An earlier conclusion is cited as the decision literal
+//! itself. A step's reason is a set of these elements that, with the conclusion negated, is
+//! unsatisfiable:
+//!
+//! 1. for every decision not yet concluded, the engine's failed assumptions give a core
+//!    (`Search::core`), which deletion shrinks to a subset-minimal one, trying to drop the
+//!    dearest elements first (a minimal unsatisfiable subset, MUS);
+//! 2. the cheapest of these is the step; for it, where the pool of elements is small enough,
+//!    implicit hitting sets find the cheapest reason of all (an optimal unsatisfiable subset),
+//!    and the step says which it has (`minimal`: `subset` or `smallest`);
+//! 3. the step concludes every decision its reason forces, not only the one it was found for;
+//! 4. before it is kept, a second engine, built from a second formulation and sharing nothing
+//!    with the first, re-checks it: the reason forces each conclusion (one refutation each)
+//!    and every element of it is needed (dropping it admits an assignment, found by the engine
+//!    and then checked row by row against the model, where some conclusion fails).
+//!
+//! A decision's cached reason stays a valid, minimal reason for the rest of the run (reasons
+//! name their earlier conclusions explicitly); only the decisions near a new conclusion (sharing
+//! a group with it) are looked at again, as only there can a cheaper reason have appeared.
+//!
+//! Where the puzzle has several solutions the sequence stops when nothing more is forced, and
+//! says so (`complete` false). Where it has an objective, the optimum (proved by the runner
+//! first) is one more given.
+
+use super::answer::{Forced, Outcome};
+use crate::error::{Error, Result};
+use crate::model::{Kind, Lit, Model, Var};
+use crate::puzzles::{Formulated, Meaning, Place, Puzzle, Query};
+use crate::solve::sat::SatBackend;
+use crate::solve::search::{Search, Status, Step as Solve};
+use crate::solve::Backend;
+use serde::{Deserialize, Serialize};
+
+/// What a step's reason cites.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cited {
+    pub kind: Kind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<Place>,
+    pub text: String,
+}
+
+/// How minimal a step's reason is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Minimal {
+    /// No element can be dropped (a minimal unsatisfiable subset).
+    Subset,
+    /// No reason for this conclusion costs less (an optimal unsatisfiable subset).
+    Smallest,
+}
+
+/// One deduction: what it concludes, from what.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Step {
+    pub derived: Vec<Forced>,
+    pub reason: Vec<Cited>,
+    /// The reason's cost: its elements' [`cost`]s summed.
+    pub cost: u32,
+    pub minimal: Minimal,
+}
+
+/// How hard a puzzle is by its explanation: the dearest step it needs, and all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Difficulty {
+    pub hardest: u32,
+    pub total: u32,
+    pub steps: usize,
+}
+
+/// The explanation of a puzzle instance.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Explanation {
+    pub steps: Vec<Step>,
+    pub difficulty: Difficulty,
+    /// Whether the steps reach the whole solution. False for a puzzle with several solutions
+    /// (the steps then reach what is forced) or when a limit stopped the run.
+    pub complete: bool,
+    /// Decisions shown on a board (true in the solution, or with a word for false) that the
+    /// steps did not reach: not forced, or not reached before a limit.
+    pub open: usize,
+    /// How a step's cost is counted.
+    pub costs: String,
+}
+
+/// What citing one element costs: an earlier conclusion or a given is a look at the board,
+/// a rule a piece of reasoning.
+pub fn cost(kind: Kind) -> u32 {
+    match kind {
+        Kind::Earlier | Kind::Given => 1,
+        Kind::Rule => 2,
+    }
+}
+
+/// Over every element, how many of the decisions with the cheapest cores are shrunk to a
+/// minimal reason in each step.
+const SHRUNK: usize = 1;
+
+/// Reasons dearer than this are not searched for a cheaper one (the hitting sets grow).
+const SMALLEST_UP_TO: u32 = 8;
+
+/// Rounds of implicit hitting sets tried for a step's cheapest reason.
+const ROUNDS: usize = 60;
+
+const COSTS: &str = "each earlier conclusion or given cited costs 1, each rule 2";
+
+/// A place in words, counted from 1: "(3,4)".
+pub fn place_text(p: Place) -> String {
+    match p {
+        Place::Cell(r, c) => format!("({},{})", r + 1, c + 1),
+        Place::Hex(q, r) => format!("hex ({q},{r})"),
+    }
+}
+
+/// A decision's value in words: "(3,4) is ship", "(3,5) is water", "(2,2) is not 3".
+pub fn says(meaning: &Meaning, value: bool) -> String {
+    let what = match (value, &meaning.otherwise) {
+        (true, _) => meaning.says.clone(),
+        (false, Some(o)) => o.clone(),
+        (false, None) => format!("not {}", meaning.says),
+    };
+    format!("{} is {what}", place_text(meaning.place))
+}
+
+/// What a step concludes, in words: "(3,4) and (3,5) are ship, (2,4) is water".
+pub fn conclusion(derived: &[Forced]) -> String {
+    let mut by_word: Vec<(String, Vec<String>)> = Vec::new();
+    for d in derived {
+        let word = match (d.value, &d.meaning.otherwise) {
+            (true, _) => d.meaning.says.clone(),
+            (false, Some(o)) => o.clone(),
+            (false, None) => format!("not {}", d.meaning.says),
+        };
+        let at = place_text(d.meaning.place);
+        match by_word.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, places)) => places.push(at),
+            None => by_word.push((word, vec![at])),
+        }
+    }
+    by_word
+        .into_iter()
+        .map(|(word, places)| match places.as_slice() {
+            [one] => format!("{one} is {word}"),
+            [init @ .., last] => format!("{} and {last} are {word}", init.join(", ")),
+            [] => String::new(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The explanation as text: one line a step, then the difficulty.
+pub fn text(x: &Explanation) -> String {
+    let mut out = String::new();
+    for (i, s) in x.steps.iter().enumerate() {
+        let reason: Vec<&str> = s.reason.iter().map(|c| c.text.as_str()).collect();
+        out += &format!(
+            "{:>3}. {}: {} [cost {}{}]\n",
+            i + 1,
+            conclusion(&s.derived),
+            reason.join("; "),
+            s.cost,
+            match s.minimal {
+                Minimal::Smallest => ", smallest",
+                Minimal::Subset => "",
+            }
+        );
+    }
+    out += &format!(
+        "difficulty: hardest step {}, total {} over {} steps ({})\n",
+        x.difficulty.hardest, x.difficulty.total, x.difficulty.steps, x.costs
+    );
+    out
+}
+
+/// One engine: the model with its groups behind selectors, and the elements a reason may cite.
+struct Engine<'a> {
+    search: Search<'a, SatBackend>,
+    /// Each element's assumption: a group's selector, the optimum's, or a conclusion.
+    lits: Vec<Lit>,
+    costs: Vec<u32>,
+    cited: Vec<Cited>,
+    /// How many of the elements are groups (the first ones).
+    groups: usize,
+    /// The formulation's model as written (its groups' rows unguarded), and the rows of each
+    /// group: counter-assignments are checked against these directly.
+    model: Model,
+    rows_of: Vec<Vec<usize>>,
+}
+
+impl<'a> Engine<'a> {
+    /// The engine of a formulation (its cuts and watcher move into it). `optimum`: the
+    /// optimal value in the model's minimisation form and its words, a given of its own.
+    fn new<S>(
+        f: &mut Formulated<'a, S>,
+        optimum: Option<(i64, String)>,
+        deadline: Option<std::time::Instant>,
+    ) -> Engine<'a> {
+        let mut base: Model = f.model.clone();
+        let (grouped, background): (Vec<_>, Vec<_>) = std::mem::take(&mut base.constraints)
+            .into_iter()
+            .partition(|c| c.group.is_some());
+        base.constraints = background;
+        base.counted.clear();
+        let selectors: Vec<Var> = (0..f.model.groups.len())
+            .map(|g| base.var(format!("explain_g{g}")))
+            .collect();
+        let opt_var = optimum.as_ref().map(|_| base.var("explain_optimum"));
+        let mut backend = SatBackend::with_config(&base, "plain");
+        for c in &grouped {
+            let g = c.group.expect("grouped") as usize;
+            backend.add_guarded(c, selectors[g].pos());
+        }
+        let mut lits: Vec<Lit> = selectors.iter().map(|v| v.pos()).collect();
+        let mut cited: Vec<Cited> = f
+            .model
+            .groups
+            .iter()
+            .map(|g| Cited {
+                kind: g.kind,
+                place: g.place,
+                text: g.text.clone(),
+            })
+            .collect();
+        if let (Some((bound, words)), Some(v)) = (optimum, opt_var) {
+            match backend.objective_at_most(bound) {
+                Some(at_most) => {
+                    for l in at_most {
+                        backend.add_clause(&[v.negated(), l]);
+                    }
+                }
+                None => backend.add_clause(&[v.negated()]),
+            }
+            lits.push(v.pos());
+            cited.push(Cited {
+                kind: Kind::Given,
+                place: None,
+                text: words,
+            });
+        }
+        let mut search = Search::new(backend, deadline);
+        if let Some(cuts) = f.cuts.take() {
+            search = search.with_cuts(cuts);
+        }
+        if let Some(make) = f.watcher.take() {
+            search.backend.watch(&*make);
+        }
+        let costs = cited.iter().map(|c| cost(c.kind)).collect();
+        let mut rows_of = vec![Vec::new(); selectors.len()];
+        for (i, c) in f.model.constraints.iter().enumerate() {
+            if let Some(g) = c.group {
+                rows_of[g as usize].push(i);
+            }
+        }
+        Engine {
+            search,
+            lits,
+            costs,
+            cited,
+            groups: selectors.len(),
+            model: f.model.clone(),
+            rows_of,
+        }
+    }
+
+    /// Adds a conclusion as an element; its index.
+    fn conclude(&mut self, lit: Lit, meaning: &Meaning) -> usize {
+        self.lits.push(lit);
+        self.costs.push(cost(Kind::Earlier));
+        self.cited.push(Cited {
+            kind: Kind::Earlier,
+            place: Some(meaning.place),
+            text: says(meaning, !lit.negated),
+        });
+        self.lits.len() - 1
+    }
+
+    /// Solves with the elements `set` assumed, and `not` (a conclusion) false.
+    fn solve(&mut self, set: &[usize], not: Option<Lit>) -> Solve {
+        let mut assume: Vec<Lit> = set.iter().map(|&e| self.lits[e]).collect();
+        assume.extend(not.map(|l| !l));
+        self.search.step(&assume)
+    }
+
+    /// After an unsatisfiable [`Engine::solve`] of `set`: the elements its proof used.
+    fn core(&self, set: &[usize]) -> Vec<usize> {
+        set.iter()
+            .copied()
+            .filter(|&e| self.search.backend.failed(self.lits[e]))
+            .collect()
+    }
+
+    fn cost_of(&self, set: &[usize]) -> u32 {
+        set.iter().map(|&e| self.costs[e]).sum()
+    }
+
+    /// Whether element `x` holds under the full assignment `a`: a group's rows, read from the
+    /// model as written, or a conclusion's literal.
+    fn holds(&self, x: usize, a: &[bool]) -> bool {
+        if x < self.groups {
+            self.rows_of[x]
+                .iter()
+                .all(|&i| self.model.constraints[i].holds(a))
+        } else {
+            self.lits[x].value(a)
+        }
+    }
+
+    /// Whether `a` satisfies the rows of no group (definitions) and every element of `set`.
+    fn satisfies(&self, set: &[usize], a: &[bool]) -> bool {
+        self.model
+            .constraints
+            .iter()
+            .filter(|c| c.group.is_none())
+            .all(|c| c.holds(a))
+            && set.iter().all(|&x| self.holds(x, a))
+    }
+}
+
+/// What looking for a reason found.
+enum Found {
+    /// A subset-minimal reason (element indices).
+    Reason(Vec<usize>),
+    /// An assignment where every element of the pool holds and the conclusion fails.
+    Counter(Vec<bool>),
+    Stopped,
+}
+
+/// A subset of `pool` that forces `concl` (with `None`: that has no solution): the
+/// elements the engine's refutation used, not minimal yet.
+fn core_of(e: &mut Engine, pool: &[usize], concl: Option<Lit>) -> Found {
+    match e.solve(pool, concl) {
+        Solve::Found(a) => Found::Counter(a),
+        Solve::Stopped => Found::Stopped,
+        Solve::Exhausted => Found::Reason(e.core(pool)),
+    }
+}
+
+/// Shrinks a subset forcing `concl` to a subset-minimal one by deletion, trying the dearest
+/// elements first; `None` if a limit stops it.
+fn shrink(e: &mut Engine, mut core: Vec<usize>, concl: Option<Lit>) -> Option<Vec<usize>> {
+    core.sort_by_key(|&x| (std::cmp::Reverse(e.costs[x]), x));
+    let mut i = 0;
+    while i < core.len() {
+        let mut trial = core.clone();
+        trial.remove(i);
+        match e.solve(&trial, concl) {
+            Solve::Exhausted => {
+                // Keep only what this proof used (in the same order).
+                let used = e.core(&trial);
+                core = trial.into_iter().filter(|x| used.contains(x)).collect();
+            }
+            Solve::Found(_) => i += 1,
+            Solve::Stopped => return None,
+        }
+    }
+    Some(core)
+}
+
+/// A subset-minimal subset of `pool` that forces `concl`: [`core_of`], then [`shrink`].
+fn minimal_reason(e: &mut Engine, pool: &[usize], concl: Option<Lit>) -> Found {
+    match core_of(e, pool, concl) {
+        Found::Reason(core) => match shrink(e, core, concl) {
+            Some(r) => Found::Reason(r),
+            None => Found::Stopped,
+        },
+        other => other,
+    }
+}
+
+/// What the search for a cheaper reason found.
+enum Cheaper {
+    /// A reason cheaper than the bound, and the cheapest there is.
+    Found(Vec<usize>),
+    /// Proved: no reason costs the bound or less.
+    None,
+    /// Rounds ran out (or a limit stopped it) first.
+    Unknown,
+}
+
+/// The cheapest subset of `pool` that forces `concl` and costs at most `bound`, by implicit
+/// hitting sets: a cheapest set hitting every correction set found so far is tried; if it
+/// does not force the conclusion, the elements its counter-assignment breaks are a new
+/// correction set (every reason must keep one of them). When no hitting set costs `bound` or
+/// less, no reason does.
+fn smallest_reason(
+    e: &mut Engine,
+    pool: &[usize],
+    concl: Lit,
+    bound: u32,
+    rounds: usize,
+) -> Cheaper {
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    for _ in 0..rounds {
+        let hit = match cheapest_hitting_set(&sets, &e.costs, bound) {
+            Cheaper::Found(hit) => hit,
+            other => return other,
+        };
+        match e.solve(&hit, Some(concl)) {
+            Solve::Exhausted => return Cheaper::Found(hit),
+            Solve::Stopped => return Cheaper::Unknown,
+            Solve::Found(a) => {
+                let broken: Vec<usize> =
+                    pool.iter().copied().filter(|&x| !e.holds(x, &a)).collect();
+                if broken.is_empty() {
+                    // The conclusion fails where every element holds: not forced at all.
+                    return Cheaper::Unknown;
+                }
+                sets.push(broken);
+            }
+        }
+    }
+    Cheaper::Unknown
+}
+
+/// A cheapest set meeting every set of `sets` at cost `bound` or less, by branch and bound
+/// (the sets are few in practice).
+fn cheapest_hitting_set(sets: &[Vec<usize>], costs: &[u32], bound: u32) -> Cheaper {
+    struct Best {
+        cost: u32,
+        set: Option<Vec<usize>>,
+        budget: u32,
+    }
+    fn go(sets: &[Vec<usize>], costs: &[u32], chosen: &mut Vec<usize>, spent: u32, b: &mut Best) {
+        if b.budget == 0 || spent >= b.cost {
+            return;
+        }
+        b.budget -= 1;
+        let Some(open) = sets.iter().find(|s| !s.iter().any(|x| chosen.contains(x))) else {
+            b.cost = spent;
+            b.set = Some(chosen.clone());
+            return;
+        };
+        let mut options = open.clone();
+        options.sort_by_key(|&x| (costs[x], x));
+        for x in options {
+            chosen.push(x);
+            go(sets, costs, chosen, spent + costs[x], b);
+            chosen.pop();
+        }
+    }
+    let mut b = Best {
+        cost: bound + 1,
+        set: None,
+        budget: 200_000,
+    };
+    go(sets, costs, &mut Vec::new(), 0, &mut b);
+    match (b.set, b.budget) {
+        (Some(set), _) => {
+            if b.budget == 0 {
+                // The search was cut short: a hitting set, maybe not the cheapest.
+                Cheaper::Unknown
+            } else {
+                Cheaper::Found(set)
+            }
+        }
+        (None, 0) => Cheaper::Unknown,
+        (None, _) => Cheaper::None,
+    }
+}
+
+/// Runs `explain` on the full model: the runner's entry for [`Query::Explain`].
+pub fn explain<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    limits: &super::Limits,
+) -> Result<Outcome<P::Solution>> {
+    let query = Query::Explain;
+    let mut f = P::formulate(instance, options, query)?;
+    if f.model.groups.is_empty() {
+        return Err(Error::input(format!(
+            "explain: this formulation of {} names no reason groups; use the default formulation",
+            P::TITLE
+        )));
+    }
+    let mut outcome = Outcome::new(query, Status::Unknown);
+    // An objective: the optimum first, proved by the runner, then one more given.
+    let optimum = match &f.goal {
+        None => None,
+        Some(goal) => {
+            let o = super::run::<P>(instance, options, Query::Optimum, limits)?;
+            match (o.status, o.objective) {
+                (Status::Optimal, Some(v)) => {
+                    let name = P::GOAL_NAME;
+                    Some((goal.at_most_for(v), format!("the optimum is {v} {name}")))
+                }
+                (Status::Infeasible, _) => {
+                    outcome.status = Status::Infeasible;
+                    return Ok(outcome);
+                }
+                _ => return Ok(outcome),
+            }
+        }
+    };
+    let mut check_f = P::formulate(instance, options, query)?;
+    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline);
+    let mut checker = Engine::new(&mut check_f, optimum, limits.deadline);
+    let all: Vec<usize> = (0..engine.lits.len()).collect();
+    let first = match engine.solve(&all, None) {
+        Solve::Found(a) => a,
+        Solve::Stopped => return Ok(outcome),
+        Solve::Exhausted => {
+            outcome.status = Status::Infeasible;
+            return Ok(outcome);
+        }
+    };
+    outcome.solutions.push((f.decode)(&first));
+    let n = f.decisions.len();
+    let target: Vec<bool> = f.decisions.iter().map(|v| first[v.index()]).collect();
+    let lit = |k: usize| {
+        if target[k] {
+            f.decisions[k].pos()
+        } else {
+            f.decisions[k].negated()
+        }
+    };
+    // The decisions a board shows: true ones, and false ones with a word (water).
+    let shown: Vec<usize> = (0..n)
+        .filter(|&k| target[k] || f.meanings[k].otherwise.is_some())
+        .collect();
+    let mut inc = Incidence::new(&f.model, &f.decisions);
+    inc.optimum = (engine.lits.len() > engine.groups).then_some(engine.groups);
+    let mut known = vec![false; n];
+    let mut free = vec![false; n];
+    // Each decision's conclusion element, once concluded.
+    let mut fact_of: Vec<Option<usize>> = vec![None; n];
+    // A decision's reason found so far, its cost, and the level of the pool it came from.
+    let mut cache: Vec<Option<(Vec<usize>, u32, usize)>> = vec![None; n];
+    // The highest level at which a decision was tried and no reason found.
+    let mut failed_at = vec![0usize; n];
+    let mut steps: Vec<Step> = Vec::new();
+    let mut stopped = false;
+    loop {
+        let open: Vec<usize> = shown
+            .iter()
+            .copied()
+            .filter(|&k| !known[k] && !free[k])
+            .collect();
+        if open.is_empty() {
+            break;
+        }
+        let mut chosen: Option<(u32, usize)> = None;
+        let mut cores: Vec<(u32, usize, Vec<usize>)> = Vec::new();
+        for level in 1..=LEVELS {
+            for &k in &open {
+                if free[k]
+                    || failed_at[k] >= level
+                    || cache[k].as_ref().is_some_and(|c| c.2 <= level)
+                {
+                    continue;
+                }
+                let pool = inc.pool(level, k, &fact_of, engine.lits.len());
+                let found = if level == LEVELS {
+                    core_of(&mut engine, &pool, Some(lit(k)))
+                } else {
+                    minimal_reason(&mut engine, &pool, Some(lit(k)))
+                };
+                match found {
+                    // Over every element, cores first: only the cheapest few are shrunk.
+                    Found::Reason(core) if level == LEVELS => {
+                        let c = engine.cost_of(&core);
+                        cores.push((c, k, core));
+                    }
+                    Found::Reason(r) => {
+                        let c = engine.cost_of(&r);
+                        cache[k] = Some((r, c, level));
+                    }
+                    // Every element holds there: a solution where decision k differs.
+                    Found::Counter(a) if level == LEVELS => {
+                        for j in 0..n {
+                            if a[f.decisions[j].index()] != target[j] {
+                                free[j] = true;
+                            }
+                        }
+                    }
+                    Found::Counter(_) => failed_at[k] = level,
+                    Found::Stopped => {
+                        stopped = true;
+                        break;
+                    }
+                }
+            }
+            cores.sort();
+            for (_, k, core) in cores.drain(..).take(SHRUNK) {
+                match shrink(&mut engine, core, Some(lit(k))) {
+                    Some(r) => {
+                        let c = engine.cost_of(&r);
+                        cache[k] = Some((r, c, level));
+                    }
+                    None => {
+                        stopped = true;
+                        break;
+                    }
+                }
+            }
+            if stopped {
+                break;
+            }
+            chosen = open
+                .iter()
+                .copied()
+                .filter(|&k| !free[k])
+                .filter_map(|k| cache[k].as_ref().filter(|c| c.2 <= level).map(|c| (c.1, k)))
+                .min();
+            if chosen.is_some() {
+                break;
+            }
+        }
+        if stopped {
+            break;
+        }
+        let Some((_, k)) = chosen else {
+            break;
+        };
+        let level = cache[k].as_ref().map_or(LEVELS, |c| c.2);
+        let pool = inc.pool(level, k, &fact_of, engine.lits.len());
+        let (mut reason, mut c, _) = cache[k].clone().expect("cached");
+        let tried = if c <= SMALLEST_UP_TO {
+            smallest_reason(&mut engine, &pool, lit(k), c - 1, ROUNDS)
+        } else {
+            Cheaper::Unknown
+        };
+        let minimal = match tried {
+            Cheaper::Found(r) => {
+                c = engine.cost_of(&r);
+                reason = r;
+                Minimal::Smallest
+            }
+            Cheaper::None => Minimal::Smallest,
+            Cheaper::Unknown => Minimal::Subset,
+        };
+        // Everything this reason forces, not only decision k (over every element, where each
+        // question is a search, only the decisions whose own reason it contains).
+        let mut derived = vec![k];
+        let mut maybe: Vec<usize> = open.iter().copied().filter(|&j| j != k).collect();
+        if level == LEVELS {
+            maybe.retain(|&j| {
+                cache[j]
+                    .as_ref()
+                    .is_some_and(|(r, _, _)| r.iter().all(|x| reason.contains(x)))
+            });
+        }
+        match engine.solve(&reason, None) {
+            Solve::Found(a) => maybe.retain(|&j| a[f.decisions[j].index()] == target[j]),
+            Solve::Stopped => break,
+            Solve::Exhausted => return Err(Error::Internal("a reason with no solution".into())),
+        }
+        let mut i = 0;
+        while i < maybe.len() {
+            let j = maybe[i];
+            match engine.solve(&reason, Some(lit(j))) {
+                Solve::Exhausted => {
+                    derived.push(j);
+                    i += 1;
+                }
+                // Drops j and every other the assignment disagrees with; those before i are
+                // forced, so agree, and i points at the next one to try.
+                Solve::Found(a) => maybe.retain(|&x| a[f.decisions[x].index()] == target[x]),
+                Solve::Stopped => {
+                    stopped = true;
+                    break;
+                }
+            }
+        }
+        if stopped {
+            break;
+        }
+        derived.sort_unstable();
+        let lits: Vec<Lit> = derived.iter().map(|&j| lit(j)).collect();
+        if let Err(why) = recheck(&mut checker, &reason, &lits) {
+            if why == "stopped" {
+                stopped = true;
+                break;
+            }
+            return Err(Error::Internal(format!(
+                "explain: a step failed its re-check: {why}"
+            )));
+        }
+        let mut cited: Vec<(Kind, usize)> =
+            reason.iter().map(|&x| (engine.cited[x].kind, x)).collect();
+        cited.sort_by_key(|&(kind, x)| (kind as u8, x));
+        steps.push(Step {
+            derived: derived
+                .iter()
+                .map(|&j| Forced {
+                    meaning: f.meanings[j].clone(),
+                    value: target[j],
+                })
+                .collect(),
+            reason: cited
+                .iter()
+                .map(|&(_, x)| engine.cited[x].clone())
+                .collect(),
+            cost: c,
+            minimal,
+        });
+        crate::guard::progress::message(&format!("{} steps", steps.len()));
+        for &j in &derived {
+            known[j] = true;
+            fact_of[j] = Some(engine.conclude(lit(j), &f.meanings[j]));
+            checker.conclude(lit(j), &f.meanings[j]);
+            // A cheaper reason can now appear only near the new conclusion.
+            for &m in &inc.near[j] {
+                cache[m] = None;
+                failed_at[m] = 0;
+            }
+        }
+    }
+    let open = shown.iter().filter(|&&k| !known[k]).count();
+    let difficulty = Difficulty {
+        hardest: steps.iter().map(|s| s.cost).max().unwrap_or(0),
+        total: steps.iter().map(|s| s.cost).sum(),
+        steps: steps.len(),
+    };
+    outcome.status = if stopped {
+        Status::Unknown
+    } else {
+        Status::Solved
+    };
+    outcome.explanation = Some(Explanation {
+        steps,
+        difficulty,
+        complete: open == 0,
+        open,
+        costs: COSTS.into(),
+    });
+    let stats = engine.search.finish();
+    outcome.stats.method = format!("{}; reasons by cores and deletion, re-checked", f.method);
+    outcome.stats.model = Some(f.model.size());
+    outcome.stats.solver_calls = Some(stats.solver_calls + checker.search.stats.solver_calls);
+    Ok(outcome)
+}
+
+/// The re-check of a step on the second engine: `reason` forces every literal of `derived`,
+/// and without any one of its elements some literal of `derived` fails in an assignment that
+/// the engine finds and the model's rows (read directly) accept.
+fn recheck(
+    checker: &mut Engine,
+    reason: &[usize],
+    derived: &[Lit],
+) -> std::result::Result<(), String> {
+    for &l in derived {
+        match checker.solve(reason, Some(l)) {
+            Solve::Exhausted => {}
+            Solve::Stopped => return Err("stopped".into()),
+            Solve::Found(_) => return Err(format!("the reason does not force {l:?}")),
+        }
+    }
+    for (i, &x) in reason.iter().enumerate() {
+        let rest: Vec<usize> = reason
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, &y)| y)
+            .collect();
+        let mut needed = false;
+        for &l in derived {
+            match checker.solve(&rest, Some(l)) {
+                Solve::Exhausted => continue,
+                Solve::Stopped => return Err("stopped".into()),
+                Solve::Found(a) => {
+                    if !checker.satisfies(&rest, &a) {
+                        return Err("a counter-assignment breaks the rows it should keep".into());
+                    }
+                    if l.value(&a) {
+                        return Err("a counter-assignment keeps the conclusion".into());
+                    }
+                    needed = true;
+                    break;
+                }
+            }
+        }
+        if !needed {
+            return Err(format!(
+                "'{}' is not needed: the rest forces the conclusion",
+                checker.cited[x].text
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Which groups touch which decisions (a decision's variable in one of the group's rows):
+/// the pools reasons are looked for in, from local to all.
+struct Incidence {
+    /// The groups touching each decision.
+    groups_of: Vec<Vec<usize>>,
+    /// Groups touching no decision (the fleet's counts: rows over ships, not cells).
+    global: Vec<usize>,
+    /// For each decision, the decisions sharing a group with it (and itself).
+    near: Vec<Vec<usize>>,
+    /// The optimum's element, where there is an objective.
+    optimum: Option<usize>,
+}
+
+/// Pools: 1, the groups touching the decision and the conclusions on their decisions; 2,
+/// also the global groups (and the optimum); 3, every element.
+const LEVELS: usize = 3;
+
+impl Incidence {
+    fn new(model: &Model, decisions: &[Var]) -> Incidence {
+        let index: std::collections::HashMap<Var, usize> =
+            decisions.iter().enumerate().map(|(k, v)| (*v, k)).collect();
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); model.groups.len()];
+        for c in &model.constraints {
+            if let Some(g) = c.group {
+                for (_, l) in &c.terms {
+                    if let Some(&k) = index.get(&l.var) {
+                        members[g as usize].push(k);
+                    }
+                }
+            }
+        }
+        let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); decisions.len()];
+        let mut near: Vec<Vec<usize>> = (0..decisions.len()).map(|k| vec![k]).collect();
+        let mut global = Vec::new();
+        for (g, m) in members.iter_mut().enumerate() {
+            m.sort_unstable();
+            m.dedup();
+            if m.is_empty() {
+                global.push(g);
+            }
+            for &a in m.iter() {
+                groups_of[a].push(g);
+                near[a].extend(m.iter().copied());
+            }
+        }
+        for o in &mut near {
+            o.sort_unstable();
+            o.dedup();
+        }
+        Incidence {
+            groups_of,
+            global,
+            near,
+            optimum: None,
+        }
+    }
+
+    /// The elements a reason for decision `k` is looked for in at `level` (of
+    /// [`LEVELS`]); `elements` is how many there are now.
+    fn pool(
+        &self,
+        level: usize,
+        k: usize,
+        fact_of: &[Option<usize>],
+        elements: usize,
+    ) -> Vec<usize> {
+        if level >= LEVELS {
+            return (0..elements).collect();
+        }
+        let mut groups: Vec<usize> = self.groups_of[k].clone();
+        let cells = &self.near[k];
+        if level >= 2 {
+            groups.extend(self.global.iter().copied());
+            groups.extend(self.optimum);
+        }
+        let mut pool = groups;
+        pool.extend(cells.iter().filter_map(|&c| fact_of[c]));
+        pool.sort_unstable();
+        pool.dedup();
+        pool
+    }
+}
