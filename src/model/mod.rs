@@ -276,6 +276,11 @@ impl Model {
         g
     }
 
+    /// Rows added from now on belong to group `g` (opened earlier by [`Model::group`]).
+    pub fn join(&mut self, g: u32) {
+        self.current = Some(g);
+    }
+
     /// Rows added from now on belong to no group.
     pub fn end_group(&mut self) {
         self.current = None;

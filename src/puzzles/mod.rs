@@ -30,6 +30,10 @@ pub struct Meaning {
     /// What it says when false, if that is worth showing (e.g. "water").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub otherwise: Option<String>,
+    /// What the place is called in sentences when the decision is true and when it is false
+    /// ("ship", "water"), where the marks above are symbols; explanations use them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words: Option<(String, String)>,
 }
 
 impl Meaning {
@@ -39,6 +43,7 @@ impl Meaning {
             place,
             says: says.into(),
             otherwise: None,
+            words: None,
         }
     }
 }

@@ -17,6 +17,11 @@ use super::{placements, Grid, Layout, Ship, Symbol};
 use crate::model::{Kind, Lit, Model, Sense, Var};
 use crate::puzzles::Place;
 
+/// "1 ship cell", "4 ship cells".
+fn ship_cells(k: usize) -> String {
+    format!("{k} ship cell{}", if k == 1 { "" } else { "s" })
+}
+
 /// A cell in an explanation's words, counted from 1.
 fn at_cell(i: usize, j: usize) -> String {
     format!("({},{})", i + 1, j + 1)
@@ -147,6 +152,11 @@ impl BattleshipModel {
             place: Place::Cell(c / self.cols, c % self.cols),
             says: says.into(),
             otherwise: Some(otherwise.into()),
+            words: Some(if says == "#" {
+                ("ship".into(), "water".into())
+            } else {
+                ("water".into(), "ship".into())
+            }),
         };
         if self.formulation.on_cells() {
             return (0..self.z.len()).map(|c| cell(c, "#", "~")).collect();
@@ -160,6 +170,7 @@ impl BattleshipModel {
                     place: Place::Cell(g.row, g.col),
                     says: format!("{}{}", if g.horizontal { ">" } else { "v" }, g.len),
                     otherwise: None,
+                    words: None,
                 })
                 .collect(),
         }
@@ -619,9 +630,8 @@ fn runs_model(p: &Grid, with_clues: bool) -> BattleshipModel {
                 Kind::Rule,
                 Some(Place::Cell(i, j)),
                 format!(
-                    "ships do not touch at a corner in the square {}-{}",
-                    at_cell(i, j),
-                    at_cell(i + 1, j + 1)
+                    "ships do not touch at a corner in the square whose top left is {}",
+                    at_cell(i, j)
                 ),
             );
             m.at_least_one(
@@ -771,7 +781,7 @@ fn counts_over_cells(m: &mut Model, p: &Grid, z: &[Var]) {
             m.group(
                 Kind::Given,
                 None,
-                format!("row {} holds {r} ship cells", i + 1),
+                format!("row {} holds {}", i + 1, ship_cells(r)),
             );
             m.cardinality("(26c) row counts over cells", &lits, Sense::Eq, r as i64);
         }
@@ -782,7 +792,7 @@ fn counts_over_cells(m: &mut Model, p: &Grid, z: &[Var]) {
             m.group(
                 Kind::Given,
                 None,
-                format!("column {} holds {c} ship cells", j + 1),
+                format!("column {} holds {}", j + 1, ship_cells(c)),
             );
             m.cardinality("(27c) column counts over cells", &lits, Sense::Eq, c as i64);
         }

@@ -1,7 +1,8 @@
 //! Chess avoidance as 0-1 programs: the pairwise, big-M and clique formulations.
 
 use super::*;
-use crate::model::{Lit, Model, Sense, Var};
+use crate::model::{Kind, Lit, Model, Sense, Var};
+use crate::puzzles::Place;
 
 /// Which integer program to build.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -98,7 +99,13 @@ impl Board {
                     .find(|t| t.0 == sq && t.1 == p)
                     .expect("allowed includes fixed")
                     .2;
+                model.group(
+                    Kind::Given,
+                    Some(Place::Cell(r, c)),
+                    format!("({},{}) holds the given {}", r + 1, c + 1, p.name()),
+                );
                 model.add("fixed piece", vec![(1, v.pos())], Sense::Eq, 1);
+                model.end_group();
             }
         }
         match goal {
@@ -106,7 +113,9 @@ impl Board {
                 for p in &allowed {
                     let lits: Vec<Lit> =
                         x.iter().filter(|t| t.1 == *p).map(|t| t.2.pos()).collect();
-                    model.cardinality("the army's roster", &lits, Sense::Eq, a.0[p.index()] as i64);
+                    let k = a.0[p.index()];
+                    model.group(Kind::Given, None, roster("", k, *p));
+                    model.cardinality("the army's roster", &lits, Sense::Eq, k as i64);
                 }
             }
             Aim::Maximise { base, extra } => {
@@ -119,6 +128,9 @@ impl Board {
                         } else {
                             Sense::Eq
                         };
+                        let k = base.0[p.index()];
+                        let least = if sense == Sense::Ge { "at least " } else { "" };
+                        model.group(Kind::Given, None, roster(least, k, *p));
                         model.cardinality(
                             "the army's roster",
                             &lits,
@@ -126,9 +138,11 @@ impl Board {
                             base.0[p.index()] as i64,
                         );
                     } else if extra.is_some_and(|e| e != *p) {
+                        model.group(Kind::Given, None, roster("", 0, *p));
                         model.cardinality("the army's roster", &lits, Sense::Eq, 0);
                     }
                 }
+                model.end_group();
                 // The pieces of the type maximised (of every type with none given), the army's
                 // among them: with `--type Q --army B2` the objective counts queens only.
                 let terms = x
@@ -139,9 +153,17 @@ impl Board {
                 model.maximise(terms);
             }
         }
+        model.end_group();
+        let at = |sq: usize| (sq / self.cols, sq % self.cols);
+        let words = |sq: usize| format!("({},{})", sq / self.cols + 1, sq % self.cols + 1);
         // Seed: x[p,k] + a[q] <= 1 whenever a type-k piece on p attacks q, for the types `keep`.
         let pairwise = |model: &mut Model, keep: &dyn Fn(Piece) -> bool| {
             for &(p, k, v) in x.iter().filter(|t| keep(t.1)) {
+                model.group(
+                    Kind::Rule,
+                    Some(Place::Cell(at(p).0, at(p).1)),
+                    format!("a {} at {} attacks no piece", k.name(), words(p)),
+                );
                 for &q in &squares {
                     if self.attacks(k, p, q, holes_block) {
                         let mut terms = vec![(1, v.pos())];
@@ -159,6 +181,16 @@ impl Board {
                 // on the line and any other piece on it exclude each other, and so do two
                 // sliders: one clique row per square of each line.
                 for (line, sliders) in self.lines(holes_block) {
+                    let (first, last) = (line[0], line[line.len() - 1]);
+                    model.group(
+                        Kind::Rule,
+                        Some(Place::Cell(at(first).0, at(first).1)),
+                        format!(
+                            "a piece that slides along the line {}-{} is alone on it",
+                            words(first),
+                            words(last)
+                        ),
+                    );
                     for &q in &line {
                         let mut terms: Vec<(i64, Lit)> = x
                             .iter()
@@ -186,6 +218,11 @@ impl Board {
                     if attackers.is_empty() {
                         continue;
                     }
+                    model.group(
+                        Kind::Rule,
+                        Some(Place::Cell(at(q).0, at(q).1)),
+                        format!("no piece attacks a piece at {}", words(q)),
+                    );
                     let big = attackers.len() as i64;
                     let mut terms: Vec<(i64, Lit)> = attackers.iter().map(|&l| (1, l)).collect();
                     terms.extend(occ[q].as_ref().expect("a square").iter().map(|&l| (big, l)));
@@ -193,12 +230,20 @@ impl Board {
                 }
             }
         }
+        model.end_group();
         ChessModel {
             model,
             x,
             cells: self.rows * self.cols,
         }
     }
+}
+
+/// What the army's roster says of one type, for explanations.
+fn roster(least: &str, k: usize, p: Piece) -> String {
+    let name = p.name();
+    let plural = if k == 1 { "" } else { "s" };
+    format!("the army has {least}{k} {name}{plural}")
 }
 
 impl Board {

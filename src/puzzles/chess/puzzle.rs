@@ -193,8 +193,9 @@ impl Puzzle for ChessAvoidance {
         let mut cm = i.board.formulate(i.goal, o.formulation, i.holes_block);
         let meanings =
             cm.x.iter()
-                .map(|&(sq, p, _)| {
-                    Meaning::at(
+                .map(|&(sq, p, _)| Meaning {
+                    words: Some((format!("a {}", p.name()), format!("not a {}", p.name()))),
+                    ..Meaning::at(
                         Place::Cell(sq / i.board.cols, sq % i.board.cols),
                         p.letter().to_string(),
                     )

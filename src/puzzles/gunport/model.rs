@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::error::{Error, Result};
-use crate::model::{Lit, Model, Sense, Var};
+use crate::model::{Kind, Lit, Model, Sense, Var};
 use crate::puzzles::{Formulated, Goal, Meaning, Phase, Place};
 
 /// The model and the map back to dominoes.
@@ -219,17 +219,31 @@ impl Gunport {
             }
         }
         // Seed: mu[r,c] + mu[r,c+1] <= 1 and mu[r,c] + mu[r+1,c] <= 1.
+        let at = |(r, c): (usize, usize)| format!("({},{})", r + 1, c + 1);
         for [a, b] in adjacent_pairs(m, n) {
+            model.group(
+                Kind::Rule,
+                Some(Place::Cell(a.0, a.1)),
+                format!("{} and {} are not both holes", at(a), at(b)),
+            );
             model.at_most_one(
                 "no two adjacent holes",
                 &[mu[a.0 * n + a.1].pos(), mu[b.0 * n + b.1].pos()],
             );
         }
+        model.end_group();
         if strong {
             // Theorem (Klostermeyer & Yeo): a maximal packing has at least ⌈mn/3⌉ dominoes,
             // so sum mu = mn - 2 (dominoes) <= mn - 2⌈mn/3⌉.
             if let Some(bound) = self.domino_bound() {
                 let lits: Vec<Lit> = mu.iter().map(|v| v.pos()).collect();
+                model.group(
+                    Kind::Rule,
+                    None,
+                    format!(
+                        "a maximal packing leaves at most {bound} holes (Klostermeyer and Yeo)"
+                    ),
+                );
                 model.cardinality("at least ceil(mn/3) dominoes", &lits, Sense::Le, bound);
             }
             // A 2×2 window holds at most two holes: two holes in it that are not neighbours
@@ -242,9 +256,18 @@ impl Gunport {
                         mu[(r + 1) * n + c].pos(),
                         mu[(r + 1) * n + c + 1].pos(),
                     ];
+                    model.group(
+                        Kind::Rule,
+                        Some(Place::Cell(r, c)),
+                        format!(
+                            "the square whose top left is {} holds at most two holes",
+                            at((r, c))
+                        ),
+                    );
                     model.cardinality("at most two holes per 2x2 window", &w, Sense::Le, 2);
                 }
             }
+            model.end_group();
         }
         let (per_hole, at_zero) = if charge && m >= 2 && n >= 2 {
             let terms = self.charge_shortfall(&mut model, &mu, &placed);

@@ -141,7 +141,8 @@ impl Puzzle for GunportProblem {
         }
         // Forced cells are cells: a hole (`o`) or covered (`#`) in every optimal packing,
         // whichever domino covers it. The cell formulations have a hole variable per cell.
-        let holes = (query == Query::Forced && !gm.holes.is_empty()).then(|| gm.holes.clone());
+        let holes = (matches!(query, Query::Forced | Query::Explain) && !gm.holes.is_empty())
+            .then(|| gm.holes.clone());
         let mut f = g.formulated(gm, formulation, o.symmetry.describe().map(String::from));
         if let Some(holes) = holes {
             f.meanings = (0..holes.len())
@@ -149,6 +150,7 @@ impl Puzzle for GunportProblem {
                     place: Place::Cell(k / g.n, k % g.n),
                     says: "o".into(),
                     otherwise: Some("#".into()),
+                    words: Some(("a hole".into(), "covered".into())),
                 })
                 .collect();
             f.decisions = holes;

@@ -3,7 +3,7 @@
 use super::*;
 use crate::error::{Error, Result};
 use crate::geometry::{Grid, Symmetry};
-use crate::model::{Lit, Model, Sense, Var};
+use crate::model::{Kind, Lit, Model, Sense, Var};
 use crate::puzzles::{Formulated, Meaning, Place};
 
 /// The side from which the strong formulation's attack and order rows are counted during
@@ -58,6 +58,15 @@ impl TankModel {
             })
             .collect()
     }
+}
+
+/// The attack rule at one cell, for explanations.
+fn attack_rule(i: usize, j: usize) -> String {
+    format!(
+        "the tank at ({},{}) is attacked by as many tanks as its value",
+        i + 1,
+        j + 1
+    )
 }
 
 /// How many cells a tank of value `k` at (i,j) can reach on an n×n board (0 to 4).
@@ -148,7 +157,10 @@ impl Tank {
                     let mut terms: Vec<(i64, Lit)> =
                         attackers(&tm, i, j).into_iter().map(|l| (1, l)).collect();
                     terms.extend((1..n).map(|k| (-(k as i64), tm.x(i, j, k).pos())));
+                    tm.model
+                        .group(Kind::Rule, Some(Place::Cell(i, j)), attack_rule(i, j));
                     tm.model.add("attackers equal value", terms, Sense::Eq, 0);
+                    tm.model.end_group();
                 }
             }
             Formulation::Strong => {
@@ -170,7 +182,10 @@ impl Tank {
                     let mut terms: Vec<(i64, Lit)> =
                         attackers(&tm, i, j).into_iter().map(|l| (1, l)).collect();
                     terms.extend(y[i * n + j].iter().map(|v| (-1, v.pos())));
+                    tm.model
+                        .group(Kind::Rule, Some(Place::Cell(i, j)), attack_rule(i, j));
                     tm.model.add("attackers equal value", terms, Sense::Eq, 1);
+                    tm.model.end_group();
                 }
                 // From COUNTED_FROM on, a SAT engine checks the attack and order rows by
                 // counting during search: their clauses would be most of the memory (n = 40:
@@ -194,8 +209,14 @@ impl Tank {
                         terms.push((1 + d, y[i * n + j][idx].pos()));
                     }
                 }
+                tm.model.group(
+                    Kind::Rule,
+                    None,
+                    "summed over the board, the values equal the (tank, target) pairs",
+                );
                 tm.model
                     .add("balance of values and targets", terms, Sense::Eq, rhs);
+                tm.model.end_group();
             }
         }
         if break_symmetry && n >= 2 {

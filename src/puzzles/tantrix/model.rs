@@ -13,7 +13,8 @@
 
 use super::watcher::{crossing, LoopWatcher};
 use super::{Board, Challenge, Colour, Hex, Placement};
-use crate::model::{Constraint, Lit, Model, Sense, Var};
+use crate::model::{Constraint, Kind, Lit, Model, Sense, Var};
+use crate::puzzles::Place;
 use std::collections::HashMap;
 
 /// Which constraints, so that the paper's tables can be reproduced.
@@ -423,6 +424,11 @@ fn build(
             let lits: Vec<Lit> = (0..n)
                 .flat_map(|c| choices[c][k * 6..k * 6 + 6].iter().map(|x| x.0.pos()))
                 .collect();
+            m.group(
+                Kind::Given,
+                None,
+                format!("tile {} is placed once", ch.tiles[kinds[k].0].number),
+            );
             m.exactly_one("C2 each tile once", &lits);
         }
     } else {
@@ -430,6 +436,11 @@ fn build(
             let lits: Vec<Lit> = (0..n)
                 .flat_map(|c| choices[c][t * 6..t * 6 + 6].iter().map(|x| x.0.pos()))
                 .collect();
+            m.group(
+                Kind::Given,
+                None,
+                format!("tile {} is placed {count} times", ch.tiles[t].number),
+            );
             m.cardinality(
                 "C2' each tile as often as it is repeated",
                 &lits,
@@ -438,6 +449,7 @@ fn build(
             );
         }
     }
+    m.end_group();
     // Shared edges and their colours.
     let des = colour_index(ch.colour);
     let mut edges: Vec<(usize, usize)> = Vec::new();
@@ -459,6 +471,8 @@ fn build(
         }
     }
     let designated: Vec<Var> = colour_vars.iter().map(|v| v[des]).collect();
+    let at = |c: usize| format!("({},{})", region[c].q, region[c].r);
+    let colour = ch.colour.name();
     if opt.degree {
         // Implied by C1 and the tiles (each Discovery tile has two sides of every colour),
         // stated for propagation as in a travelling-salesman model: two designated lines at
@@ -474,6 +488,11 @@ fn build(
                 }
                 None => 2,
             };
+            m.group(
+                Kind::Rule,
+                Some(Place::Hex(region[c].q, region[c].r)),
+                format!("two {colour} line ends meet at {}", at(c)),
+            );
             m.add(
                 "degree: two designated lines per place",
                 terms,
@@ -487,6 +506,15 @@ fn build(
                 let lits: Vec<Lit> = (0..6)
                     .filter_map(|s| edge_of.get(&(c, s)).map(|&e| colour_vars[e][k].pos()))
                     .collect();
+                m.group(
+                    Kind::Rule,
+                    Some(Place::Hex(region[c].q, region[c].r)),
+                    format!(
+                        "at most two {} line ends meet at {}",
+                        COLOURS[k].name(),
+                        at(c)
+                    ),
+                );
                 m.cardinality(
                     "degree: at most two lines of each other colour",
                     &lits,
@@ -496,10 +524,28 @@ fn build(
             }
         }
     }
+    m.end_group();
+    // One group per shared edge (both tiles' rows), made before either cell's rows.
+    let edge_groups: Vec<u32> = edges
+        .iter()
+        .map(|&(p, q)| {
+            m.group(
+                Kind::Rule,
+                Some(Place::Hex(region[p].q, region[p].r)),
+                format!(
+                    "the tiles at {} and {} match along their shared side",
+                    at(p),
+                    at(q)
+                ),
+            )
+        })
+        .collect();
+    m.end_group();
     for (c, cell_choices) in choices.iter().enumerate().take(n) {
         for s in 0..6 {
             match edge_of.get(&(c, s)) {
                 Some(&e) => {
+                    m.join(edge_groups[e]);
                     for x in cell_choices {
                         let k = colour_index(side(x, s));
                         m.implies(
@@ -511,6 +557,11 @@ fn build(
                 }
                 None => {
                     // C3: no designated line at the boundary.
+                    m.group(
+                        Kind::Rule,
+                        Some(Place::Hex(region[c].q, region[c].r)),
+                        format!("no {colour} line leaves the board at {}", at(c)),
+                    );
                     let terms: Vec<(i64, Lit)> = cell_choices
                         .iter()
                         .filter(|x| side(x, s) == ch.colour)
@@ -521,6 +572,7 @@ fn build(
             }
         }
     }
+    m.end_group();
     if let Some(u) = &used {
         // In a board search a designated line joins two used cells.
         for (e, &(p, q)) in edges.iter().enumerate() {
@@ -555,6 +607,14 @@ fn build(
                     .filter(|x| !inner.iter().all(|&s| side(x, s) == ch.colour))
                     .map(|x| (1, x.0.pos()))
                     .collect();
+                m.group(
+                    Kind::Rule,
+                    Some(Place::Hex(region[c].q, region[c].r)),
+                    format!(
+                        "the {colour} loop passes through {}, which has two neighbours",
+                        at(c)
+                    ),
+                );
                 m.add(
                     "C6 two neighbours: the loop goes through",
                     terms,
@@ -575,6 +635,11 @@ fn build(
             5 => "C9 no loop of 5 tiles",
             _ => "no short loop",
         };
+        m.group(
+            Kind::Rule,
+            None,
+            format!("no {colour} loop of {k} tiles closes early"),
+        );
         for cycle in cycles(n, k, nb) {
             let terms: Vec<(i64, Lit)> = (0..k)
                 .map(|i| {
@@ -586,10 +651,17 @@ fn build(
             m.add(family, terms, Sense::Le, k as i64 - 1);
         }
     }
+    m.end_group();
     if opt.reach {
+        m.group(
+            Kind::Rule,
+            None,
+            format!("the {colour} line is one loop through every tile"),
+        );
         let line = |c: usize, s: usize| designated[edge_of[&(c, s)]];
         reachability(&mut m, ch.n, n, origin.unwrap_or(0), &nb, &line, &used);
     }
+    m.end_group();
     TantrixModel {
         model: m,
         challenge: ch.clone(),

@@ -1,0 +1,420 @@
+//! Explanations checked by brute force: on small Battleship boards every board (2^cells) is
+//! tried, each reason element is read from its words by the rules here (no model, no solver),
+//! and each step must be sound (every board its reason admits has its conclusions), minimal
+//! (dropping any element admits a board where a conclusion fails) and, where it says so,
+//! the cheapest (no cheaper set of the elements available then forces its first conclusion).
+
+use quandary::model::Kind;
+use quandary::puzzles::battleship::{formats, BattleshipPuzzle};
+use quandary::puzzles::{Place, Puzzle, Query};
+use quandary::runner::explain::{Cited, Explanation, Minimal};
+use quandary::runner::{run, Limits};
+
+/// A board: bit `r * cols + c` set for a ship cell.
+struct Rules {
+    rows: usize,
+    cols: usize,
+    longest: usize,
+}
+
+impl Rules {
+    fn at(&self, b: u64, r: isize, c: isize) -> bool {
+        r >= 0
+            && c >= 0
+            && (r as usize) < self.rows
+            && (c as usize) < self.cols
+            && b >> (r as usize * self.cols + c as usize) & 1 == 1
+    }
+
+    /// The ships of a board as the puzzle counts them: a straight run of 1 to `longest`
+    /// cells whose ends (both neighbours along it; all four for one cell) are water.
+    fn ships(&self, b: u64) -> Vec<(usize, bool, isize, isize)> {
+        let mut out = Vec::new();
+        for r in 0..self.rows as isize {
+            for c in 0..self.cols as isize {
+                for (horizontal, dr, dc) in [(true, 0, 1), (false, 1, 0)] {
+                    for len in 1..=self.longest as isize {
+                        if len == 1 && !horizontal {
+                            continue;
+                        }
+                        let cells = (0..len).all(|t| self.at(b, r + t * dr, c + t * dc));
+                        let ends =
+                            !self.at(b, r - dr, c - dc) && !self.at(b, r + len * dr, c + len * dc);
+                        let sides = len > 1 || (!self.at(b, r - 1, c) && !self.at(b, r + 1, c));
+                        if cells && ends && sides {
+                            out.push((len as usize, horizontal, r, c));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a cited element holds on board `b`, read from its words.
+    fn holds(&self, e: &Cited, b: u64) -> bool {
+        let t = e.text.as_str();
+        let num = |s: &str| -> Vec<isize> {
+            s.split(|ch: char| !ch.is_ascii_digit())
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse().unwrap())
+                .collect()
+        };
+        if let Some(rest) = t.strip_prefix("row ") {
+            let n = num(rest);
+            return (0..self.cols as isize)
+                .filter(|&c| self.at(b, n[0] - 1, c))
+                .count() as isize
+                == n[1];
+        }
+        if let Some(rest) = t.strip_prefix("column ") {
+            let n = num(rest);
+            return (0..self.rows as isize)
+                .filter(|&r| self.at(b, r, n[0] - 1))
+                .count() as isize
+                == n[1];
+        }
+        if let Some(rest) = t.strip_prefix("the fleet has ") {
+            let n = num(rest);
+            return self
+                .ships(b)
+                .iter()
+                .filter(|s| s.0 as isize == n[1])
+                .count() as isize
+                == n[0];
+        }
+        if let Some(rest) =
+            t.strip_prefix("ships do not touch at a corner in the square whose top left is ")
+        {
+            let n = num(rest);
+            let (r, c) = (n[0] - 1, n[1] - 1);
+            let down = self.at(b, r, c) && self.at(b, r + 1, c + 1);
+            let up = self.at(b, r, c + 1) && self.at(b, r + 1, c);
+            return !down && !up;
+        }
+        if let Some(rest) = t.strip_prefix("no ship in ") {
+            let n = num(rest);
+            let (line, max) = (n[0] - 1, n[1]);
+            let along = if rest.starts_with("row") {
+                self.cols
+            } else {
+                self.rows
+            };
+            let mut run = 0;
+            for k in 0..along as isize {
+                let occ = if rest.starts_with("row") {
+                    self.at(b, line, k)
+                } else {
+                    self.at(b, k, line)
+                };
+                run = if occ { run + 1 } else { 0 };
+                if run > max {
+                    return false;
+                }
+            }
+            return true;
+        }
+        let n = num(t);
+        let (r, c) = (n[0] - 1, n[1] - 1);
+        if t.ends_with(" is ship") {
+            return self.at(b, r, c);
+        }
+        if t.ends_with(" is water") {
+            return !self.at(b, r, c);
+        }
+        let shows = t.split(" shows ").nth(1).expect("a clue");
+        if shows == "water" {
+            return !self.at(b, r, c);
+        }
+        // (free neighbours, occupied neighbours, the ship cell it is: (horizontal, which))
+        type Offsets = &'static [(isize, isize)];
+        let (free, full): (Offsets, Offsets) = match shows {
+            "a submarine" => (&[(-1, 0), (1, 0), (0, -1), (0, 1)], &[]),
+            "the left end of a ship" => (&[(0, -1), (-1, 0), (1, 0)], &[(0, 1)]),
+            "the right end of a ship" => (&[(0, 1), (-1, 0), (1, 0)], &[(0, -1)]),
+            "the top end of a ship" => (&[(-1, 0), (0, -1), (0, 1)], &[(1, 0)]),
+            "the bottom end of a ship" => (&[(1, 0), (0, -1), (0, 1)], &[(-1, 0)]),
+            "the middle of a ship" => (&[], &[]),
+            other => panic!("unknown clue '{other}'"),
+        };
+        if !self.at(b, r, c) || free.iter().any(|&(dr, dc)| self.at(b, r + dr, c + dc)) {
+            return false;
+        }
+        if full.iter().any(|&(dr, dc)| !self.at(b, r + dr, c + dc)) {
+            return false;
+        }
+        // Some ship shows this symbol here.
+        self.ships(b).iter().any(|&(len, horizontal, sr, sc)| {
+            let len = len as isize;
+            let (dr, dc) = if horizontal { (0, 1) } else { (1, 0) };
+            (0..len).any(|t| {
+                (sr + t * dr, sc + t * dc) == (r, c)
+                    && match shows {
+                        "a submarine" => len == 1,
+                        "the left end of a ship" => len > 1 && horizontal && t == 0,
+                        "the right end of a ship" => len > 1 && horizontal && t == len - 1,
+                        "the top end of a ship" => len > 1 && !horizontal && t == 0,
+                        "the bottom end of a ship" => len > 1 && !horizontal && t == len - 1,
+                        _ => len > 2 && t > 0 && t < len - 1,
+                    }
+            })
+        })
+    }
+}
+
+struct Explained {
+    rules: Rules,
+    x: Explanation,
+    /// Every group of the puzzle's model (givens and rules), as a reason cites them.
+    groups: Vec<Cited>,
+}
+
+fn explain(text: &str) -> Explained {
+    let (_, grid) = formats::parse(text, None).expect("puzzle");
+    let rules = Rules {
+        rows: grid.rows,
+        cols: grid.cols,
+        longest: grid.max_len(),
+    };
+    let options = Default::default();
+    let o = run::<BattleshipPuzzle>(&grid, &options, Query::Explain, &Limits::none())
+        .expect("explained");
+    let f = BattleshipPuzzle::formulate(&grid, &options, Query::Explain).expect("model");
+    let groups = f
+        .model
+        .groups
+        .iter()
+        .map(|g| Cited {
+            kind: g.kind,
+            place: g.place,
+            text: g.text.clone(),
+        })
+        .collect();
+    Explained {
+        rules,
+        x: o.facts.explanation.expect("an explanation"),
+        groups,
+    }
+}
+
+/// A set of elements as masks: groups (bit k for group k), cells said to be ship, water.
+#[derive(Clone, Copy, Default)]
+struct Set {
+    groups: u64,
+    ship: u64,
+    water: u64,
+    cost: u32,
+}
+
+impl Set {
+    fn add(mut self, e: &Cited, groups: &[Cited], cols: usize) -> Set {
+        self.cost += match e.kind {
+            Kind::Rule => 2,
+            _ => 1,
+        };
+        if e.kind == Kind::Earlier {
+            let Some(Place::Cell(r, c)) = e.place else {
+                panic!("a conclusion on a cell")
+            };
+            let bit = 1u64 << (r * cols + c);
+            if e.text.ends_with(" is ship") {
+                self.ship |= bit;
+            } else {
+                assert!(e.text.ends_with(" is water"), "{}", e.text);
+                self.water |= bit;
+            }
+        } else {
+            let k = groups
+                .iter()
+                .position(|g| g == e)
+                .expect("a group of the model");
+            self.groups |= 1 << k;
+        }
+        self
+    }
+
+    fn admits(&self, board: u64, holds: u64) -> bool {
+        holds & self.groups == self.groups
+            && board & self.ship == self.ship
+            && board & self.water == 0
+    }
+}
+
+/// Checks every step of the explanation of `text` against every board.
+fn check(text: &str) -> Explanation {
+    let Explained { rules, x, groups } = explain(text);
+    let cells = rules.rows * rules.cols;
+    assert!(
+        cells <= 20 && groups.len() <= 64,
+        "brute force over 2^{cells} boards"
+    );
+    // For every board, which groups hold on it.
+    let holds: Vec<u64> = (0..1u64 << cells)
+        .map(|b| {
+            groups
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| rules.holds(g, b))
+                .fold(0u64, |m, (k, _)| m | 1 << k)
+        })
+        .collect();
+    let concl = |b: u64, d: &quandary::runner::Forced| match d.meaning.place {
+        Place::Cell(r, c) => (b >> (r * rules.cols + c) & 1 == 1) == d.value,
+        Place::Hex(..) => unreachable!(),
+    };
+    let mut seen: Vec<Cited> = Vec::new();
+    let mut cheapest_checked = 0;
+    for (i, s) in x.steps.iter().enumerate() {
+        assert!(!s.derived.is_empty() && !s.reason.is_empty(), "step {i}");
+        for e in s.reason.iter().filter(|e| e.kind == Kind::Earlier) {
+            assert!(
+                seen.contains(e),
+                "step {i} cites '{}' before it is concluded",
+                e.text
+            );
+        }
+        let set = |skip: Option<usize>| {
+            s.reason
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| Some(k) != skip)
+                .fold(Set::default(), |acc, (_, e)| {
+                    acc.add(e, &groups, rules.cols)
+                })
+        };
+        let whole = set(None);
+        assert_eq!(
+            whole.cost, s.cost,
+            "step {i}: its cost is its elements' costs"
+        );
+        // Sound: every board the reason admits has every conclusion.
+        for (b, &h) in holds.iter().enumerate() {
+            if whole.admits(b as u64, h) {
+                assert!(
+                    s.derived.iter().all(|d| concl(b as u64, d)),
+                    "step {i} is unsound"
+                );
+            }
+        }
+        // Minimal: without any one element, some board breaks a conclusion.
+        for k in 0..s.reason.len() {
+            let less = set(Some(k));
+            let needed = holds.iter().enumerate().any(|(b, &h)| {
+                less.admits(b as u64, h) && s.derived.iter().any(|d| !concl(b as u64, d))
+            });
+            assert!(needed, "step {i}: '{}' is not needed", s.reason[k].text);
+        }
+        // Cheapest, where it says so (checked for reasons of cost up to 4): no set of the
+        // elements at hand (every group, the conclusions so far) costing less forces the
+        // first conclusion.
+        if s.minimal == Minimal::Smallest && s.cost <= 4 {
+            let first = &s.derived[0];
+            let against: Vec<(u64, u64)> = holds
+                .iter()
+                .enumerate()
+                .filter(|&(b, _)| !concl(b as u64, first))
+                .map(|(b, &h)| (b as u64, h))
+                .collect();
+            let at_hand: Vec<Set> = groups
+                .iter()
+                .chain(&seen)
+                .map(|e| Set::default().add(e, &groups, rules.cols))
+                .collect();
+            fn cheaper(
+                at_hand: &[Set],
+                from: usize,
+                acc: Set,
+                bound: u32,
+                against: &[(u64, u64)],
+            ) -> bool {
+                if acc.cost > 0 && !against.iter().any(|&(b, h)| acc.admits(b, h)) {
+                    return true;
+                }
+                (from..at_hand.len()).any(|k| {
+                    let e = at_hand[k];
+                    acc.cost + e.cost < bound
+                        && cheaper(
+                            at_hand,
+                            k + 1,
+                            Set {
+                                groups: acc.groups | e.groups,
+                                ship: acc.ship | e.ship,
+                                water: acc.water | e.water,
+                                cost: acc.cost + e.cost,
+                            },
+                            bound,
+                            against,
+                        )
+                })
+            }
+            assert!(
+                !cheaper(&at_hand, 0, Set::default(), s.cost, &against),
+                "step {i} says its reason is the cheapest, and a cheaper one exists"
+            );
+            cheapest_checked += 1;
+        }
+        for d in &s.derived {
+            seen.push(Cited {
+                kind: Kind::Earlier,
+                place: Some(d.meaning.place),
+                text: format!(
+                    "{} is {}",
+                    match d.meaning.place {
+                        Place::Cell(r, c) => format!("({},{})", r + 1, c + 1),
+                        Place::Hex(..) => unreachable!(),
+                    },
+                    if d.value { "ship" } else { "water" }
+                ),
+            });
+        }
+    }
+    assert!(cheapest_checked > 0, "some step claims the cheapest reason");
+    x
+}
+
+const SEED2: &str = "size 4 5\nfleet 2 1 1\nrows 2 1 3 1\ncols 2 0 2 0 3\ngrid\no . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+const SEED3: &str = "size 4 5\nfleet 2 1 1\nrows 2 2 1 2\ncols 2 1 1 0 3\ngrid\n. . . . .\n. . o . .\n. . . . .\n. . . . .\n";
+const NO_CLUES: &str = "size 4 5\nfleet 2 1 1\nrows 2 1 3 1\ncols 2 2 1 0 2\ngrid\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+
+#[test]
+fn every_step_is_sound_and_minimal_on_every_board() {
+    for text in [SEED2, SEED3, NO_CLUES] {
+        let x = check(text);
+        assert!(x.complete, "a unique puzzle is explained to the end");
+        assert_eq!(x.open, 0);
+        assert_eq!(x.difficulty.steps, x.steps.len());
+        assert_eq!(
+            x.difficulty.hardest,
+            x.steps.iter().map(|s| s.cost).max().unwrap()
+        );
+    }
+}
+
+#[test]
+fn a_puzzle_with_two_solutions_stops_where_nothing_more_is_forced() {
+    // Two submarines, one in each row, in columns 1 and 3: two ways (opposite corners).
+    let text = "size 2 3\nfleet 2\nrows 1 1\ncols 1 0 1\ngrid\n. . .\n. . .\n";
+    let (_, grid) = formats::parse(text, None).expect("puzzle");
+    let o = run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &Limits::none())
+        .expect("answered");
+    let x = o.facts.explanation.expect("explained");
+    assert!(!x.complete);
+    // Column 2 is water in both; the corners differ.
+    let derived: Vec<_> = x.steps.iter().flat_map(|s| s.derived.clone()).collect();
+    let mut places: Vec<Place> = derived.iter().map(|d| d.meaning.place).collect();
+    places.sort();
+    assert_eq!(places, vec![Place::Cell(0, 1), Place::Cell(1, 1)]);
+    assert!(derived.iter().all(|d| !d.value));
+    assert_eq!(x.open, 4);
+}
+
+#[test]
+fn a_puzzle_with_no_solution_says_so() {
+    // One submarine in column 2, and a clue says that cell is water.
+    let text = "size 1 4\nfleet 1\nrows 1\ncols 0 1 0 0\ngrid\n. ~ . .\n";
+    let (_, grid) = formats::parse(text, None).expect("puzzle");
+    let o = run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &Limits::none())
+        .expect("answered");
+    assert_eq!(o.facts.status, quandary::solve::search::Status::Infeasible);
+    assert!(o.facts.explanation.is_none());
+}
