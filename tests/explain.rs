@@ -188,6 +188,7 @@ fn explain(text: &str) -> Explained {
             kind: g.kind,
             place: g.place,
             text: g.text.clone(),
+            cells: Vec::new(),
         })
         .collect();
     Explained {
@@ -226,7 +227,7 @@ impl Set {
         } else {
             let k = groups
                 .iter()
-                .position(|g| g == e)
+                .position(|g| g.kind == e.kind && g.text == e.text)
                 .expect("a group of the model");
             self.groups |= 1 << k;
         }
@@ -365,6 +366,7 @@ fn check(text: &str) -> Explanation {
                     },
                     if d.value { "ship" } else { "water" }
                 ),
+                cells: vec![d.meaning.place],
             });
         }
     }

@@ -76,7 +76,7 @@ fn common_args(cmd: Command) -> Command {
         Arg::new("svg")
             .long("svg")
             .value_name("FILE")
-            .help("Write a picture of the answer to FILE"),
+            .help("Write a picture of the answer to FILE (explain: a directory DIR, one picture a step)"),
     )
     .arg(time_limit_arg(
         "Stop after SECS seconds with status \"unknown\" (exit status 1)",
@@ -274,6 +274,8 @@ pub fn command() -> Command {
 pub struct Output {
     pub json: bool,
     pub svg: Option<String>,
+    /// `--svg` names a directory that takes one picture a step (`explain`).
+    pub svg_dir: bool,
     pub out: Option<(String, Option<String>)>,
 }
 
@@ -288,6 +290,7 @@ impl Output {
                 .copied()
                 .unwrap_or(false),
             svg: get("svg"),
+            svg_dir: false,
             out: None,
         }
     }
@@ -320,7 +323,19 @@ pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {
 
 /// Prints a report (text, or one JSON object), writes its files, and returns the exit status.
 pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
+    match (&output.svg, report.facts.explanation.as_ref()) {
+        (Some(dir), Some(x)) if output.svg_dir => {
+            for (i, picture) in x.pictures.iter().enumerate() {
+                write_file(&format!("{dir}/step-{:03}.svg", i + 1), picture)?;
+            }
+            if let Some(svg) = &report.svg {
+                write_file(&format!("{dir}/solution.svg"), svg)?;
+            }
+        }
+        _ => {}
+    }
     match (&output.svg, &report.svg) {
+        (Some(_), _) if output.svg_dir => {}
         (Some(path), Some(svg)) if path == "-" => {
             outln!("{}", svg);
             return Ok(report.exit_code());
@@ -364,6 +379,31 @@ pub fn check_outputs(output: &Output, out: Option<&String>) -> Result<(), Error>
         return Err(Error::input(
             "--svg - writes the picture to standard output, which --json needs for its object; give --svg FILE",
         ));
+    }
+    if output.svg_dir {
+        if let Some(dir) = &output.svg {
+            // explain: a directory, made now so that a bad path is found before the work.
+            if dir == "-" {
+                return Err(Error::input(
+                    "explain --svg DIR writes one picture a step into DIR; '-' is not a directory",
+                ));
+            }
+            std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+                path: dir.clone(),
+                source,
+            })?;
+        }
+        return match out {
+            Some(path) => check_outputs(
+                &Output {
+                    svg: None,
+                    svg_dir: false,
+                    ..Default::default()
+                },
+                Some(path),
+            ),
+            None => Ok(()),
+        };
     }
     for path in output.svg.iter().chain(out).filter(|p| *p != "-") {
         let existed = std::path::Path::new(path).exists();
@@ -482,6 +522,7 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     }
     let limits = run_limits(time_limit(vm)?);
     let mut output = Output::from(vm);
+    output.svg_dir = verb == "explain";
     check_outputs(&output, vm.try_get_one::<String>("out").ok().flatten())?;
     let query = query_of(entry, verb, vm).expect("verbs() lists every generic verb");
     let cube = match vm.try_get_one::<String>("cube").ok().flatten() {

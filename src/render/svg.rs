@@ -144,6 +144,21 @@ impl GridPicture {
         self.doc.append(rect);
     }
 
+    /// A heavy outline just inside cell (i, j), to mark it as part of a reason.
+    pub fn outline(&mut self, i: usize, j: usize, colour: &str) {
+        let (x, y) = self.origin(i, j);
+        let inset = 3.0;
+        let rect = Rectangle::new()
+            .set("x", x + inset)
+            .set("y", y + inset)
+            .set("width", self.cell - 2.0 * inset)
+            .set("height", self.cell - 2.0 * inset)
+            .set("fill", "none")
+            .set("stroke", colour)
+            .set("stroke-width", 3);
+        self.doc.append(rect);
+    }
+
     /// A small square in the middle of cell (i, j).
     pub fn small_square(&mut self, i: usize, j: usize, colour: &str) {
         let (x, y) = self.origin(i, j);

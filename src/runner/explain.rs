@@ -43,6 +43,9 @@ pub struct Cited {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub place: Option<Place>,
     pub text: String,
+    /// The places whose decisions it speaks of (a row count: its row), for pictures.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<Place>,
 }
 
 /// How minimal a step's reason is.
@@ -86,6 +89,10 @@ pub struct Explanation {
     pub open: usize,
     /// How a step's cost is counted.
     pub costs: String,
+    /// One picture a step: what is known before it, its reason outlined, its conclusions
+    /// shaded (`--svg DIR`, the page's stepper).
+    #[serde(skip)]
+    pub pictures: Vec<String>,
 }
 
 /// What citing one element costs: an earlier conclusion or a given is a look at the board,
@@ -274,6 +281,7 @@ impl<'a> Engine<'a> {
                 kind: g.kind,
                 place: g.place,
                 text: g.text.clone(),
+                cells: Vec::new(),
             })
             .collect();
         if let (Some((bound, words)), Some(v)) = (optimum, opt_var) {
@@ -290,6 +298,7 @@ impl<'a> Engine<'a> {
                 kind: Kind::Given,
                 place: None,
                 text: words,
+                cells: Vec::new(),
             });
         }
         let mut search = Search::new(backend, deadline);
@@ -325,6 +334,7 @@ impl<'a> Engine<'a> {
             kind: Kind::Earlier,
             place: Some(meaning.place),
             text: says(meaning, !lit.negated),
+            cells: vec![meaning.place],
         });
         self.lits.len() - 1
     }
@@ -579,6 +589,12 @@ pub fn explain<P: Puzzle>(
         .filter(|&k| target[k] || f.meanings[k].otherwise.is_some())
         .collect();
     let mut inc = Incidence::new(&f.model, &f.decisions);
+    for (g, members) in inc.members.iter().enumerate() {
+        let mut cells: Vec<Place> = members.iter().map(|&k| f.meanings[k].place).collect();
+        cells.sort();
+        cells.dedup();
+        engine.cited[g].cells = cells;
+    }
     inc.optimum = (engine.lits.len() > engine.groups).then_some(engine.groups);
     let mut known = vec![false; n];
     let mut free = vec![false; n];
@@ -777,12 +793,14 @@ pub fn explain<P: Puzzle>(
     } else {
         Status::Solved
     };
+    let pictures = pictures(&steps, &f.meanings, &P::describe(instance));
     outcome.explanation = Some(Explanation {
         steps,
         difficulty,
         complete: open == 0,
         open,
         costs: COSTS.into(),
+        pictures,
     });
     let stats = engine.search.finish();
     outcome.stats.method = format!("{}; reasons by cores and deletion, re-checked", f.method);
@@ -845,6 +863,8 @@ fn recheck(
 struct Incidence {
     /// The groups touching each decision.
     groups_of: Vec<Vec<usize>>,
+    /// The decisions each group touches.
+    members: Vec<Vec<usize>>,
     /// Groups touching no decision (the fleet's counts: rows over ships, not cells).
     global: Vec<usize>,
     /// For each decision, the decisions sharing a group with it (and itself).
@@ -891,6 +911,7 @@ impl Incidence {
         }
         Incidence {
             groups_of,
+            members,
             global,
             near,
             optimum: None,
@@ -921,4 +942,68 @@ impl Incidence {
         pool.dedup();
         pool
     }
+}
+
+/// One picture a step, on the board the decisions' places make: places concluded before the
+/// step pale with their mark, the step's conclusions shaded, the places its reason speaks of
+/// outlined in red.
+fn pictures(steps: &[Step], meanings: &[Meaning], title: &str) -> Vec<String> {
+    use std::collections::BTreeMap;
+    let mut places: Vec<Place> = meanings.iter().map(|m| m.place).collect();
+    places.sort();
+    places.dedup();
+    let extent = places.iter().try_fold((0, 0), |(r0, c0), p| match *p {
+        Place::Cell(r, c) => Some((r0.max(r + 1), c0.max(c + 1))),
+        Place::Hex(..) => None,
+    });
+    let mark = |d: &Forced| match (d.value, &d.meaning.otherwise) {
+        (true, _) => Some(d.meaning.says.clone()),
+        (false, Some(o)) => Some(o.clone()),
+        (false, None) => None,
+    };
+    let mut known: BTreeMap<Place, String> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        let now: BTreeMap<Place, String> = s
+            .derived
+            .iter()
+            .filter_map(|d| mark(d).map(|m| (d.meaning.place, m)))
+            .collect();
+        let outlined: Vec<Place> = s.reason.iter().flat_map(|c| c.cells.clone()).collect();
+        let caption = format!("{title}, step {}: {}", i + 1, conclusion(&s.derived));
+        out.push(match extent {
+            Some((rows, cols)) => {
+                let mut pic = crate::render::svg::GridPicture::new(rows, cols, &caption);
+                for r in 0..rows {
+                    for c in 0..cols {
+                        let p = Place::Cell(r, c);
+                        let (fill, label) = match (now.get(&p), known.get(&p)) {
+                            (Some(m), _) => ("#f2c14e", Some(m)),
+                            (None, Some(m)) => ("#e4e4e4", Some(m)),
+                            (None, None) if places.contains(&p) => ("#ffffff", None),
+                            (None, None) => ("#888888", None),
+                        };
+                        pic.fill(r, c, fill);
+                        if let Some(m) = label {
+                            pic.label_sized(r, c, m, "#222", 0.4);
+                        }
+                    }
+                }
+                for p in &outlined {
+                    if let Place::Cell(r, c) = *p {
+                        pic.outline(r, c, "#c0392b");
+                    }
+                }
+                pic.finish()
+            }
+            None => {
+                // Hex boards: the conclusions and what is known, labelled.
+                let mut labels = known.clone();
+                labels.extend(now.clone());
+                crate::runner::forced::hex_labels(&places, &labels, &caption)
+            }
+        });
+        known.extend(now);
+    }
+    out
 }

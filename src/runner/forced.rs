@@ -96,7 +96,7 @@ pub fn svg(set: &ForcedSet, title: &str) -> String {
 }
 
 /// Hex cells (axial coordinates) with a label in each labelled cell, shaded; the others blank.
-fn hex_labels(
+pub(crate) fn hex_labels(
     cells: &[Place],
     labels: &std::collections::BTreeMap<Place, String>,
     title: &str,

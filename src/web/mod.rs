@@ -626,6 +626,9 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
             out["text"] = json!(report.text);
             out["svg"] = json!(report.svg);
+            if let Some(x) = &report.facts.explanation {
+                out["step_svgs"] = json!(x.pictures);
+            }
             Answer::json(200, out)
         }
         Err(Error::Stopped(why)) => Answer::json(
