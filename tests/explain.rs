@@ -420,3 +420,46 @@ fn a_puzzle_with_no_solution_says_so() {
     assert_eq!(o.facts.status, quandary::solve::search::Status::Infeasible);
     assert!(o.facts.explanation.is_none());
 }
+
+#[test]
+fn generate_makes_puzzles_in_the_band_asked_for() {
+    use quandary::puzzles::battleship::model::Formulation;
+    use quandary::runner::setter::{generate, Band};
+    for (name, band) in [
+        ("easy", Band::parse("easy").unwrap()),
+        ("medium", Band::parse("5-12").unwrap()),
+    ] {
+        let r = generate(
+            8,
+            8,
+            "3 2 1",
+            3,
+            Formulation::Runs,
+            Some(band),
+            &Limits::none(),
+        )
+        .expect("generated");
+        let d = &r.facts.details.as_ref().expect("details")["difficulty"];
+        let hardest = d["hardest"].as_u64().expect("rated") as u32;
+        assert!(band.least <= hardest && hardest <= band.most, "{name}: {d}");
+        // The puzzle it wrote: unique by the cell formulation's own count, and its
+        // explanation, made again, as hard as reported.
+        let text = r.file.clone().expect("the puzzle file");
+        let (_, grid) = formats::parse(&text, None).expect("readable");
+        let cell = quandary::puzzles::battleship::puzzle::Options {
+            formulation: Formulation::Cell,
+            ..Default::default()
+        };
+        let count =
+            run::<BattleshipPuzzle>(&grid, &cell, Query::Count, &Limits::none()).expect("counted");
+        assert_eq!(count.facts.count, Some(1), "{name}: unique");
+        let x =
+            run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &Limits::none())
+                .expect("explained")
+                .facts
+                .explanation
+                .expect("an explanation");
+        assert_eq!(x.difficulty.hardest, hardest, "{name}");
+    }
+    assert!(Band::parse("extreme").is_err());
+}

@@ -380,6 +380,12 @@ pub trait Puzzle: 'static {
         Vec::new()
     }
 
+    /// Whether `unique` also rates a unique instance's difficulty by its explanation (an
+    /// option of the puzzle's, e.g. Battleship's `--difficulty`).
+    fn rated(_options: &Self::Options) -> bool {
+        false
+    }
+
     /// A line under the headline, e.g. published values to compare with.
     /// `query` is what was asked, `status` how it ended, `restricted` whether the search was
     /// limited to part of the space.

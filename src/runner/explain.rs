@@ -523,6 +523,20 @@ fn cheapest_hitting_set(sets: &[Vec<usize>], costs: &[u32], bound: u32) -> Cheap
     }
 }
 
+/// A unique instance's difficulty by its explanation, or why there is none: `None` when a
+/// limit stopped the explanation first.
+pub fn rate<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    limits: &super::Limits,
+) -> Result<Option<Difficulty>> {
+    let o = super::run::<P>(instance, options, Query::Explain, limits)?;
+    Ok(match (&o.facts.explanation, o.facts.status) {
+        (Some(x), Status::Solved) if x.complete => Some(x.difficulty),
+        _ => None,
+    })
+}
+
 /// Runs `explain` on the full model: the runner's entry for [`Query::Explain`].
 pub fn explain<P: Puzzle>(
     instance: &P::Instance,

@@ -99,7 +99,17 @@ pub fn run<P: Puzzle>(
     if outcome.stats.phases.is_empty() {
         outcome.stats.phases = tried;
     }
-    verified::<P>(instance, outcome, limits)
+    let mut outcome = verified::<P>(instance, outcome, limits)?;
+    if query == Query::Unique && outcome.unique == Some(true) && P::rated(options) {
+        let rating = explain::rate::<P>(instance, options, limits)?;
+        let details = outcome
+            .facts
+            .details
+            .get_or_insert_with(|| serde_json::json!({}));
+        details["difficulty"] = serde_json::to_value(rating).unwrap_or_default();
+        outcome.stats.seconds = limits.seconds();
+    }
+    Ok(outcome)
 }
 
 /// Answers `query` inside one cube of a split question (cube-and-conquer, see

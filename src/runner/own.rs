@@ -129,6 +129,10 @@ enum BattleshipVerb {
         /// Which integer program to use
         #[arg(long, value_enum, default_value_t = battleship::model::Formulation::Runs)]
         formulation: battleship::model::Formulation,
+        /// A band of difficulty, by the dearest step of the puzzle's explanation: easy (at
+        /// most 4), medium (5 to 12), hard (13 and up), a largest cost N, or A-B
+        #[arg(long)]
+        difficulty: Option<String>,
         /// Write the puzzle to FILE (default: print it)
         #[arg(long, short = 'o')]
         out: Option<String>,
@@ -278,11 +282,16 @@ fn battleship_verb(verb: BattleshipVerb, files: Files, base: &Limits) -> Result<
             fleet,
             seed,
             formulation,
+            difficulty,
             out: _,
             common,
         } => {
+            let band = difficulty
+                .as_deref()
+                .map(super::setter::Band::parse)
+                .transpose()?;
             let limits = within(base, common.time_limit)?;
-            super::setter::generate(rows, cols, &fleet, seed, formulation, &limits)
+            super::setter::generate(rows, cols, &fleet, seed, formulation, band, &limits)
         }
         BattleshipVerb::Convert {
             puzzle,

@@ -149,7 +149,19 @@ pub fn report<P: Puzzle>(
         (Query::Unique, Status::Unknown) => {
             format!("one {noun} found; a limit stopped the search for a second")
         }
-        (Query::Unique, _) if unique == Some(true) => format!("exactly one {noun} (unique)"),
+        (Query::Unique, _) if unique == Some(true) => {
+            let rated = o.details.as_ref().and_then(|d| d.get("difficulty"));
+            match rated {
+                None => format!("exactly one {noun} (unique)"),
+                Some(serde_json::Value::Null) => format!(
+                    "exactly one {noun} (unique); a limit stopped its difficulty rating"
+                ),
+                Some(d) => format!(
+                    "exactly one {noun} (unique); difficulty: hardest step {}, total {} over {} steps",
+                    d["hardest"], d["total"], d["steps"]
+                ),
+            }
+        }
         (Query::Unique, _) => format!("not unique: two {noun}s shown"),
         (Query::Forced | Query::Explain, Status::Infeasible) => format!("no {noun} at all"),
         (Query::Explain, s) => match &o.explanation {

@@ -169,29 +169,193 @@ pub fn minimize(p: &Grid, o: &Options, seed: Option<u64>, limits: &Limits) -> Re
     )
 }
 
-/// A new puzzle with exactly one solution and no redundant clue. A run stopped part way
-/// answers what it had: clues that do not yet fix the solution, or a unique puzzle whose
-/// clues were not all shown necessary.
+/// A band of difficulty for `generate --difficulty`: the dearest step of a puzzle's
+/// explanation between `least` and `most` (see [`crate::runner::explain::cost`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Band {
+    pub least: u32,
+    pub most: u32,
+}
+
+impl Band {
+    /// `easy` (every step costs at most 4: one line or clue and what is known next to it),
+    /// `medium` (5 to 12), `hard` (13 and up), or `N` (at most N), or `A-B`.
+    pub fn parse(text: &str) -> Result<Band> {
+        let bad = || {
+            Error::input(format!(
+                "--difficulty {text}: give easy, medium, hard, a largest step cost N, or a band A-B"
+            ))
+        };
+        Ok(match text.trim() {
+            "easy" => Band { least: 0, most: 4 },
+            "medium" => Band { least: 5, most: 12 },
+            "hard" => Band {
+                least: 13,
+                most: u32::MAX,
+            },
+            t => match t.split_once('-') {
+                Some((a, b)) => Band {
+                    least: a.trim().parse().map_err(|_| bad())?,
+                    most: b.trim().parse().map_err(|_| bad())?,
+                },
+                None => Band {
+                    least: 0,
+                    most: t.parse().map_err(|_| bad())?,
+                },
+            },
+        })
+    }
+
+    fn words(self) -> String {
+        match (self.least, self.most) {
+            (0, m) => format!("hardest step at most {m}"),
+            (l, u32::MAX) => format!("hardest step at least {l}"),
+            (l, m) => format!("hardest step {l} to {m}"),
+        }
+    }
+}
+
+/// How a generated puzzle was brought into a band.
+struct Banded {
+    g: setter::Generated,
+    seed: u64,
+    difficulty: Option<crate::runner::explain::Difficulty>,
+    /// Cells of the solution shown as clues to make it easier.
+    revealed: usize,
+    seeds_tried: u64,
+}
+
+/// Generates from `seed` on until a puzzle falls in `band`: a puzzle too hard gets the
+/// first conclusion of its dearest steps shown as clues (it stays unique, and is then no
+/// longer minimal) until its hardest step is in the band; one too easy is dropped for the
+/// next seed.
+fn banded(
+    rows: usize,
+    cols: usize,
+    fleet: &[usize],
+    seed: u64,
+    formulation: Formulation,
+    band: Band,
+    limits: &Limits,
+) -> Result<Banded> {
+    let options = Options::default();
+    let mut seed = seed;
+    let mut tried = 0;
+    loop {
+        tried += 1;
+        let mut g = bounded(limits, "the generation", || {
+            setter::generate(rows, cols, fleet, seed, formulation, limits.deadline, true)
+        })?;
+        let mut revealed = 0;
+        loop {
+            if matches!(g.stage, setter::Stage::Ambiguous) || limits.expired() {
+                return Ok(Banded {
+                    g,
+                    seed,
+                    difficulty: None,
+                    revealed,
+                    seeds_tried: tried,
+                });
+            }
+            let o = crate::runner::run::<BattleshipPuzzle>(
+                &g.puzzle,
+                &options,
+                crate::puzzles::Query::Explain,
+                limits,
+            )?;
+            let Some(x) = o.facts.explanation.filter(|x| x.complete) else {
+                return Ok(Banded {
+                    g,
+                    seed,
+                    difficulty: None,
+                    revealed,
+                    seeds_tried: tried,
+                });
+            };
+            let d = x.difficulty;
+            if d.hardest < band.least {
+                break;
+            }
+            if d.hardest <= band.most {
+                return Ok(Banded {
+                    g,
+                    seed,
+                    difficulty: Some(d),
+                    revealed,
+                    seeds_tried: tried,
+                });
+            }
+            // Too hard: show the first cell each of the three dearest steps concludes.
+            let mut dear: Vec<&crate::runner::explain::Step> =
+                x.steps.iter().filter(|s| s.cost > band.most).collect();
+            dear.sort_by_key(|s| std::cmp::Reverse(s.cost));
+            let symbols = g.layout.symbols();
+            let mut clues = g.puzzle.clues.clone();
+            for s in dear.iter().take(3) {
+                if let crate::puzzles::Place::Cell(r, c) = s.derived[0].meaning.place {
+                    let k = r * cols + c;
+                    if clues[k].is_none() {
+                        clues[k] = Some(symbols[k]);
+                        revealed += 1;
+                    }
+                }
+            }
+            g.puzzle = g.puzzle.with_clues(clues);
+        }
+        seed += 1;
+    }
+}
+
+/// A new puzzle with exactly one solution and no redundant clue; with a `band`, one whose
+/// difficulty falls in it ([`banded`]). A run stopped part way answers what it had: clues
+/// that do not yet fix the solution, or a unique puzzle whose clues were not all shown
+/// necessary.
 pub fn generate(
     rows: usize,
     cols: usize,
     fleet: &str,
     seed: u64,
     formulation: Formulation,
+    band: Option<Band>,
     limits: &Limits,
 ) -> Result<Report> {
     let fleet_counts = parse_fleet(fleet)?;
-    let g = bounded(limits, "the generation", || {
-        setter::generate(
-            rows,
-            cols,
-            &fleet_counts,
-            seed,
-            formulation,
-            limits.deadline,
-            true,
-        )
-    })?;
+    let Some(band) = band else {
+        let g = bounded(limits, "the generation", || {
+            setter::generate(
+                rows,
+                cols,
+                &fleet_counts,
+                seed,
+                formulation,
+                limits.deadline,
+                true,
+            )
+        })?;
+        return generated(rows, cols, fleet, seed, g, None, limits);
+    };
+    let b = banded(rows, cols, &fleet_counts, seed, formulation, band, limits)?;
+    generated(
+        rows,
+        cols,
+        fleet,
+        b.seed,
+        b.g,
+        Some((band, b.difficulty, b.revealed, b.seeds_tried)),
+        limits,
+    )
+}
+
+/// The report of a generated puzzle (brought into a band, if one was asked for).
+fn generated(
+    rows: usize,
+    cols: usize,
+    fleet: &str,
+    seed: u64,
+    g: setter::Generated,
+    band: Option<(Band, Option<crate::runner::explain::Difficulty>, usize, u64)>,
+    limits: &Limits,
+) -> Result<Report> {
     let kept = g.puzzle.given().len();
     let (note, stopped) = match g.stage {
         setter::Stage::Minimal => (
@@ -217,14 +381,60 @@ pub fn generate(
             )),
         ),
     };
+    let (note, stopped, flag) = match band {
+        None => (note, stopped, String::new()),
+        Some((b, Some(d), revealed, _)) => {
+            let first = if revealed > 0 {
+                format!(
+                    "unique solution; {} clues of a minimal set ({} added) and {revealed} cells of the solution shown to ease it, so not every clue is necessary",
+                    kept - revealed,
+                    g.clues_added
+                )
+            } else {
+                note
+            };
+            (
+                format!(
+                    "{first}; difficulty: hardest step {}, total {} over {} steps (band: {})",
+                    d.hardest,
+                    d.total,
+                    d.steps,
+                    b.words()
+                ),
+                stopped,
+                format!(" --difficulty {}-{}", b.least, b.most),
+            )
+        }
+        Some((b, None, _, _)) => (
+            format!(
+                "{note}; NOT YET IN THE BAND ({}): a limit stopped the rating",
+                b.words()
+            ),
+            stopped.or_else(|| {
+                Some(format!(
+                    "a limit stopped the search for a puzzle with {}",
+                    b.words()
+                ))
+            }),
+            String::new(),
+        ),
+    };
     let file = formats::to_quandary(
         &g.puzzle,
         &format!(
-            "generated by quandary battleship generate --rows {rows} --cols {cols} --fleet \"{fleet}\" --seed {seed}\n{note}"
+            "generated by quandary battleship generate --rows {rows} --cols {cols} --fleet \"{fleet}\" --seed {seed}{flag}\n{note}"
         ),
     );
     let unique = !matches!(g.stage, setter::Stage::Ambiguous);
-    puzzle_report(
+    let mut r = puzzle_report(
         "generate", &g.puzzle, &g.layout, file, limits, stopped, unique,
-    )
+    )?;
+    if let Some((b, d, revealed, tried)) = band {
+        let details = r.details.get_or_insert_with(|| serde_json::json!({}));
+        details["difficulty"] = serde_json::to_value(d).unwrap_or_default();
+        details["band"] = serde_json::json!({"least": b.least, "most": b.most});
+        details["revealed"] = serde_json::json!(revealed);
+        details["seeds_tried"] = serde_json::json!(tried);
+    }
+    Ok(r)
 }

@@ -23,6 +23,10 @@ pub struct Options {
     /// Which integer program to solve
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Formulation::Runs))]
     pub formulation: Formulation,
+    /// With `unique`: also rate a unique puzzle's difficulty, by its explanation (the
+    /// dearest step and the total; see `explain`)
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub difficulty: bool,
 }
 
 /// Reads a fleet: counts of ships of length 1, 2, 3, ...
@@ -130,6 +134,10 @@ impl Puzzle for BattleshipPuzzle {
             p.fleet_text(),
             if clues == 1 { "clue" } else { "clues" }
         )
+    }
+
+    fn rated(o: &Options) -> bool {
+        o.difficulty
     }
 
     fn formulate<'a>(p: &'a Grid, o: &Options, query: Query) -> Result<Formulated<'a, Layout>> {
