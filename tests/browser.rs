@@ -1,6 +1,7 @@
 //! The page in a real browser: headless Chromium driven through ChromeDriver's W3C WebDriver
 //! API. Load the page, pick Battleship, paste the puzz.link example, solve, find the ships in
-//! the picture; ask for forced cells; on the workbench remove a clue and see "unique" turn into
+//! the picture; ask for forced cells; step through its explanation, and ask for hints; on the
+//! workbench see its difficulty and explanation, remove a clue and see "unique" turn into
 //! "several solutions"; pick Tantrix and solve its built-in board. Screenshots go to
 //! target/browser/. Skipped, saying so, where Chromium or ChromeDriver is not installed
 //! (`.ci/run` installs Debian's chromium and chromium-driver).
@@ -311,11 +312,44 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
     b.choose("verb", "forced");
     let text = b.run_and_read("forced cells");
     assert!(text.contains("36 of 36 places are the same"), "{text}");
-    // The workbench: the example is unique; the '<' clue at row 4, column 1 removed (five
-    // clicks cycle it back to blank), several solutions.
+    // Explain: a stepper through the steps, each with its picture; Next goes on.
+    b.choose("verb", "explain");
+    let headline = b.run_and_read("the explanation");
+    assert!(headline.contains("steps"), "{headline}");
     b.wait_for(
-        "return document.getElementById('b-status').dataset.state === 'unique'",
-        "the workbench's first check",
+        "return document.getElementById('steps').dataset.step === '1' && document.querySelector('#steps svg') !== null",
+        "step 1 of the explanation, drawn",
+    );
+    b.click("#steps .step-next");
+    b.wait_for(
+        "return document.getElementById('steps').dataset.step === '2'",
+        "step 2 after Next",
+    );
+    b.screenshot("battleship-explain.png");
+    // Hint: the first step, then (pressed again) the next.
+    b.click("#hint");
+    b.wait_for(
+        "return document.getElementById('steps').dataset.step === '1' && document.getElementById('go').disabled === false",
+        "a hint",
+    );
+    b.click("#hint");
+    b.wait_for(
+        "return document.getElementById('steps').dataset.step === '2'",
+        "the next hint",
+    );
+    // The workbench: the example is unique, with a difficulty; its explanation steps; the
+    // '<' clue at row 4, column 1 removed (five clicks cycle it back to blank), several
+    // solutions.
+    b.wait_for(
+        "const s = document.getElementById('b-status'); return s.dataset.state === 'unique' && s.dataset.hardest !== ''",
+        "the workbench's first check, with a difficulty",
+    );
+    let status = b.run("return document.getElementById('b-status').textContent");
+    assert!(status.as_str().unwrap_or("").contains("difficulty: hardest step"), "{status}");
+    b.click("#b-explain");
+    b.wait_for(
+        "return document.getElementById('b-steps').dataset.step === '1' && document.querySelector('#b-steps svg') !== null",
+        "the workbench's explanation",
     );
     for _ in 0..5 {
         b.click("#b-grid button[data-cell='18']");
