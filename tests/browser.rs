@@ -345,7 +345,13 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
         "the workbench's first check, with a difficulty",
     );
     let status = b.run("return document.getElementById('b-status').textContent");
-    assert!(status.as_str().unwrap_or("").contains("difficulty: hardest step"), "{status}");
+    assert!(
+        status
+            .as_str()
+            .unwrap_or("")
+            .contains("difficulty: hardest step"),
+        "{status}"
+    );
     b.click("#b-explain");
     b.wait_for(
         "return document.getElementById('b-steps').dataset.step === '1' && document.querySelector('#b-steps svg') !== null",
