@@ -267,7 +267,7 @@ impl<'a> Engine<'a> {
             .map(|g| base.var(format!("explain_g{g}")))
             .collect();
         let opt_var = optimum.as_ref().map(|_| base.var("explain_optimum"));
-        let mut backend = SatBackend::with_config(&base, "plain");
+        let mut backend = SatBackend::with_config(&base, "default");
         for c in &grouped {
             let g = c.group.expect("grouped") as usize;
             backend.add_guarded(c, selectors[g].pos());
@@ -719,17 +719,9 @@ pub fn explain<P: Puzzle>(
             Cheaper::None => Minimal::Smallest,
             Cheaper::Unknown => Minimal::Subset,
         };
-        // Everything this reason forces, not only decision k (over every element, where each
-        // question is a search, only the decisions whose own reason it contains).
+        // Everything this reason forces, not only decision k.
         let mut derived = vec![k];
         let mut maybe: Vec<usize> = open.iter().copied().filter(|&j| j != k).collect();
-        if level == LEVELS {
-            maybe.retain(|&j| {
-                cache[j]
-                    .as_ref()
-                    .is_some_and(|(r, _, _)| r.iter().all(|x| reason.contains(x)))
-            });
-        }
         match engine.solve(&reason, None) {
             Solve::Found(a) => maybe.retain(|&j| a[f.decisions[j].index()] == target[j]),
             Solve::Stopped => break,
