@@ -1020,3 +1020,82 @@ fn out_means_the_same_for_every_verb() {
         .is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn explain_prints_steps_difficulty_and_pictures() {
+    let dir = std::env::temp_dir().join(format!("quandary-explain-{}", std::process::id()));
+    let dir_s = dir.to_string_lossy().to_string();
+    let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+    let (code, stdout, stderr) =
+        quandary(&["battleship", "explain", url, "--json", "--svg", &dir_s]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = one_json(&stdout);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["complete"], true);
+    let steps = v["steps"].as_array().expect("steps");
+    assert_eq!(v["difficulty"]["steps"], steps.len());
+    let costs: Vec<u64> = steps.iter().map(|s| s["cost"].as_u64().unwrap()).collect();
+    assert_eq!(v["difficulty"]["hardest"], *costs.iter().max().unwrap());
+    assert_eq!(v["difficulty"]["total"], costs.iter().sum::<u64>());
+    // The first step: the water clue at (1,6), a given, concludes that cell.
+    let first = &steps[0];
+    assert_eq!(
+        first["derived"][0]["place"]["cell"],
+        serde_json::json!([0, 5])
+    );
+    assert_eq!(first["derived"][0]["value"], false);
+    assert_eq!(first["reason"][0]["kind"], "given");
+    assert!(["subset", "smallest"].contains(&first["minimal"].as_str().unwrap()));
+    // Every cell of the 6×6 board is concluded once.
+    let derived: usize = steps
+        .iter()
+        .map(|s| s["derived"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(derived, 36);
+    // One picture a step, and the solution.
+    for k in 1..=steps.len() {
+        let pic = std::fs::read_to_string(dir.join(format!("step-{k:03}.svg"))).expect("a step");
+        assert!(pic.starts_with("<svg"));
+    }
+    assert!(dir.join("solution.svg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    // The text: one line a step.
+    let (code, stdout, _) = quandary(&["battleship", "explain", url]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("  1. (1,6) is water: (1,6) shows water"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("difficulty: hardest step"), "{stdout}");
+    // --plain is the baseline, for explain only.
+    let (code, _, stderr) = quandary(&["battleship", "unique", url, "--plain"]);
+    assert_eq!(code, 2, "{stderr}");
+    let (code, stdout, _) = quandary(&["battleship", "explain", url, "--plain", "--json"]);
+    assert_eq!(code, 0);
+    let p = one_json(&stdout);
+    assert_eq!(p["complete"], true);
+    // One decision a step.
+    assert!(p["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["derived"].as_array().unwrap().len() == 1));
+}
+
+#[test]
+fn explain_says_why_the_centre_of_every_5x5_tank_board_is_4() {
+    // Tank Attack 5×5 has two boards (docs/tank.md), mirror images; the centre holds 4 in both.
+    let (code, stdout, stderr) = quandary(&["tank", "explain", "5", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = one_json(&stdout);
+    assert_eq!(v["complete"], false, "two boards: not every cell is forced");
+    let centre = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["derived"].as_array().unwrap().clone())
+        .find(|d| d["place"]["cell"] == serde_json::json!([2, 2]))
+        .expect("the centre is concluded");
+    assert_eq!(centre["says"], "4");
+    assert_eq!(centre["value"], true);
+}

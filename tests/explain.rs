@@ -463,3 +463,59 @@ fn generate_makes_puzzles_in_the_band_asked_for() {
     }
     assert!(Band::parse("extreme").is_err());
 }
+
+#[test]
+fn the_chess_example_is_explained_to_its_one_placement() {
+    use quandary::puzzles::chess::ChessAvoidance;
+    let options = Default::default();
+    let words = vec![format!(
+        "{}/data/chess/friedman-b4n2.txt",
+        env!("CARGO_MANIFEST_DIR")
+    )];
+    let files = quandary::input::Files::Disk;
+    let i = ChessAvoidance::read(&words, &options, files).expect("the board");
+    let o =
+        run::<ChessAvoidance>(&i, &options, Query::Explain, &Limits::none()).expect("explained");
+    let x = o.facts.explanation.expect("explained");
+    assert!(x.complete);
+    // The six pieces the steps place are the unique solution's.
+    let placed: Vec<(Place, String)> = x
+        .steps
+        .iter()
+        .flat_map(|s| s.derived.iter())
+        .filter(|d| d.value)
+        .map(|d| (d.meaning.place, d.meaning.says.clone()))
+        .collect();
+    assert_eq!(placed.len(), 6);
+    let solution = serde_json::to_value(&o.solutions[0]).unwrap();
+    let rows: Vec<String> = serde_json::from_value(solution["rows"].clone()).unwrap();
+    for (p, says) in placed {
+        let Place::Cell(r, c) = p else {
+            panic!("a square")
+        };
+        assert_eq!(rows[r].chars().nth(c).unwrap().to_string(), says);
+    }
+}
+
+#[test]
+fn a_time_limit_stops_an_explanation_with_the_steps_so_far() {
+    let text = std::fs::read_to_string(format!(
+        "{}/data/battleship/sb_15_15_7_0.dzn",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let (_, grid) = formats::parse(&text, None).expect("puzzle");
+    let started = std::time::Instant::now();
+    let limits = Limits::new(Some(std::time::Duration::from_secs(2)));
+    let o = run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &limits)
+        .expect("answered");
+    assert!(
+        started.elapsed().as_secs_f64() < 4.0,
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(o.facts.status, quandary::solve::search::Status::Unknown);
+    if let Some(x) = o.facts.explanation {
+        assert!(!x.complete);
+    }
+}

@@ -82,6 +82,12 @@ fn common_args(cmd: Command) -> Command {
         "Stop after SECS seconds with status \"unknown\" (exit status 1)",
     ))
     .arg(
+        Arg::new("plain")
+            .long("plain")
+            .action(ArgAction::SetTrue)
+            .help("explain only: the baseline, one deletion-based minimal reason per open decision over every given and rule, one decision a step (docs/explain.md measures against it)"),
+    )
+    .arg(
         Arg::new("backend")
             .long("backend")
             .value_name("ENGINE")
@@ -544,6 +550,13 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         ));
     }
     let limits = limits.on(backend(vm)?);
+    let limits = match vm.try_get_one::<bool>("plain").ok().flatten() {
+        Some(true) if verb != "explain" => {
+            return Err(Error::input("--plain applies to explain only"));
+        }
+        Some(true) => limits.explaining(quandary::solve::limits::Reasons::Plain),
+        _ => limits,
+    };
     let run =
         |limits: &Limits| entry.run(&words, Files::Disk, options, query, limits, cube.as_deref());
     let report = match vm.try_get_one::<String>("proof").ok().flatten() {

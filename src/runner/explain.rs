@@ -620,7 +620,17 @@ pub fn explain<P: Puzzle>(
     let mut failed_at = vec![0usize; n];
     let mut steps: Vec<Step> = Vec::new();
     let mut stopped = false;
+    let plain = limits.reasons == crate::solve::limits::Reasons::Plain;
+    let (first_level, shrunk) = if plain {
+        (LEVELS, usize::MAX)
+    } else {
+        (1, SHRUNK)
+    };
     loop {
+        if plain {
+            // The baseline keeps nothing from one step to the next.
+            cache.iter_mut().for_each(|c| *c = None);
+        }
         let open: Vec<usize> = shown
             .iter()
             .copied()
@@ -631,7 +641,7 @@ pub fn explain<P: Puzzle>(
         }
         let mut chosen: Option<(u32, usize)> = None;
         let mut cores: Vec<(u32, usize, Vec<usize>)> = Vec::new();
-        for level in 1..=LEVELS {
+        for level in first_level..=LEVELS {
             for &k in &open {
                 if free[k]
                     || failed_at[k] >= level
@@ -671,7 +681,7 @@ pub fn explain<P: Puzzle>(
                 }
             }
             cores.sort();
-            for (_, k, core) in cores.drain(..).take(SHRUNK) {
+            for (_, k, core) in cores.drain(..).take(shrunk) {
                 match shrink(&mut engine, core, Some(lit(k))) {
                     Some(r) => {
                         let c = engine.cost_of(&r);
@@ -705,7 +715,7 @@ pub fn explain<P: Puzzle>(
         let level = cache[k].as_ref().map_or(LEVELS, |c| c.2);
         let pool = inc.pool(level, k, &fact_of, engine.lits.len());
         let (mut reason, mut c, _) = cache[k].clone().expect("cached");
-        let tried = if c <= SMALLEST_UP_TO {
+        let tried = if c <= SMALLEST_UP_TO && !plain {
             smallest_reason(&mut engine, &pool, lit(k), c - 1, ROUNDS)
         } else {
             Cheaper::Unknown
@@ -722,6 +732,9 @@ pub fn explain<P: Puzzle>(
         // Everything this reason forces, not only decision k.
         let mut derived = vec![k];
         let mut maybe: Vec<usize> = open.iter().copied().filter(|&j| j != k).collect();
+        if plain {
+            maybe.clear();
+        }
         match engine.solve(&reason, None) {
             Solve::Found(a) => maybe.retain(|&j| a[f.decisions[j].index()] == target[j]),
             Solve::Stopped => break,
@@ -809,7 +822,15 @@ pub fn explain<P: Puzzle>(
         pictures,
     });
     let stats = engine.search.finish();
-    outcome.stats.method = format!("{}; reasons by cores and deletion, re-checked", f.method);
+    outcome.stats.method = format!(
+        "{}; reasons by {}, re-checked",
+        f.method,
+        if plain {
+            "one deletion-based minimal subset per open decision over every element (--plain)"
+        } else {
+            "cores and deletion from the neighbourhood out"
+        }
+    );
     outcome.stats.model = Some(f.model.size());
     outcome.stats.solver_calls = Some(stats.solver_calls + checker.search.stats.solver_calls);
     Ok(outcome)

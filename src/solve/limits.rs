@@ -40,6 +40,21 @@ pub struct Limits {
     /// Where the run writes certificates of its refutations (`--proof`); a recorded run
     /// solves the full model alone, on the SAT backend.
     pub recorder: Option<super::proof::Shared>,
+    /// How `explain` looks for its steps' reasons.
+    pub reasons: Reasons,
+}
+
+/// How `explain` looks for a step's reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reasons {
+    /// Pools from the decision's neighbourhood out to every element, cached reasons, one
+    /// global shrink a step, every decision the reason forces concluded at once.
+    #[default]
+    Levels,
+    /// The baseline the docs measure against (`--plain`): for every open decision a
+    /// deletion-based minimal reason over every element, the cheapest taken, one decision a
+    /// step.
+    Plain,
 }
 
 impl std::fmt::Debug for Limits {
@@ -51,6 +66,7 @@ impl std::fmt::Debug for Limits {
             .field("engine", &self.engine)
             .field("progress", &self.progress.is_some())
             .field("recorded", &self.recorder.is_some())
+            .field("reasons", &self.reasons)
             .finish()
     }
 }
@@ -69,6 +85,7 @@ impl Limits {
             progress: None,
             recorder: None,
             leave_to_exit: false,
+            reasons: Reasons::Levels,
         }
     }
 
@@ -98,6 +115,12 @@ impl Limits {
     /// The same run, reporting its progress to `sink`.
     pub fn with_progress(mut self, sink: Option<crate::guard::progress::Sink>) -> Limits {
         self.progress = sink;
+        self
+    }
+
+    /// The same run, its explanation's reasons looked for as `reasons` says.
+    pub fn explaining(mut self, reasons: Reasons) -> Limits {
+        self.reasons = reasons;
         self
     }
 

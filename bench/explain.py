@@ -1,0 +1,93 @@
+"""Explanations timed: `quandary battleship explain` on published puzzles (the 20 CSPLib prob014
+instances, 10x10, made by another tool), the MiniZinc benchmarks' 12x12 to 15x15 and generated
+30x20 boards, several runs each (min / median / max), and side by side the baseline
+`explain --plain` (one deletion-based minimal reason per open decision over every element,
+one decision a step) on the instances where it ends.
+
+    python3 bench/explain.py                     # CSPLib, 3 runs each, 60 s a run
+    python3 bench/explain.py --runs 1 --plain    # also the baseline (slow: minutes each)
+    python3 bench/explain.py --set large         # sb_12..sb_15 and two generated 30x20
+
+Writes a markdown table on standard output; nothing else is changed.
+"""
+
+import argparse
+import os
+import statistics
+
+from common import ROOT, build, quandary
+
+CSPLIB = "data/battleship/csplib-prob014.pl"
+IDS = [113, 123, 200, 239, 312, 352, 411, 530, 558, 628,
+       697, 698, 769, 850, 957, 1044, 1109, 1202, 1233, 1234]
+LARGE = [
+    "data/battleship/sb_12_12_6_0.dzn",
+    "data/battleship/sb_13_13_5_0.dzn",
+    "data/battleship/sb_14_14_6_0.dzn",
+    "data/battleship/sb_15_15_7_0.dzn",
+    "data/battleship/generated/30x20-seed11.txt",
+    "data/battleship/generated/30x20-seed16.txt",
+]
+
+
+def one(args, limit):
+    status, wall, data = quandary(["battleship", "explain"] + args, limit)
+    d = data.get("difficulty", {})
+    return {
+        "status": status,
+        "wall": wall,
+        "steps": d.get("steps"),
+        "hardest": d.get("hardest"),
+        "total": d.get("total"),
+        "complete": data.get("complete"),
+    }
+
+
+def summary(runs):
+    walls = [r["wall"] for r in runs]
+    return f"{min(walls):.2f} / {statistics.median(walls):.2f} / {max(walls):.2f}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--limit", type=float, default=60)
+    ap.add_argument("--plain", action="store_true", help="also run the baseline, once")
+    ap.add_argument("--plain-limit", type=float, default=600)
+    ap.add_argument("--set", choices=["csplib", "large"], default="csplib")
+    ap.add_argument("--ids", help="CSPLib ids, comma-separated (default: all 20)")
+    a = ap.parse_args()
+    build()
+    cases = (
+        [(f"CSPLib {i}", [CSPLIB, "--instance", str(i)])
+         for i in (map(int, a.ids.split(",")) if a.ids else IDS)]
+        if a.set == "csplib"
+        else [(os.path.basename(p), [p]) for p in LARGE]
+    )
+    print(f"runs: {a.runs}, limit {a.limit} s a run; times min / median / max (s)\n")
+    head = "| instance | explain (s) | steps | hardest | total | complete |"
+    if a.plain:
+        head += " --plain (s) | steps | hardest | total | time ratio |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    medians = []
+    for name, args in cases:
+        runs = [one(args, a.limit) for _ in range(a.runs)]
+        last = runs[-1]
+        med = statistics.median(r["wall"] for r in runs)
+        medians.append(med)
+        row = (f"| {name} | {summary(runs)} | {last['steps']} | {last['hardest']} | "
+               f"{last['total']} | {last['complete']} |")
+        if a.plain:
+            p = one(args + ["--plain"], a.plain_limit)
+            done = p["status"] == "solved"
+            ratio = f"{p['wall'] / max(med, 1e-3):.0f}x" if done else f">{p['wall'] / max(med, 1e-3):.0f}x"
+            row += (f" {p['wall']:.1f}{'' if done else ' (limit)'} | {p['steps']} | "
+                    f"{p['hardest']} | {p['total']} | {ratio} |")
+        print(row, flush=True)
+    print(f"\nmedian of the medians: {statistics.median(medians):.2f} s over {len(medians)} instances")
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    main()
