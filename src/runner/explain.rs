@@ -247,6 +247,9 @@ struct Engine<'a> {
     /// group: counter-assignments are checked against these directly.
     model: Model,
     rows_of: Vec<Vec<usize>>,
+    /// What the last [`shrink`] met: for each element of its reason, an assignment of the
+    /// rest where the conclusion fails (found when that element could not be dropped).
+    witnesses: Vec<(usize, Vec<bool>)>,
 }
 
 impl<'a> Engine<'a> {
@@ -323,6 +326,7 @@ impl<'a> Engine<'a> {
             groups: selectors.len(),
             model: f.model.clone(),
             rows_of,
+            witnesses: Vec::new(),
         }
     }
 
@@ -404,6 +408,7 @@ fn core_of(e: &mut Engine, pool: &[usize], concl: Option<Lit>) -> Found {
 /// elements first; `None` if a limit stops it.
 fn shrink(e: &mut Engine, mut core: Vec<usize>, concl: Option<Lit>) -> Option<Vec<usize>> {
     core.sort_by_key(|&x| (std::cmp::Reverse(e.costs[x]), x));
+    e.witnesses.clear();
     let mut i = 0;
     while i < core.len() {
         let mut trial = core.clone();
@@ -414,7 +419,11 @@ fn shrink(e: &mut Engine, mut core: Vec<usize>, concl: Option<Lit>) -> Option<Ve
                 let used = e.core(&trial);
                 core = trial.into_iter().filter(|x| used.contains(x)).collect();
             }
-            Solve::Found(_) => i += 1,
+            Solve::Found(a) => {
+                // It satisfies the rest of every later, smaller core too.
+                e.witnesses.push((core[i], a));
+                i += 1;
+            }
             Solve::Stopped => return None,
         }
     }
@@ -762,7 +771,14 @@ pub fn explain<P: Puzzle>(
         }
         derived.sort_unstable();
         let lits: Vec<Lit> = derived.iter().map(|&j| lit(j)).collect();
-        if let Err(why) = recheck(&mut checker, &reason, &lits) {
+        // The search's own counter-assignments, where it has them for this reason, are given
+        // to the second engine as a hint where to start (a phase, not an answer: it finds
+        // its own assignment, checked row by row).
+        let hints: Vec<(usize, Vec<bool>)> = std::mem::take(&mut engine.witnesses)
+            .into_iter()
+            .filter(|(x, _)| reason.contains(x))
+            .collect();
+        if let Err(why) = recheck(&mut checker, &reason, &lits, &hints) {
             if why == "stopped" {
                 stopped = true;
                 break;
@@ -843,6 +859,7 @@ fn recheck(
     checker: &mut Engine,
     reason: &[usize],
     derived: &[Lit],
+    hints: &[(usize, Vec<bool>)],
 ) -> std::result::Result<(), String> {
     for &l in derived {
         match checker.solve(reason, Some(l)) {
@@ -859,6 +876,21 @@ fn recheck(
             .map(|(_, &y)| y)
             .collect();
         let mut needed = false;
+        if let Some((_, a)) = hints.iter().find(|(y, _)| *y == x) {
+            let phases: Vec<Lit> = a
+                .iter()
+                .enumerate()
+                .map(|(v, &b)| {
+                    let var = Var(v as u32);
+                    if b {
+                        var.pos()
+                    } else {
+                        var.negated()
+                    }
+                })
+                .collect();
+            checker.search.backend.prefer(&phases);
+        }
         for &l in derived {
             match checker.solve(&rest, Some(l)) {
                 Solve::Exhausted => continue,
