@@ -649,6 +649,7 @@ pub fn explain<P: Puzzle>(
             break;
         }
         let mut chosen: Option<(u32, usize)> = None;
+        let mut chosen_level = LEVELS;
         let mut cores: Vec<(u32, usize, Vec<usize>)> = Vec::new();
         for level in first_level..=LEVELS {
             for &k in &open {
@@ -712,109 +713,140 @@ pub fn explain<P: Puzzle>(
                 .filter_map(|k| cache[k].as_ref().filter(|c| c.2 <= level).map(|c| (c.1, k)))
                 .min();
             if chosen.is_some() {
+                chosen_level = level;
                 break;
             }
         }
         if stopped {
             break;
         }
-        let Some((_, k)) = chosen else {
+        let Some((least, _)) = chosen else {
             break;
         };
-        let level = cache[k].as_ref().map_or(LEVELS, |c| c.2);
-        let pool = inc.pool(level, k, &fact_of, engine.lits.len());
-        let (mut reason, mut c, _) = cache[k].clone().expect("cached");
-        let tried = if c <= SMALLEST_UP_TO && !plain {
-            smallest_reason(&mut engine, &pool, lit(k), c - 1, ROUNDS)
-        } else {
-            Cheaper::Unknown
-        };
-        let minimal = match tried {
-            Cheaper::Found(r) => {
-                c = engine.cost_of(&r);
-                reason = r;
-                Minimal::Smallest
+        // Every decision whose reason costs that least is a step of this round, one after
+        // another (a reason stays valid as conclusions come; one that an earlier step of the
+        // round has concluded is skipped): fewer rounds of looking again.
+        let batch: Vec<usize> = open
+            .iter()
+            .copied()
+            .filter(|&j| {
+                !free[j]
+                    && cache[j]
+                        .as_ref()
+                        .is_some_and(|c| c.1 == least && c.2 <= chosen_level)
+            })
+            .collect();
+        'batch: for k in batch {
+            if known[k] || cache[k].is_none() {
+                continue;
             }
-            Cheaper::None => Minimal::Smallest,
-            Cheaper::Unknown => Minimal::Subset,
-        };
-        // Everything this reason forces, not only decision k.
-        let mut derived = vec![k];
-        let mut maybe: Vec<usize> = open.iter().copied().filter(|&j| j != k).collect();
-        if plain {
-            maybe.clear();
-        }
-        match engine.solve(&reason, None) {
-            Solve::Found(a) => maybe.retain(|&j| a[f.decisions[j].index()] == target[j]),
-            Solve::Stopped => break,
-            Solve::Exhausted => return Err(Error::Internal("a reason with no solution".into())),
-        }
-        let mut i = 0;
-        while i < maybe.len() {
-            let j = maybe[i];
-            match engine.solve(&reason, Some(lit(j))) {
-                Solve::Exhausted => {
-                    derived.push(j);
-                    i += 1;
+            let level = cache[k].as_ref().map_or(LEVELS, |c| c.2);
+            let pool = inc.pool(level, k, &fact_of, engine.lits.len());
+            let (mut reason, mut c, _) = cache[k].clone().expect("cached");
+            let tried = if c <= SMALLEST_UP_TO && !plain {
+                smallest_reason(&mut engine, &pool, lit(k), c - 1, ROUNDS)
+            } else {
+                Cheaper::Unknown
+            };
+            let minimal = match tried {
+                Cheaper::Found(r) => {
+                    c = engine.cost_of(&r);
+                    reason = r;
+                    Minimal::Smallest
                 }
-                // Drops j and every other the assignment disagrees with; those before i are
-                // forced, so agree, and i points at the next one to try.
-                Solve::Found(a) => maybe.retain(|&x| a[f.decisions[x].index()] == target[x]),
+                Cheaper::None => Minimal::Smallest,
+                Cheaper::Unknown => Minimal::Subset,
+            };
+            // Everything this reason forces, not only decision k.
+            let mut derived = vec![k];
+            let mut maybe: Vec<usize> = open
+                .iter()
+                .copied()
+                .filter(|&j| j != k && !known[j] && !free[j])
+                .collect();
+            if plain {
+                maybe.clear();
+            }
+            match engine.solve(&reason, None) {
+                Solve::Found(a) => maybe.retain(|&j| a[f.decisions[j].index()] == target[j]),
                 Solve::Stopped => {
                     stopped = true;
-                    break;
+                    break 'batch;
+                }
+                Solve::Exhausted => {
+                    return Err(Error::Internal("a reason with no solution".into()))
+                }
+            }
+            let mut i = 0;
+            while i < maybe.len() {
+                let j = maybe[i];
+                match engine.solve(&reason, Some(lit(j))) {
+                    Solve::Exhausted => {
+                        derived.push(j);
+                        i += 1;
+                    }
+                    // Drops j and every other the assignment disagrees with; those before i are
+                    // forced, so agree, and i points at the next one to try.
+                    Solve::Found(a) => maybe.retain(|&x| a[f.decisions[x].index()] == target[x]),
+                    Solve::Stopped => {
+                        stopped = true;
+                        break 'batch;
+                    }
+                }
+            }
+            if stopped {
+                break 'batch;
+            }
+            derived.sort_unstable();
+            let lits: Vec<Lit> = derived.iter().map(|&j| lit(j)).collect();
+            // The search's own counter-assignments, where it has them for this reason, are given
+            // to the second engine as a hint where to start (a phase, not an answer: it finds
+            // its own assignment, checked row by row).
+            let hints: Vec<(usize, Vec<bool>)> = std::mem::take(&mut engine.witnesses)
+                .into_iter()
+                .filter(|(x, _)| reason.contains(x))
+                .collect();
+            if let Err(why) = recheck(&mut checker, &reason, &lits, &hints) {
+                if why == "stopped" {
+                    stopped = true;
+                    break 'batch;
+                }
+                return Err(Error::Internal(format!(
+                    "explain: a step failed its re-check: {why}"
+                )));
+            }
+            let mut cited: Vec<(Kind, usize)> =
+                reason.iter().map(|&x| (engine.cited[x].kind, x)).collect();
+            cited.sort_by_key(|&(kind, x)| (kind as u8, x));
+            steps.push(Step {
+                derived: derived
+                    .iter()
+                    .map(|&j| Forced {
+                        meaning: f.meanings[j].clone(),
+                        value: target[j],
+                    })
+                    .collect(),
+                reason: cited
+                    .iter()
+                    .map(|&(_, x)| engine.cited[x].clone())
+                    .collect(),
+                cost: c,
+                minimal,
+            });
+            crate::guard::progress::message(&format!("{} steps", steps.len()));
+            for &j in &derived {
+                known[j] = true;
+                fact_of[j] = Some(engine.conclude(lit(j), &f.meanings[j]));
+                checker.conclude(lit(j), &f.meanings[j]);
+                // A cheaper reason can now appear only near the new conclusion.
+                for &m in &inc.near[j] {
+                    cache[m] = None;
+                    failed_at[m] = 0;
                 }
             }
         }
         if stopped {
             break;
-        }
-        derived.sort_unstable();
-        let lits: Vec<Lit> = derived.iter().map(|&j| lit(j)).collect();
-        // The search's own counter-assignments, where it has them for this reason, are given
-        // to the second engine as a hint where to start (a phase, not an answer: it finds
-        // its own assignment, checked row by row).
-        let hints: Vec<(usize, Vec<bool>)> = std::mem::take(&mut engine.witnesses)
-            .into_iter()
-            .filter(|(x, _)| reason.contains(x))
-            .collect();
-        if let Err(why) = recheck(&mut checker, &reason, &lits, &hints) {
-            if why == "stopped" {
-                stopped = true;
-                break;
-            }
-            return Err(Error::Internal(format!(
-                "explain: a step failed its re-check: {why}"
-            )));
-        }
-        let mut cited: Vec<(Kind, usize)> =
-            reason.iter().map(|&x| (engine.cited[x].kind, x)).collect();
-        cited.sort_by_key(|&(kind, x)| (kind as u8, x));
-        steps.push(Step {
-            derived: derived
-                .iter()
-                .map(|&j| Forced {
-                    meaning: f.meanings[j].clone(),
-                    value: target[j],
-                })
-                .collect(),
-            reason: cited
-                .iter()
-                .map(|&(_, x)| engine.cited[x].clone())
-                .collect(),
-            cost: c,
-            minimal,
-        });
-        crate::guard::progress::message(&format!("{} steps", steps.len()));
-        for &j in &derived {
-            known[j] = true;
-            fact_of[j] = Some(engine.conclude(lit(j), &f.meanings[j]));
-            checker.conclude(lit(j), &f.meanings[j]);
-            // A cheaper reason can now appear only near the new conclusion.
-            for &m in &inc.near[j] {
-                cache[m] = None;
-                failed_at[m] = 0;
-            }
         }
     }
     let open = shown.iter().filter(|&&k| !known[k]).count();
