@@ -350,6 +350,14 @@ impl<'a> Engine<'a> {
         self.search.step(&assume)
     }
 
+    /// Whether propagation alone refutes `set` with `not` false (no search; see
+    /// [`Backend::refutes_by_propagation`]).
+    fn propagates(&mut self, set: &[usize], not: Lit) -> bool {
+        let mut assume: Vec<Lit> = set.iter().map(|&e| self.lits[e]).collect();
+        assume.push(!not);
+        self.search.backend.refutes_by_propagation(&assume)
+    }
+
     /// After an unsatisfiable [`Engine::solve`] of `set`: the elements its proof used.
     fn core(&self, set: &[usize]) -> Vec<usize> {
         set.iter()
@@ -627,6 +635,9 @@ pub fn explain<P: Puzzle>(
     let mut cache: Vec<Option<(Vec<usize>, u32, usize)>> = vec![None; n];
     // The highest level at which a decision was tried and no reason found.
     let mut failed_at = vec![0usize; n];
+    // Over every element, a decision's core not yet shrunk (a reason, not minimal): kept
+    // until a conclusion lands near it, so that each round shrinks one and finds no other.
+    let mut cores_kept: Vec<Option<(u32, Vec<usize>)>> = vec![None; n];
     let mut steps: Vec<Step> = Vec::new();
     let mut stopped = false;
     let plain = limits.reasons == crate::solve::limits::Reasons::Plain;
@@ -659,7 +670,19 @@ pub fn explain<P: Puzzle>(
                 {
                     continue;
                 }
+                if level == LEVELS {
+                    if let Some((c, core)) = &cores_kept[k] {
+                        cores.push((*c, k, core.clone()));
+                        continue;
+                    }
+                }
                 let pool = inc.pool(level, k, &fact_of, engine.lits.len());
+                // The first, local, level takes what propagation alone finds: most decisions
+                // are not forced there, and a full solve of a large board is a millisecond.
+                if level == 1 && !engine.propagates(&pool, lit(k)) {
+                    failed_at[k] = level;
+                    continue;
+                }
                 let found = if level == LEVELS {
                     core_of(&mut engine, &pool, Some(lit(k)))
                 } else {
@@ -669,6 +692,7 @@ pub fn explain<P: Puzzle>(
                     // Over every element, cores first: only the cheapest few are shrunk.
                     Found::Reason(core) if level == LEVELS => {
                         let c = engine.cost_of(&core);
+                        cores_kept[k] = Some((c, core.clone()));
                         cores.push((c, k, core));
                     }
                     Found::Reason(r) => {
@@ -759,10 +783,15 @@ pub fn explain<P: Puzzle>(
             };
             // Everything this reason forces, not only decision k.
             let mut derived = vec![k];
+            // Only decisions next to what the reason speaks of can follow from it (unless it
+            // cites a global given, such as the fleet): on a large board the others would each
+            // cost a solve.
+            let nearby = inc.around(&reason, &fact_of);
             let mut maybe: Vec<usize> = open
                 .iter()
                 .copied()
                 .filter(|&j| j != k && !known[j] && !free[j])
+                .filter(|&j| nearby.as_ref().is_none_or(|near| near[j]))
                 .collect();
             if plain {
                 maybe.clear();
@@ -842,6 +871,7 @@ pub fn explain<P: Puzzle>(
                 for &m in &inc.near[j] {
                     cache[m] = None;
                     failed_at[m] = 0;
+                    cores_kept[m] = None;
                 }
             }
         }
@@ -1007,6 +1037,35 @@ impl Incidence {
             near,
             optimum: None,
         }
+    }
+
+    /// The decisions next to what `reason` speaks of (sharing a group with a decision one of
+    /// its groups or conclusions touches); `None` when it cites a global group (the fleet,
+    /// the optimum), which touches every decision through the definitions.
+    fn around(&self, reason: &[usize], fact_of: &[Option<usize>]) -> Option<Vec<bool>> {
+        let mut near = vec![false; self.near.len()];
+        for &x in reason {
+            let touched: Vec<usize> = if x < self.members.len() {
+                if self.members[x].is_empty() {
+                    return None;
+                }
+                self.members[x].clone()
+            } else if Some(x) == self.optimum {
+                return None;
+            } else {
+                fact_of
+                    .iter()
+                    .position(|f| *f == Some(x))
+                    .into_iter()
+                    .collect()
+            };
+            for d in touched {
+                for &m in &self.near[d] {
+                    near[m] = true;
+                }
+            }
+        }
+        Some(near)
     }
 
     /// The elements a reason for decision `k` is looked for in at `level` (of

@@ -10,8 +10,8 @@
 use pindakaas_cadical::{
     ccadical_add, ccadical_add_observed_var, ccadical_assume, ccadical_connect_external_propagator,
     ccadical_declare_more_variables, ccadical_disconnect_external_propagator, ccadical_failed,
-    ccadical_init, ccadical_phase, ccadical_release, ccadical_set_option, ccadical_set_terminate,
-    ccadical_solve, ccadical_val, ccadical_vars, CExternalPropagator,
+    ccadical_init, ccadical_limit, ccadical_phase, ccadical_release, ccadical_set_option,
+    ccadical_set_terminate, ccadical_solve, ccadical_val, ccadical_vars, CExternalPropagator,
 };
 use std::ffi::{c_int, c_void, CString};
 
@@ -96,6 +96,14 @@ impl Engine {
             }
         }
         e
+    }
+
+    /// Bounds the next solve only (CaDiCaL's `limit`, e.g. "decisions"): past it the solve
+    /// answers "unknown".
+    pub fn limit(&mut self, name: &str, value: i32) {
+        let name = CString::new(name).expect("no NUL in a limit's name");
+        // SAFETY: `ptr` is a live solver; `name` outlives the call.
+        unsafe { ccadical_limit(self.ptr, name.as_ptr(), value) }
     }
 
     /// Sets one of CaDiCaL's options (before any clause is added).

@@ -63,6 +63,13 @@ pub trait Backend {
     fn mip_stats(&self) -> Option<MipStats> {
         None
     }
+    /// Whether propagation alone refutes `assumptions` (no search): `true` only when it
+    /// does; `false` when it does not or the backend cannot tell (then no answer is lost, only
+    /// a shortcut). Explanations use it to look for local reasons cheaply.
+    fn refutes_by_propagation(&mut self, assumptions: &[Lit]) -> bool {
+        let _ = assumptions;
+        false
+    }
     /// A hint for later solves, not a constraint: try these literals true first (the next
     /// solution is expected near an assignment known already).
     fn prefer(&mut self, lits: &[Lit]) {

@@ -499,6 +499,25 @@ impl Backend for SatBackend {
         self.solver.failed(self.naming.ipasir(assumption))
     }
 
+    fn refutes_by_propagation(&mut self, assumptions: &[Lit]) -> bool {
+        if self.log.is_some() {
+            // A recorded run certifies every refutation it answers; this one is only a hint.
+            return false;
+        }
+        if !self.watching {
+            self.connect();
+        }
+        // Assumptions are decisions to CaDiCaL: past them, not one decision of its own.
+        self.solver.limit(
+            "decisions",
+            assumptions.len().min(i32::MAX as usize - 1) as i32,
+        );
+        let answer = self
+            .solver
+            .solve(assumptions.iter().map(|&l| self.naming.ipasir(l)));
+        answer == Some(false)
+    }
+
     fn add_guarded(&mut self, c: &Constraint, guard: Lit) {
         // Every clause of the row's encoding gets `not guard`: with the guard false they all
         // hold, with it true they say what the row says. (The encoding's own variables are
