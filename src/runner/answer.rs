@@ -3,11 +3,11 @@
 //! in a restricted part of the space ([`InScope`]). What is asked ([`Query`]) and what a
 //! decision means ([`Meaning`], [`Place`]) belong to the puzzle trait, below.
 
-use crate::model::Size;
+use crate::model::{Kind, Size};
 use crate::puzzles::{Meaning, Place, Query};
 use crate::solve::search::Status;
 use crate::solve::EngineSize;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How an answer was obtained.
 #[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
@@ -131,7 +131,7 @@ pub struct Facts {
     pub details: Option<serde_json::Value>,
     /// `explain`: the steps, the difficulty and whether they reach the whole solution.
     #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<super::explain::Explanation>,
+    pub explanation: Option<Explanation>,
     pub stats: Stats,
 }
 
@@ -165,6 +165,65 @@ impl Facts {
             None => self.status != Status::Unknown,
         }
     }
+}
+
+/// What a step's reason cites.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cited {
+    pub kind: Kind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<Place>,
+    pub text: String,
+    /// The places whose decisions it speaks of (a row count: its row), for pictures.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<Place>,
+}
+
+/// How minimal a step's reason is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Minimal {
+    /// No element can be dropped (a minimal unsatisfiable subset).
+    Subset,
+    /// No reason for this conclusion costs less (an optimal unsatisfiable subset).
+    Smallest,
+}
+
+/// One deduction: what it concludes, from what.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Step {
+    pub derived: Vec<Forced>,
+    pub reason: Vec<Cited>,
+    /// The reason's cost: its elements' `explain::cost`s summed.
+    pub cost: u32,
+    pub minimal: Minimal,
+}
+
+/// How hard a puzzle is by its explanation: the dearest step it needs, and all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Difficulty {
+    pub hardest: u32,
+    pub total: u32,
+    pub steps: usize,
+}
+
+/// The explanation of a puzzle instance.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Explanation {
+    pub steps: Vec<Step>,
+    pub difficulty: Difficulty,
+    /// Whether the steps reach the whole solution. False for a puzzle with several solutions
+    /// (the steps then reach what is forced) or when a limit stopped the run.
+    pub complete: bool,
+    /// Decisions shown on a board (true in the solution, or with a word for false) that the
+    /// steps did not reach: not forced, or not reached before a limit.
+    pub open: usize,
+    /// How a step's cost is counted.
+    pub costs: String,
+    /// One picture a step: what is known before it, its reason outlined, its conclusions
+    /// shaded (`--svg DIR`, the page's stepper).
+    #[serde(skip)]
+    pub pictures: Vec<String>,
 }
 
 /// The answer to a query: its facts, and the verified solutions (the first, and for

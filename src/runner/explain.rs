@@ -27,6 +27,7 @@
 //! says so (`complete` false). Where it has an objective, the optimum (proved by the runner
 //! first) is one more given.
 
+pub use super::answer::{Cited, Difficulty, Explanation, Minimal, Step};
 use super::answer::{Forced, Outcome};
 use crate::error::{Error, Result};
 use crate::model::{Kind, Lit, Model, Var};
@@ -34,66 +35,6 @@ use crate::puzzles::{Formulated, Meaning, Place, Puzzle, Query};
 use crate::solve::sat::SatBackend;
 use crate::solve::search::{Search, Status, Step as Solve};
 use crate::solve::Backend;
-use serde::{Deserialize, Serialize};
-
-/// What a step's reason cites.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cited {
-    pub kind: Kind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub place: Option<Place>,
-    pub text: String,
-    /// The places whose decisions it speaks of (a row count: its row), for pictures.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub cells: Vec<Place>,
-}
-
-/// How minimal a step's reason is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Minimal {
-    /// No element can be dropped (a minimal unsatisfiable subset).
-    Subset,
-    /// No reason for this conclusion costs less (an optimal unsatisfiable subset).
-    Smallest,
-}
-
-/// One deduction: what it concludes, from what.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Step {
-    pub derived: Vec<Forced>,
-    pub reason: Vec<Cited>,
-    /// The reason's cost: its elements' [`cost`]s summed.
-    pub cost: u32,
-    pub minimal: Minimal,
-}
-
-/// How hard a puzzle is by its explanation: the dearest step it needs, and all of them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Difficulty {
-    pub hardest: u32,
-    pub total: u32,
-    pub steps: usize,
-}
-
-/// The explanation of a puzzle instance.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Explanation {
-    pub steps: Vec<Step>,
-    pub difficulty: Difficulty,
-    /// Whether the steps reach the whole solution. False for a puzzle with several solutions
-    /// (the steps then reach what is forced) or when a limit stopped the run.
-    pub complete: bool,
-    /// Decisions shown on a board (true in the solution, or with a word for false) that the
-    /// steps did not reach: not forced, or not reached before a limit.
-    pub open: usize,
-    /// How a step's cost is counted.
-    pub costs: String,
-    /// One picture a step: what is known before it, its reason outlined, its conclusions
-    /// shaded (`--svg DIR`, the page's stepper).
-    #[serde(skip)]
-    pub pictures: Vec<String>,
-}
 
 /// What citing one element costs: an earlier conclusion or a given is a look at the board,
 /// a rule a piece of reasoning.
