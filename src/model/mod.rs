@@ -409,6 +409,49 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_guarded_row_holds_when_its_guard_is_off_and_means_the_row_when_on() {
+        let mut m = Model::new();
+        let x: Vec<Var> = (0..3).map(|i| m.var(format!("x{i}"))).collect();
+        let g = m.var("g");
+        let rows = [
+            (
+                vec![(2, x[0].pos()), (-1, x[1].negated()), (3, x[2].pos())],
+                Sense::Le,
+                2,
+            ),
+            (
+                vec![(1, x[0].pos()), (1, x[1].pos()), (1, x[2].pos())],
+                Sense::Ge,
+                2,
+            ),
+            (
+                vec![(1, x[0].pos()), (-2, x[1].pos()), (1, x[2].negated())],
+                Sense::Eq,
+                0,
+            ),
+        ];
+        for (terms, sense, rhs) in rows {
+            let c = Constraint {
+                terms,
+                sense,
+                rhs,
+                family: "t",
+                group: None,
+            };
+            let guarded = Model::guarded(&c, g.pos());
+            for bits in 0..16u32 {
+                let a: Vec<bool> = (0..4).map(|i| bits >> i & 1 == 1).collect();
+                let all = guarded.iter().all(|r| r.holds(&a));
+                if a[3] {
+                    assert_eq!(all, c.holds(&a), "{c:?} at {a:?}");
+                } else {
+                    assert!(all, "{c:?} at {a:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn negated_literals_move_to_the_right_hand_side() {
         let mut m = Model::new();
         let a = m.var("a");
