@@ -180,17 +180,7 @@ fn explain(text: &str) -> Explained {
     let o = run::<BattleshipPuzzle>(&grid, &options, Query::Explain, &Limits::none())
         .expect("explained");
     let f = BattleshipPuzzle::formulate(&grid, &options, Query::Explain).expect("model");
-    let groups = f
-        .model
-        .groups
-        .iter()
-        .map(|g| Cited {
-            kind: g.kind,
-            place: g.place,
-            text: g.text.clone(),
-            cells: Vec::new(),
-        })
-        .collect();
+    let groups = f.model.groups.iter().map(Cited::from).collect();
     Explained {
         rules,
         x: o.facts.explanation.expect("an explanation"),

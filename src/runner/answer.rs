@@ -179,6 +179,18 @@ pub struct Cited {
     pub cells: Vec<Place>,
 }
 
+impl From<&crate::model::Group> for Cited {
+    /// A group of the model as a reason cites it (its places not yet filled in).
+    fn from(g: &crate::model::Group) -> Cited {
+        Cited {
+            kind: g.kind,
+            place: g.place,
+            text: g.text.clone(),
+            cells: Vec::new(),
+        }
+    }
+}
+
 /// How minimal a step's reason is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

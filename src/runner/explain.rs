@@ -217,17 +217,7 @@ impl<'a> Engine<'a> {
             backend.add_guarded(c, selectors[g].pos());
         }
         let mut lits: Vec<Lit> = selectors.iter().map(|v| v.pos()).collect();
-        let mut cited: Vec<Cited> = f
-            .model
-            .groups
-            .iter()
-            .map(|g| Cited {
-                kind: g.kind,
-                place: g.place,
-                text: g.text.clone(),
-                cells: Vec::new(),
-            })
-            .collect();
+        let mut cited: Vec<Cited> = f.model.groups.iter().map(Cited::from).collect();
         if let (Some((bound, words)), Some(v)) = (optimum, opt_var) {
             match backend.objective_at_most(bound) {
                 Some(at_most) => {
