@@ -1099,3 +1099,40 @@ fn explain_says_why_the_centre_of_every_5x5_tank_board_is_4() {
     assert_eq!(centre["says"], "4");
     assert_eq!(centre["value"], true);
 }
+
+#[test]
+fn explain_refuses_what_it_cannot_explain_with_a_clear_error() {
+    let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+    for (args, says) in [
+        (
+            &["battleship", "explain", url, "--formulation", "cell"][..],
+            "runs formulation",
+        ),
+        (&["tank", "explain", "5", "--symmetry", "d4"], "restriction"),
+        (
+            &["battleship", "explain", url, "--cube", "1"],
+            "not to explain",
+        ),
+        (
+            &[
+                "battleship",
+                "generate",
+                "--rows",
+                "6",
+                "--cols",
+                "6",
+                "--fleet",
+                "3 2 1",
+                "--difficulty",
+                "extreme",
+            ],
+            "--difficulty extreme",
+        ),
+    ] {
+        let (code, stdout, stderr) = quandary(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
