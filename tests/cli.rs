@@ -1035,7 +1035,11 @@ fn explain_prints_steps_difficulty_and_pictures() {
     // A report reads back (batch results do): the explanation with it.
     let back: quandary::runner::registry::Report =
         serde_json::from_str(stdout.trim()).expect("the report reads back");
-    let x = back.facts.explanation.as_ref().expect("the explanation reads back");
+    let x = back
+        .facts
+        .explanation
+        .as_ref()
+        .expect("the explanation reads back");
     assert_eq!(x.steps.len(), v["steps"].as_array().unwrap().len());
     let steps = v["steps"].as_array().expect("steps");
     assert_eq!(v["difficulty"]["steps"], steps.len());
