@@ -438,6 +438,8 @@ fn cheapest_hitting_set(sets: &[Vec<usize>], costs: &[u32], bound: u32) -> Cheap
             return;
         }
         b.budget -= 1;
+        // Held to the run's deadline and stop flag like any loop outside the engine.
+        crate::guard::tick();
         let Some(open) = sets.iter().find(|s| !s.iter().any(|x| chosen.contains(x))) else {
             b.cost = spent;
             b.set = Some(chosen.clone());
