@@ -382,13 +382,20 @@ fn every_step_is_sound_and_minimal_on_every_board() {
     }
 }
 
+/// The outcome of `explain` on a Battleship puzzle given as text.
+fn explained(
+    text: &str,
+    limits: &Limits,
+) -> quandary::runner::Outcome<quandary::puzzles::battleship::Layout> {
+    let (_, grid) = formats::parse(text, None).expect("puzzle");
+    run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, limits).expect("answered")
+}
+
 #[test]
 fn a_puzzle_with_two_solutions_stops_where_nothing_more_is_forced() {
     // Two submarines, one in each row, in columns 1 and 3: two ways (opposite corners).
     let text = "size 2 3\nfleet 2\nrows 1 1\ncols 1 0 1\ngrid\n. . .\n. . .\n";
-    let (_, grid) = formats::parse(text, None).expect("puzzle");
-    let o = run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &Limits::none())
-        .expect("answered");
+    let o = explained(text, &Limits::none());
     let x = o.facts.explanation.expect("explained");
     assert!(!x.complete);
     // Column 2 is water in both; the corners differ.
@@ -404,9 +411,7 @@ fn a_puzzle_with_two_solutions_stops_where_nothing_more_is_forced() {
 fn a_puzzle_with_no_solution_says_so() {
     // One submarine in column 2, and a clue says that cell is water.
     let text = "size 1 4\nfleet 1\nrows 1\ncols 0 1 0 0\ngrid\n. ~ . .\n";
-    let (_, grid) = formats::parse(text, None).expect("puzzle");
-    let o = run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &Limits::none())
-        .expect("answered");
+    let o = explained(text, &Limits::none());
     assert_eq!(o.facts.status, quandary::solve::search::Status::Infeasible);
     assert!(o.facts.explanation.is_none());
 }
@@ -494,11 +499,8 @@ fn a_time_limit_stops_an_explanation_with_the_steps_so_far() {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let (_, grid) = formats::parse(&text, None).expect("puzzle");
     let started = std::time::Instant::now();
-    let limits = Limits::new(Some(std::time::Duration::from_secs(2)));
-    let o = run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &limits)
-        .expect("answered");
+    let o = explained(&text, &Limits::new(Some(std::time::Duration::from_secs(2))));
     assert!(
         started.elapsed().as_secs_f64() < 4.0,
         "{:?}",

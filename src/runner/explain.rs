@@ -583,6 +583,7 @@ pub fn explain<P: Puzzle>(
         if plain {
             // The baseline keeps nothing from one step to the next.
             cache.iter_mut().for_each(|c| *c = None);
+            cores_kept.iter_mut().for_each(|c| *c = None);
         }
         let open: Vec<usize> = shown
             .iter()
@@ -1032,13 +1033,7 @@ impl Incidence {
 /// outlined in red.
 fn pictures(steps: &[Step], meanings: &[Meaning], title: &str) -> Vec<String> {
     use std::collections::BTreeMap;
-    let mut places: Vec<Place> = meanings.iter().map(|m| m.place).collect();
-    places.sort();
-    places.dedup();
-    let extent = places.iter().try_fold((0, 0), |(r0, c0), p| match *p {
-        Place::Cell(r, c) => Some((r0.max(r + 1), c0.max(c + 1))),
-        Place::Hex(..) => None,
-    });
+    let (places, extent) = crate::runner::forced::board(meanings);
     let mark = |d: &Forced| match (d.value, &d.meaning.otherwise) {
         (true, _) => Some(d.meaning.says.clone()),
         (false, Some(o)) => Some(o.clone()),

@@ -9,6 +9,20 @@ use crate::puzzles::Place;
 use std::collections::BTreeMap;
 use svg::Node;
 
+/// The places the decisions' meanings name, sorted and each once, and the rows and columns
+/// they span on a square-cell board (`None` for hex boards): the board a partial solution or
+/// an explanation's step is drawn on.
+pub fn board(meanings: &[crate::puzzles::Meaning]) -> (Vec<Place>, Option<(usize, usize)>) {
+    let mut places: Vec<Place> = meanings.iter().map(|m| m.place).collect();
+    places.sort();
+    places.dedup();
+    let extent = places.iter().try_fold((0, 0), |(r0, c0), p| match *p {
+        Place::Cell(r, c) => Some((r0.max(r + 1), c0.max(c + 1))),
+        Place::Hex(..) => None,
+    });
+    (places, extent)
+}
+
 /// What each place shows.
 fn marks(set: &ForcedSet) -> BTreeMap<Place, String> {
     let mut out: BTreeMap<Place, String> = BTreeMap::new();

@@ -723,9 +723,7 @@ fn forced<S, B: Backend>(
             }
         }
     }
-    let mut places: Vec<Place> = f.meanings.iter().map(|m| m.place).collect();
-    places.sort();
-    places.dedup();
+    let (places, extent) = forced::board(&f.meanings);
     let empty = if undecided == 0 {
         places
             .iter()
@@ -743,10 +741,6 @@ fn forced<S, B: Backend>(
     } else {
         Vec::new()
     };
-    let extent = places.iter().try_fold((0, 0), |(r0, c0), p| match *p {
-        Place::Cell(r, c) => Some((r0.max(r + 1), c0.max(c + 1))),
-        Place::Hex(..) => None,
-    });
     Ok(ForcedSet {
         forced: out,
         empty,
