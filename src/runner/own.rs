@@ -139,6 +139,16 @@ enum BattleshipVerb {
         #[command(flatten)]
         common: Common,
     },
+    /// The page's workbench from the command line: each puzzle in turn (versions of one board
+    /// as a setter edits it) answered as unique or not, with its forced cells and the clues
+    /// that could each go, on one engine kept from one to the next
+    Workbench {
+        /// Puzzle files or puzz.link URLs, in the order of the edits
+        #[arg(required = true)]
+        puzzles: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Rewrite a puzzle (any format read) in quandary's own text format
     Convert {
         /// A puzzle file or puzz.link URL
@@ -241,7 +251,7 @@ pub fn run_verb(
                 peaceable(&n, piece, &within(base, common.time_limit)?)
             }
         },
-        "battleship" => battleship_verb(parsed(m)?, files, base),
+        "battleship" => battleship_verb(parsed(m)?, files, base, line),
         "tantrix" => match parsed::<TantrixVerb>(m)? {
             TantrixVerb::Check {
                 solution,
@@ -254,8 +264,17 @@ pub fn run_verb(
     }
 }
 
-fn battleship_verb(verb: BattleshipVerb, files: Files, base: &Limits) -> Result<Report> {
+fn battleship_verb(
+    verb: BattleshipVerb,
+    files: Files,
+    base: &Limits,
+    line: &mut dyn FnMut(&str),
+) -> Result<Report> {
     match verb {
+        BattleshipVerb::Workbench { puzzles, common } => {
+            let limits = within(base, common.time_limit)?;
+            workbench(&puzzles, files, common.json, &limits, line)
+        }
         BattleshipVerb::Redundant {
             puzzle,
             options,
@@ -319,6 +338,55 @@ fn battleship_verb(verb: BattleshipVerb, files: Files, base: &Limits) -> Result<
             Ok(r)
         }
     }
+}
+
+/// `battleship workbench`: the puzzles in turn on one [`super::setter::Workbench`], a line
+/// each (text) or an entry each in `details.edits` (JSON); the report is the last one's.
+fn workbench(
+    puzzles: &[String],
+    files: Files,
+    json: bool,
+    limits: &Limits,
+    line: &mut dyn FnMut(&str),
+) -> Result<Report> {
+    let mut bench = super::setter::Workbench::new();
+    let mut edits = Vec::new();
+    let mut last = None;
+    for (i, word) in puzzles.iter().enumerate() {
+        let p = puzzle::load(word, &puzzle::Options::default(), files)?;
+        let started = std::time::Instant::now();
+        let r = bench.check(&p, limits)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let d = r.details.clone().unwrap_or_default();
+        let settled = d["forced"].as_array().map(Vec::len);
+        let spare = d["redundant"].as_array().map(Vec::len);
+        edits.push(serde_json::json!({
+            "puzzle": word,
+            "status": r.status.word(),
+            "unique": r.unique,
+            "seconds": seconds,
+            "settled": settled,
+            "redundant": spare,
+            "solves": d["solves"],
+            "remembered": d["remembered"],
+        }));
+        if !json {
+            let headline = r.text.lines().next().unwrap_or_default();
+            line(&format!(
+                "edit {} ({word}), {seconds:.3} s: {headline}",
+                i + 1
+            ));
+        }
+        let stopped = !r.answered();
+        last = Some(r);
+        if stopped {
+            break;
+        }
+    }
+    let mut r = last.expect("at least one puzzle");
+    r.stats.seconds = limits.seconds();
+    r.details.get_or_insert_with(|| serde_json::json!({}))["edits"] = serde_json::json!(edits);
+    Ok(r)
 }
 
 /// Peaceable armies, through the runner's optimum.

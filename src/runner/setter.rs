@@ -7,7 +7,7 @@ use super::report::Report;
 use crate::error::{Error, Result};
 use crate::puzzles::battleship::model::Formulation;
 use crate::puzzles::battleship::puzzle::{parse_fleet, BattleshipPuzzle, Options};
-use crate::puzzles::battleship::{formats, setter, to_svg, to_text, Grid, Layout};
+use crate::puzzles::battleship::{bench, formats, setter, to_svg, to_text, Grid, Layout};
 use crate::puzzles::Puzzle;
 use crate::solve::limits::{bounded, Limits};
 use crate::solve::search::Status;
@@ -436,5 +436,172 @@ fn generated(
         details["revealed"] = serde_json::json!(revealed);
         details["seeds_tried"] = serde_json::json!(tried);
     }
+    Ok(r)
+}
+
+/// Boards up to this many cells keep their engine between edits; a larger board is answered
+/// from a fresh engine each time (an engine kept outside any run holds memory no run's limit
+/// counts).
+pub const KEPT_CELLS: usize = 2500;
+
+/// One board's workbench, kept by a front end between the setter's edits (the page keeps one
+/// per board it shows): each edit is answered by the board's engine, with what it learned
+/// from the edits before ([`crate::puzzles::battleship::bench`]).
+#[derive(Default)]
+pub struct Workbench {
+    bench: Option<bench::Bench>,
+}
+
+impl Workbench {
+    pub fn new() -> Workbench {
+        Workbench::default()
+    }
+
+    /// Answers the puzzle `text` (any format the Battleship readers know) as the workbench
+    /// shows it: unique or not, the forced cells, and when unique the clues that could each
+    /// go (`details`). A limit stops the check with what it decided by then (status unknown
+    /// when uniqueness itself was not decided).
+    pub fn check_text(&mut self, text: &str, limits: &Limits) -> Result<Report> {
+        let (_, p) = formats::parse(text, None)?;
+        self.check(&p, limits)
+    }
+
+    /// [`Workbench::check_text`] for a board read already.
+    pub fn check(&mut self, p: &Grid, limits: &Limits) -> Result<Report> {
+        let slot = &mut self.bench;
+        let checked = bounded(limits, "the workbench's check", || {
+            // Taken out while it works: a run interrupted inside leaves no half-updated bench.
+            let mut b = match slot.take() {
+                Some(b) if b.fits(p) => b,
+                _ => bench::Bench::new(p),
+            };
+            let c = b.check(p, limits.deadline, limits.cancel.clone());
+            if p.rows * p.cols <= KEPT_CELLS {
+                *slot = Some(b);
+            }
+            Ok(c)
+        })?;
+        workbench_report(p, &checked, limits)
+    }
+}
+
+fn workbench_report(p: &Grid, c: &bench::Checked, limits: &Limits) -> Result<Report> {
+    use bench::Verdict;
+    let status = match c.verdict {
+        Verdict::None => Status::Infeasible,
+        Verdict::Unique | Verdict::Several => Status::Solved,
+        Verdict::Unknown => Status::Unknown,
+    };
+    for l in c.solution.iter().chain(&c.other) {
+        BattleshipPuzzle::verify(p, l).map_err(|why| {
+            Error::Internal(format!(
+                "the workbench's solution fails the verifier: {why}"
+            ))
+        })?;
+    }
+    let mut r = Report::new(
+        BattleshipPuzzle::NAME,
+        "workbench",
+        BattleshipPuzzle::describe(p),
+        status,
+    );
+    r.stats.seconds = limits.seconds();
+    r.stats.method = "SAT (CaDiCaL), one engine per board kept between edits".into();
+    r.stats.solver_calls = Some(c.solves as u64);
+    r.unique = match c.verdict {
+        Verdict::Unique => Some(true),
+        Verdict::Several => Some(false),
+        _ => None,
+    };
+    if c.verdict == Verdict::Unique {
+        r.count = Some(1);
+    }
+    if c.verdict == Verdict::None {
+        r.count = Some(0);
+    }
+    r.solution = c
+        .solution
+        .as_ref()
+        .and_then(|l| serde_json::to_value(l).ok());
+    r.other_solution = c.other.as_ref().and_then(|l| serde_json::to_value(l).ok());
+    let cell = |k: usize| serde_json::json!({"row": k / p.cols + 1, "col": k % p.cols + 1});
+    let forced: Option<Vec<serde_json::Value>> = c.forced.as_ref().map(|f| {
+        f.iter()
+            .enumerate()
+            .filter_map(|(k, v)| {
+                v.map(|ship| {
+                    let mut x = cell(k);
+                    x["ship"] = serde_json::json!(ship);
+                    x
+                })
+            })
+            .collect()
+    });
+    let redundant: Vec<serde_json::Value> = c
+        .redundant
+        .iter()
+        .map(|&k| {
+            let mut x = cell(k);
+            x["clue"] = serde_json::json!(p.clues[k].map(|s| s.name()));
+            x
+        })
+        .collect();
+    let unique = c.verdict == Verdict::Unique;
+    r.details = Some(serde_json::json!({
+        "forced": forced,
+        "redundant": if unique { serde_json::json!(redundant) } else { serde_json::Value::Null },
+        "clues_checked": c.checked,
+        "clues": c.clues,
+        "conflict": c.conflict.iter().map(|&k| cell(k)).collect::<Vec<_>>(),
+        "solves": c.solves,
+        "remembered": c.remembered,
+        "built": c.built,
+    }));
+    let settled = c.forced.as_ref().map(|f| f.iter().flatten().count());
+    let mut text = format!("{}: ", r.instance);
+    text += &match c.verdict {
+        Verdict::None => format!(
+            "no solution; the clues at {} admit none together",
+            c.conflict
+                .iter()
+                .map(|&k| format!("({},{})", k / p.cols + 1, k % p.cols + 1))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Verdict::Unique if c.checked < c.clues => format!(
+            "unique; {} of the {} clues checked can each be removed alone; unknown beyond: the time limit stopped the check",
+            c.redundant.len(),
+            c.checked
+        ),
+        Verdict::Unique => format!(
+            "unique; {} of the {} clues can each be removed alone",
+            c.redundant.len(),
+            c.clues
+        ),
+        Verdict::Several => match settled {
+            Some(s) => format!(
+                "several solutions; {s} of {} cells are the same in every one",
+                p.rows * p.cols
+            ),
+            None => "several solutions; the time limit stopped the search for forced cells"
+                .to_string(),
+        },
+        Verdict::Unknown => "unknown: the time limit stopped the uniqueness check".into(),
+    };
+    text += &format!(
+        " ({} solver calls, {} answers remembered from earlier edits{})\n",
+        c.solves,
+        c.remembered,
+        match c.built {
+            0 => String::new(),
+            1 => ", an engine built".to_string(),
+            k => format!(", {k} engines built"),
+        }
+    );
+    if let Some(l) = &c.solution {
+        text += &to_text(p, l);
+    }
+    r.text = text;
+    r.svg = Some(to_svg(p, c.solution.as_ref()));
     Ok(r)
 }

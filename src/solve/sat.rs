@@ -327,6 +327,15 @@ impl SatBackend {
         );
     }
 
+    /// Hands an engine kept between runs (the setter's workbench) to the next run: its later
+    /// solves stop at `deadline` or when `cancel` is raised, and no longer at the limits of
+    /// the run that built it.
+    pub fn steer(&mut self, deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>>) {
+        self.cancel = cancel;
+        self.stop = None;
+        self.set_deadline(deadline);
+    }
+
     /// Makes every later solve also stop as soon as `flag` is raised.
     pub fn stop_on(&mut self, flag: Arc<AtomicBool>) {
         self.stop = Some(flag);

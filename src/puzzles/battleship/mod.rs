@@ -9,6 +9,7 @@
 //! - [`setter`]: what setters need: redundant clues, minimal clue sets, new unique puzzles.
 //! - [`verify`]: an independent check of a solution, sharing no code with the models.
 
+pub mod bench;
 pub mod formats;
 pub mod model;
 pub mod puzzle;

@@ -200,6 +200,18 @@ impl BattleshipModel {
         }
     }
 
+    /// The literal "cell `c` (row-major) holds a ship", where one decides it (the cell and
+    /// runs formulations; `None` on the ship-based ones).
+    pub fn ship_at(&self, c: usize) -> Option<Lit> {
+        if self.formulation.on_cells() {
+            return Some(self.z[c].pos());
+        }
+        match self.formulation.ship_based() {
+            false => Some(self.x[c][0].negated()),
+            true => None,
+        }
+    }
+
     /// The literals that say "the solution differs from `layout`".
     pub fn differs_from(&self, layout: &Layout) -> Vec<Lit> {
         let occ = layout.occupied();
