@@ -711,3 +711,88 @@ fn beyond_loopback_the_page_needs_the_printed_token() {
     let (code, r) = server.request_with("GET", "/api/puzzles", b"", &[("X-Quandary-Token", "")]);
     assert_eq!(code, 403, "{r}");
 }
+
+/// The workbench's own call: one board's engines answer its edits, each edit from what the
+/// ones before learned; names of boards are checked; a ninth board evicts the one used least
+/// recently; a newer edit of a board stops the check of an older one.
+#[test]
+fn a_workbench_board_keeps_its_engines_between_edits() {
+    let server = Server::start(&[]);
+    let bench = |v: Value| {
+        let (code, body) = server.request("POST", "/api/bench", v.to_string().as_bytes());
+        let r: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        (code, r)
+    };
+    let example = "size 6 6\nfleet 3 2 1\nrows ? 3 0 ? 3 ?\ncols ? 1 2 ? ? 2\ngrid\n. . . . . ~\n......\n......\n< . . . . .\n......\n......\n";
+    let without = example.replace("< . . . . .", ". . . . . .");
+    let (code, r) = bench(json!({"board": "one", "text": example}));
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["unique"], true, "{r}");
+    assert!(r["details"]["built"].as_u64().unwrap() >= 1, "{r}");
+    assert_eq!(r["details"]["forced"].as_array().unwrap().len(), 36, "{r}");
+    // The spare clues are those the command line's `redundant` finds.
+    let (_, cold) =
+        server.run(json!({"puzzle": "battleship", "verb": "redundant", "text": example}));
+    assert_eq!(
+        r["details"]["redundant"], cold["solution"]["redundant"],
+        "{r}"
+    );
+    let (_, r) = bench(json!({"board": "one", "text": without}));
+    assert_eq!(r["unique"], false, "{r}");
+    assert_eq!(r["details"]["built"], 0, "{r}");
+    // Row 3 holds no ship: forced water there.
+    let forced = r["details"]["forced"].as_array().unwrap();
+    for col in 1..=6 {
+        assert!(
+            forced.contains(&json!({"row": 3, "col": col, "ship": false})),
+            "{r}"
+        );
+    }
+    // Back to the example: answered from what the first edit proved, with no solve.
+    let (_, r) = bench(json!({"board": "one", "text": example}));
+    assert_eq!(r["unique"], true, "{r}");
+    assert_eq!(r["details"]["solves"], 0, "{r}");
+    assert!(r["details"]["remembered"].as_u64().unwrap() > 0, "{r}");
+    // Names, texts and limits are checked.
+    let long = "x".repeat(65);
+    for bad in [
+        json!({"board": "", "text": example}),
+        json!({"board": "a b", "text": example}),
+        json!({"board": long, "text": example}),
+        json!({"board": 7, "text": example}),
+        json!({"board": "one"}),
+        json!({"board": "one", "text": "size 6"}),
+        json!({"board": "one", "text": example, "time_limit": -1}),
+    ] {
+        let (code, r) = bench(bad.clone());
+        assert_eq!(code, 400, "{bad}: {r}");
+        assert!(r["error"].as_str().is_some_and(|e| !e.is_empty()), "{r}");
+    }
+    // Eight more boards evict the first: its next edit builds engines again.
+    for k in 0..8 {
+        let (code, _) = bench(json!({"board": format!("b{k}"), "text": example}));
+        assert_eq!(code, 200);
+    }
+    let (_, r) = bench(json!({"board": "one", "text": example}));
+    assert!(r["details"]["built"].as_u64().unwrap() >= 1, "{r}");
+    // A 30×20 puzzle with spare clues takes seconds to check; a newer edit of the same
+    // board stops it and is answered.
+    let big = include_str!("../data/battleship/generated/30x20-seed6.txt");
+    let started = Instant::now();
+    let older = std::thread::scope(|s| {
+        let first = s.spawn(|| bench(json!({"board": "big", "text": big, "time_limit": 30})));
+        std::thread::sleep(Duration::from_millis(500));
+        let (code, r) = bench(json!({"board": "big", "text": without, "time_limit": 30}));
+        assert_eq!(code, 200, "{r}");
+        assert_eq!(r["unique"], false, "{r}");
+        first.join().unwrap()
+    });
+    assert_eq!(older.0, 200, "{}", older.1);
+    let d = &older.1["details"];
+    assert!(
+        older.1["status"] == "unknown" || d["clues_checked"] != d["clues"],
+        "the older check was stopped: {}",
+        older.1
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+}

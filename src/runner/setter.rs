@@ -569,7 +569,7 @@ fn workbench_report(p: &Grid, c: &bench::Checked, limits: &Limits) -> Result<Rep
                 .join(" ")
         ),
         Verdict::Unique if c.checked < c.clues => format!(
-            "unique; {} of the {} clues checked can each be removed alone; unknown beyond: the time limit stopped the check",
+            "unique; {} of the {} clues checked can each be removed alone; unknown beyond: a limit stopped the check",
             c.redundant.len(),
             c.checked
         ),

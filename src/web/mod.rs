@@ -25,10 +25,10 @@ use quandary::guard;
 use quandary::input::Files;
 use quandary::model::{lp, opb};
 use quandary::runner::registry::{self, Entry, OptionsIn};
-use quandary::runner::{Limits, Query};
+use quandary::runner::{setter, Limits, Query};
 use quandary::Error;
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -91,6 +91,22 @@ struct Shared {
     /// Every run in progress with an id (the one its client gave): its cancel flag and what
     /// it reports.
     runs: Mutex<HashMap<String, Going>>,
+    /// The Battleship workbench's boards, the most recently used first (at most
+    /// [`MAX_BOARDS`]).
+    boards: Mutex<VecDeque<Board>>,
+}
+
+/// Workbench boards the server keeps an engine for; a further board evicts the one used
+/// least recently (its next edit is answered by a new engine).
+pub const MAX_BOARDS: usize = 8;
+
+/// One workbench board: its engines and what they learned, kept between edits.
+struct Board {
+    id: String,
+    bench: Arc<Mutex<setter::Workbench>>,
+    /// The cancel flag of the check running on it: a newer edit of the board raises it (the
+    /// older answer is of no use any more) and waits for the engines.
+    going: Arc<Mutex<Option<Arc<AtomicBool>>>>,
 }
 
 /// Serves until the process is stopped.
@@ -119,6 +135,7 @@ pub fn serve(settings: Settings) -> Result<(), Error> {
         settings,
         running: AtomicUsize::new(0),
         runs: Mutex::new(HashMap::new()),
+        boards: Mutex::new(VecDeque::new()),
     });
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -403,11 +420,15 @@ fn route(
             Ok(v) => run(&v, shared, cancel),
             Err(a) => a,
         },
+        (&Method::POST, "/api/bench") => match json_body() {
+            Ok(v) => bench(&v, shared, cancel),
+            Err(a) => a,
+        },
         (&Method::POST, "/api/stop") => match json_body() {
             Ok(v) => stop(&v, shared),
             Err(a) => a,
         },
-        (_, "/" | "/api/puzzles" | "/api/progress" | "/api/run" | "/api/stop") => {
+        (_, "/" | "/api/puzzles" | "/api/progress" | "/api/run" | "/api/bench" | "/api/stop") => {
             Answer::error(405, "method not allowed")
         }
         _ => Answer::error(404, format!("no such page: {path}")),
@@ -553,12 +574,9 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             Err(e) => return Answer::error(400, e),
         }
     };
-    let max = shared.settings.max_time;
-    let limit = match v["time_limit"].as_f64() {
-        None => max,
-        // Capped before it becomes a Duration (which cannot hold 1e300 seconds).
-        Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(max.as_secs_f64())),
-        Some(s) => return Answer::error(400, format!("time_limit {s} is not a number of seconds")),
+    let limit = match time_limit(v, shared) {
+        Ok(l) => l,
+        Err(a) => return a,
     };
     let query = match entry.query(verb, v["at_least"].as_i64()) {
         Ok(q) => q,
@@ -634,6 +652,118 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Err(Error::Stopped(why)) => Answer::json(
             200,
             json!({"status": "unknown", "error": why, "puzzle": name}),
+        ),
+        Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
+        Err(e) => Answer::error(400, e.to_string()),
+    }
+}
+
+/// The time limit a request asks for (`time_limit`), capped by `--max-time`.
+fn time_limit(v: &Value, shared: &Shared) -> Result<Duration, Answer> {
+    let max = shared.settings.max_time;
+    match v["time_limit"].as_f64() {
+        None => Ok(max),
+        // Capped before it becomes a Duration (which cannot hold 1e300 seconds).
+        Some(s) if s.is_finite() && s >= 0.0 => {
+            Ok(Duration::from_secs_f64(s.min(max.as_secs_f64())))
+        }
+        Some(s) => Err(Answer::error(
+            400,
+            format!("time_limit {s} is not a number of seconds"),
+        )),
+    }
+}
+
+/// `POST /api/bench`: `{"board": id, "text": puzzle, "time_limit": secs}` → the workbench's
+/// answer for that board (unique or not, forced cells, spare clues), from the board's
+/// engines as the board's earlier edits left them. `board` is the page's name for its board
+/// (1 to 64 letters, digits, `-` or `_`).
+fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
+    let id = match v["board"].as_str() {
+        Some(id)
+            if (1..=64).contains(&id.len())
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+        {
+            id.to_string()
+        }
+        _ => {
+            return Answer::error(
+                400,
+                "give \"board\": a name of 1 to 64 letters, digits, '-' or '_'",
+            )
+        }
+    };
+    let text = match v["text"].as_str() {
+        Some(t) if !t.trim().is_empty() => t,
+        _ => return Answer::error(400, "give \"text\": the puzzle as text"),
+    };
+    let limit = match time_limit(v, shared) {
+        Ok(l) => l,
+        Err(a) => return a,
+    };
+    let Some(_slot) = Slot::take(shared) else {
+        return Answer::error(
+            503,
+            format!(
+                "{} searches are running, as many as this server runs at once; try again shortly",
+                shared.settings.max_runs
+            ),
+        );
+    };
+    let (bench, going) = {
+        let mut boards = match shared.boards.lock() {
+            Ok(b) => b,
+            Err(e) => e.into_inner(),
+        };
+        let board = match boards.iter().position(|b| b.id == id) {
+            Some(k) => boards.remove(k).expect("a board at k"),
+            None => Board {
+                id,
+                bench: Arc::new(Mutex::new(setter::Workbench::new())),
+                going: Arc::new(Mutex::new(None)),
+            },
+        };
+        let pair = (board.bench.clone(), board.going.clone());
+        boards.push_front(board);
+        boards.truncate(MAX_BOARDS);
+        pair
+    };
+    // A newer edit stops the check of an older one on the same board.
+    if let Ok(mut g) = going.lock() {
+        if let Some(older) = g.replace(cancel.clone()) {
+            older.store(true, Ordering::Relaxed);
+        }
+    }
+    let mut workbench = match bench.lock() {
+        Ok(b) => b,
+        // A check that panicked: its engines are not to be trusted.
+        Err(e) => {
+            let mut b = e.into_inner();
+            *b = setter::Workbench::new();
+            b
+        }
+    };
+    if cancel.load(Ordering::Relaxed) {
+        return Answer::json(
+            200,
+            json!({"status": "unknown", "error": "a newer edit of this board came first", "puzzle": "battleship"}),
+        );
+    }
+    let limits = Limits::new(Some(limit))
+        .with_cancel(cancel)
+        .with_memory(shared.memory_per_run);
+    match workbench.check_text(text, &limits) {
+        Ok(report) => {
+            let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
+            out["text"] = json!(report.text);
+            out["svg"] = json!(report.svg);
+            Answer::json(200, out)
+        }
+        Err(Error::Stopped(why)) => Answer::json(
+            200,
+            json!({"status": "unknown", "error": why, "puzzle": "battleship"}),
         ),
         Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
