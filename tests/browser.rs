@@ -366,6 +366,47 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
     );
     b.run("document.getElementById('bench').scrollIntoView()");
     b.screenshot("workbench.png");
+    // The paper's size: a generated 30×20 puzzle (every clue necessary) loaded into the
+    // workbench, then edits one at a time, each timed by the page from the edit to its drawn
+    // answer (`data-ms`): a clue taken away (several solutions), then put back (unique).
+    // Printed for docs/web.md, not asserted: a timed test would fail on a busy machine.
+    let big = include_str!("../data/battleship/generated/30x20-seed3.txt");
+    let answered = |state: &str| {
+        format!("const s = document.getElementById('b-status'); return s.dataset.done === '1' && s.dataset.state === '{state}'")
+    };
+    let ms = |b: &Browser| {
+        b.run("return Number(document.getElementById('b-status').dataset.ms)")
+            .as_u64()
+            .expect("the edit's time")
+    };
+    b.run(&format!("benchLoad({})", json!(big)));
+    b.wait_for(&answered("unique"), "the 30×20 puzzle checked");
+    let load = ms(&b);
+    let clues = b.run(
+        "return bench.clues.map((c, i) => (c === '.' ? -1 : i)).filter((i) => i >= 0).slice(0, 5)",
+    );
+    let mut removed = Vec::new();
+    let mut restored = Vec::new();
+    for k in clues.as_array().expect("clue cells") {
+        b.run(&format!(
+            "bench.saved = bench.clues[{k}]; bench.clues[{k}] = '.'; benchDraw(); benchCheck();"
+        ));
+        b.wait_for(
+            &answered("several"),
+            "a clue of the 30×20 puzzle taken away",
+        );
+        removed.push(ms(&b));
+        b.run(&format!(
+            "bench.clues[{k}] = bench.saved; benchDraw(); benchCheck();"
+        ));
+        b.wait_for(&answered("unique"), "the clue put back");
+        restored.push(ms(&b));
+    }
+    b.run("document.getElementById('bench').scrollIntoView()");
+    b.screenshot("workbench-30x20.png");
+    eprintln!(
+        "workbench on data/battleship/generated/30x20-seed3.txt, ms from edit to drawn answer: load {load}; clue taken away {removed:?}; put back {restored:?}"
+    );
     // Tantrix: its built-in board, solved.
     b.choose("puzzle", "tantrix");
     b.choose("verb", "solve");
