@@ -31,6 +31,11 @@ use std::time::Instant;
 /// solutions and proofs are kept).
 const SELECTORS: usize = 64;
 
+/// Selectors for one-off clauses ("the first solution differs around this clue"), each
+/// retired after its solve; an engine with fewer than [`SCRATCH_LOW`] left is built again.
+const SCRATCH: usize = 4096;
+const SCRATCH_LOW: usize = 64;
+
 /// Solutions and proofs remembered per board (the oldest go first).
 const REMEMBERED: usize = 512;
 
@@ -103,6 +108,8 @@ struct Memory {
     solutions: VecDeque<Vec<Symbol>>,
     /// Proofs: with these clues, this layout (its ship cells) is the only one.
     proofs: VecDeque<(Vec<bool>, Vec<Clue>)>,
+    /// Proofs that some clues imply another (every layout meeting them meets it).
+    implied: VecDeque<(Vec<Clue>, Clue)>,
 }
 
 impl Memory {
@@ -140,6 +147,20 @@ impl Memory {
             .map(|(_, k)| k.clone())
     }
 
+    fn imply(&mut self, clues: Vec<Clue>, clue: Clue) {
+        if self.implied.len() == REMEMBERED {
+            self.implied.pop_front();
+        }
+        self.implied.push_back((clues, clue));
+    }
+
+    /// Whether the other clues of `clues` imply its `k`th, by a proof remembered.
+    fn implied(&self, clues: &[Clue], k: usize) -> bool {
+        self.implied.iter().any(|(by, clue)| {
+            *clue == clues[k] && by.iter().all(|b| *b != clues[k] && clues.contains(b))
+        })
+    }
+
     /// A solution other than `target` that meets every clue but the one at `except`.
     fn witness(&self, target: &[Symbol], clues: &[Clue], except: usize) -> bool {
         self.solutions
@@ -158,6 +179,8 @@ struct Engine {
     /// Selectors for "differs from a target" not yet given out, and those given out.
     free: Vec<Var>,
     targets: Vec<(Vec<bool>, Var)>,
+    /// Selectors for one-off clauses not yet used.
+    scratch: Vec<Var>,
 }
 
 /// A solve's outcome, its layout decoded.
@@ -188,6 +211,9 @@ impl Engine {
         let free: Vec<Var> = (0..SELECTORS)
             .map(|t| bm.model.var(format!("differs_{t}")))
             .collect();
+        let scratch: Vec<Var> = (0..SCRATCH)
+            .map(|t| bm.model.var(format!("once_{t}")))
+            .collect();
         let backend = crate::solve::default_backend(&bm.model);
         Engine {
             bm,
@@ -196,6 +222,26 @@ impl Engine {
             added: vec![[false; 7]; n],
             free,
             targets: Vec::new(),
+            scratch,
+        }
+    }
+
+    /// A literal that, assumed, makes one of `lits` true: the literal itself for one, else
+    /// a one-off selector of their clause ([`Engine::retire`] it after the solve).
+    fn one_of(&mut self, lits: &[Lit]) -> Option<(Lit, Option<Var>)> {
+        if let [l] = lits {
+            return Some((*l, None));
+        }
+        let v = self.scratch.pop()?;
+        let mut clause = vec![v.negated()];
+        clause.extend_from_slice(lits);
+        self.backend.add_clause(&clause);
+        Some((v.pos(), Some(v)))
+    }
+
+    fn retire(&mut self, v: Option<Var>) {
+        if let Some(v) = v {
+            self.backend.add_clause(&[v.negated()]);
         }
     }
 
@@ -271,6 +317,28 @@ impl Engine {
     }
 }
 
+/// The cells a clue at `cell` is read from: the cell, and for a ship the four next to it
+/// on the board (its symbol says which of them hold ships).
+pub(crate) fn around(p: &Grid, cell: usize, symbol: Symbol) -> Vec<usize> {
+    let (r, c) = (cell / p.cols, cell % p.cols);
+    let mut out = vec![cell];
+    if symbol.is_ship() {
+        if r > 0 {
+            out.push(cell - p.cols);
+        }
+        if r + 1 < p.rows {
+            out.push(cell + p.cols);
+        }
+        if c > 0 {
+            out.push(cell - 1);
+        }
+        if c + 1 < p.cols {
+            out.push(cell + 1);
+        }
+    }
+    out
+}
+
 /// The clues among `clues` whose selectors (`assumptions`, in the same order) are in `core`.
 fn clues_in(clues: &[Clue], assumptions: &[Lit], core: &[Lit]) -> Vec<Clue> {
     clues
@@ -321,7 +389,8 @@ impl Bench {
     /// Builds the first `k` engines where missing or out of selectors.
     fn engines(&mut self, p: &Grid, k: usize) -> usize {
         let mut built = 0;
-        self.engines.retain(|e| !e.free.is_empty());
+        self.engines
+            .retain(|e| !e.free.is_empty() && e.scratch.len() >= SCRATCH_LOW);
         while self.engines.len() < k {
             self.engines.push(Engine::new(p));
             built += 1;
@@ -550,8 +619,12 @@ impl Bench {
     }
 
     /// With `first` unique under `clues` (by a proof that used `proof`): which clues could
-    /// each go. A clue outside a proof goes; a solution known that meets every other clue
-    /// keeps it; otherwise one solve decides it, and a refutation's clues decide more.
+    /// each go. A clue outside a proof of uniqueness goes, and so does one that other clues
+    /// imply by a proof remembered; a solution known that meets every other clue keeps it;
+    /// otherwise one solve decides it: is there a solution of the other clues that differs
+    /// from the first around this clue? Only a solution that breaks the clue can (any other
+    /// meets every clue, so it is the first), so this asks exactly whether the clue is
+    /// needed, and asks it where the answer lies.
     #[allow(clippy::too_many_arguments)]
     fn redundant(
         &mut self,
@@ -583,9 +656,6 @@ impl Bench {
             let assumptions = e.assumptions(p.cols, clues);
             // A second solution is looked for near the first.
             e.lean(&target, true);
-            let Some(d) = e.differs(first) else {
-                return false;
-            };
             loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 if k >= clues.len() {
@@ -609,6 +679,11 @@ impl Bench {
                         spare_outside(&mut decided, &proof);
                         continue;
                     }
+                    if memory.implied(clues, k) {
+                        remembered.fetch_add(1, Ordering::Relaxed);
+                        lock(&decided)[k] = Some(true);
+                        continue;
+                    }
                 }
                 if stopped() {
                     return false;
@@ -619,18 +694,29 @@ impl Bench {
                     .filter(|&(j, _)| j != k)
                     .map(|(_, &a)| a)
                     .collect();
-                with.push(d.pos());
-                match e.solve(&with, solves) {
+                // Another solution of the clues but this one differs from the first around
+                // it (the clue's symbol is read off its cell and the four next to it), so
+                // the question is asked there: "differs around here" (faster, measured).
+                let around = around(p, cell, clues[k].1)
+                    .into_iter()
+                    .map(|c| e.cell(c, &target, false))
+                    .collect::<Vec<Lit>>();
+                let Some((l, once)) = e.one_of(&around) else {
+                    return false;
+                };
+                with.push(l);
+                let answer = e.solve(&with, solves);
+                e.retire(once);
+                match answer {
                     Solved::Found(l) => {
                         lock(memory).remember(&l);
                         lock(&decided)[k] = Some(false);
                     }
                     Solved::Refuted(core) => {
-                        let proof = clues_in(clues, &assumptions, &core);
-                        lock(memory).prove(&target, proof.clone());
-                        let mut decided = lock(&decided);
-                        decided[k] = Some(true);
-                        spare_outside(&mut decided, &proof);
+                        // The clues the proof used imply this one.
+                        let implying = clues_in(clues, &assumptions, &core);
+                        lock(memory).imply(implying, clues[k]);
+                        lock(&decided)[k] = Some(true);
                     }
                     Solved::Stopped => return false,
                 }

@@ -59,6 +59,9 @@ pub struct ClueSession {
     /// differs from the target at exactly one clue of a set shows that clue necessary there.
     symbols: Vec<Symbol>,
     witnesses: Vec<Vec<Symbol>>,
+    /// Per cell, a selector of "the solution differs from the target at the cell or next to
+    /// it" (where a clue there is read from).
+    near: Vec<Var>,
 }
 
 impl ClueSession {
@@ -79,8 +82,28 @@ impl ClueSession {
                     .var(format!("a_{}_{}", c / p.cols + 1, c % p.cols + 1))
             })
             .collect();
+        let near: Vec<Var> = (0..n)
+            .map(|c| {
+                bm.model
+                    .var(format!("near_{}_{}", c / p.cols + 1, c % p.cols + 1))
+            })
+            .collect();
         let mut backend = crate::solve::default_backend(&bm.model);
         let symbols = target.symbols();
+        let occupied = target.occupied();
+        if let Some(ship) = (0..n).map(|c| bm.ship_at(c)).collect::<Option<Vec<Lit>>>() {
+            for c in 0..n {
+                let mut clause = vec![near[c].negated()];
+                clause.extend(super::bench::around(p, c, symbols[c]).into_iter().map(|d| {
+                    if occupied[d] {
+                        !ship[d]
+                    } else {
+                        ship[d]
+                    }
+                }));
+                backend.add_clause(&clause);
+            }
+        }
         for c in 0..n {
             for clause in bm.clue_clauses(c / p.cols, c % p.cols, symbols[c]) {
                 let mut lits = vec![act[c].negated()];
@@ -106,6 +129,31 @@ impl ClueSession {
             target: target.clone(),
             symbols,
             witnesses: Vec::new(),
+            near,
+        }
+    }
+
+    /// Whether the clue at `cell` is needed with the clues at `cells` (the others): a
+    /// solution of them that differs from the target around it (`Some(true)`; only one that
+    /// breaks the clue can), or a proof that none does (`Some(false)`: they imply the clue).
+    /// `None` on a formulation that does not decide cells.
+    pub fn needed(
+        &mut self,
+        cells: &[usize],
+        cell: usize,
+    ) -> std::result::Result<Option<bool>, Stopped> {
+        if self.bm.ship_at(cell).is_none() {
+            return Ok(None);
+        }
+        let mut assumptions: Vec<Lit> = cells.iter().map(|&c| self.act[c].pos()).collect();
+        assumptions.push(self.near[cell].pos());
+        match self.search.step(&assumptions) {
+            Step::Found(a) => {
+                self.witnesses.push(self.bm.decode(&a).symbols());
+                Ok(Some(true))
+            }
+            Step::Exhausted => Ok(Some(false)),
+            Step::Stopped => Err(Stopped),
         }
     }
 
@@ -306,7 +354,14 @@ pub fn redundant(
                 continue;
             }
             let without: Vec<usize> = cells.iter().copied().filter(|&d| d != cells[k]).collect();
-            let answer = s.used(&without);
+            // Asked around the clue where the formulation decides cells (faster, measured),
+            // else as "another solution anywhere", whose proof decides more clues.
+            let answer = match s.needed(&without, cells[k]) {
+                Ok(Some(true)) => Ok(None),
+                Ok(Some(false)) => Ok(Some(without.clone())),
+                Ok(None) => s.used(&without),
+                Err(Stopped) => Err(Stopped),
+            };
             let mut decided = lock(&decided);
             match answer {
                 Ok(None) => decided[k] = Some(false),
