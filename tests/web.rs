@@ -713,7 +713,7 @@ fn beyond_loopback_the_page_needs_the_printed_token() {
 }
 
 /// The workbench's own call: one board's engines answer its edits, each edit from what the
-/// ones before learned; names of boards are checked; a ninth board evicts the one used least
+/// ones before learned; names of boards are checked; a fifth board evicts the one used least
 /// recently; a newer edit of a board stops the check of an older one.
 #[test]
 fn a_workbench_board_keeps_its_engines_between_edits() {
@@ -768,8 +768,8 @@ fn a_workbench_board_keeps_its_engines_between_edits() {
         assert_eq!(code, 400, "{bad}: {r}");
         assert!(r["error"].as_str().is_some_and(|e| !e.is_empty()), "{r}");
     }
-    // Eight more boards evict the first: its next edit builds engines again.
-    for k in 0..8 {
+    // Four more boards evict the first: its next edit builds engines again.
+    for k in 0..4 {
         let (code, _) = bench(json!({"board": format!("b{k}"), "text": example}));
         assert_eq!(code, 200);
     }

@@ -136,6 +136,7 @@ fn edits(text: &str, edits: usize, seed: u64) -> [usize; 3] {
                 })
                 .collect();
             assert_eq!(got, forced, "{at}");
+            assert_eq!(d["forced_open"], 0, "{at}");
         }
     }
     seen

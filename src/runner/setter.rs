@@ -550,6 +550,7 @@ fn workbench_report(p: &Grid, c: &bench::Checked, limits: &Limits) -> Result<Rep
     r.details = Some(serde_json::json!({
         "forced": forced,
         "redundant": if unique { serde_json::json!(redundant) } else { serde_json::Value::Null },
+        "forced_open": c.open,
         "clues_checked": c.checked,
         "clues": c.clues,
         "conflict": c.conflict.iter().map(|&k| cell(k)).collect::<Vec<_>>(),
@@ -579,6 +580,11 @@ fn workbench_report(p: &Grid, c: &bench::Checked, limits: &Limits) -> Result<Rep
             c.clues
         ),
         Verdict::Several => match settled {
+            Some(s) if c.open > 0 => format!(
+                "several solutions; {s} of {} cells shown the same in every one, {} more undecided: a limit stopped the search",
+                p.rows * p.cols,
+                c.open
+            ),
             Some(s) => format!(
                 "several solutions; {s} of {} cells are the same in every one",
                 p.rows * p.cols

@@ -96,9 +96,10 @@ struct Shared {
     boards: Mutex<VecDeque<Board>>,
 }
 
-/// Workbench boards the server keeps an engine for; a further board evicts the one used
-/// least recently (its next edit is answered by a new engine).
-pub const MAX_BOARDS: usize = 8;
+/// Workbench boards the server keeps engines for; a further board evicts the one used least
+/// recently (its next edit is answered by new engines). The engines of a 30×20 board hold
+/// about 0.25 GB, outside every run's memory account, so few are kept.
+pub const MAX_BOARDS: usize = 4;
 
 /// One workbench board: its engines and what they learned, kept between edits.
 struct Board {

@@ -86,9 +86,12 @@ pub struct Checked {
     /// No solution: the cells of the clues the refutation used (together they admit none).
     pub conflict: Vec<usize>,
     /// Per cell, row-major: `Some(true)` a ship in every solution, `Some(false)` water in
-    /// every one, `None` where solutions differ. `None` as a whole when there is no solution
-    /// or a limit stopped the check first.
+    /// every one, `None` where solutions differ (or, when `open` > 0, where a limit stopped
+    /// the search before it knew). `None` as a whole when there is no solution or a limit
+    /// stopped the check before it looked.
     pub forced: Option<Vec<Option<bool>>>,
+    /// Cells the forced-cell search left undecided when a limit stopped it.
+    pub open: usize,
     /// When unique: the clue cells that could each be removed alone, among the `checked`
     /// decided of `clues`.
     pub redundant: Vec<usize>,
@@ -420,6 +423,7 @@ impl Bench {
             forced: None,
             redundant: Vec::new(),
             checked: 0,
+            open: 0,
             clues: clues.len(),
             solves: 0,
             remembered: 0,
@@ -555,7 +559,8 @@ impl Bench {
 
     /// The cells every solution meeting `clues` shares, with several solutions: each cell the
     /// solutions known agree on is tried the other way; a solution found rules out every
-    /// cell where it differs. `None` when stopped first.
+    /// cell where it differs. Stopped, the cells proved so far (`out.open` says how many
+    /// more were still in question).
     fn forced(
         &mut self,
         p: &Grid,
@@ -578,6 +583,7 @@ impl Bench {
             }
         }
         let same = Mutex::new(same);
+        let proven = Mutex::new(vec![false; n]);
         let next = AtomicUsize::new(0);
         let finished = self.spread(p, out, &|e, memory| {
             let assumptions = e.assumptions(p.cols, clues);
@@ -609,13 +615,17 @@ impl Bench {
                         drop(same);
                         lock(memory).remember(&l);
                     }
-                    Solved::Refuted(_) => {}
+                    Solved::Refuted(_) => lock(&proven)[c] = true,
                     Solved::Stopped => return false,
                 }
             }
         });
         let same = same.into_inner().unwrap_or_else(|e| e.into_inner());
-        finished.then(|| (0..n).map(|c| same[c].then_some(target[c])).collect())
+        let proven = proven.into_inner().unwrap_or_else(|e| e.into_inner());
+        // Stopped: the cells proved so far, and how many are still open.
+        let settled = |c: usize| same[c] && (finished || proven[c]);
+        out.open = (0..n).filter(|&c| same[c] && !settled(c)).count();
+        Some((0..n).map(|c| settled(c).then_some(target[c])).collect())
     }
 
     /// With `first` unique under `clues` (by a proof that used `proof`): which clues could
