@@ -122,6 +122,9 @@ def main():
                 if edits is None or len(edits) < len(files):
                     done = False
                     continue
+                if not all(e.get("complete", True) for e in edits):
+                    # A limit left a question open: the times are lower bounds.
+                    done = False
                 first.append(edits[0]["seconds"])
                 if "away" in kinds:
                     away.append(max(e["seconds"] for e, k in zip(edits, kinds) if k == "away"))
@@ -130,7 +133,7 @@ def main():
                     if k == "away":
                         answers.add("unique" if e["unique"] else "several" if e["unique"] is False else e["status"])
             clues = sum(1 for l in text.split("grid", 1)[1].split() if l != ".")
-            note = ", ".join(sorted(answers)) + ("" if done else "; some runs did not finish")
+            note = ", ".join(sorted(answers)) + ("" if done else "; stopped by the limit in some runs (times are lower bounds)")
             print(f"| {name} | {clues} | {fmt(first)} | {fmt(away)} | {fmt(back)} | {note} |", flush=True)
 
 
