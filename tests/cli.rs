@@ -1145,3 +1145,45 @@ fn explain_refuses_what_it_cannot_explain_with_a_clear_error() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// `battleship workbench`: versions of one board in turn, one entry an edit; the edit back to
+/// the first board is answered from memory; a bad file among them exits 2 naming it.
+#[test]
+fn the_workbench_answers_a_run_of_edits() {
+    let dir = std::env::temp_dir().join(format!("quandary-wb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let example = "size 6 6\nfleet 3 2 1\nrows ? 3 0 ? 3 ?\ncols ? 1 2 ? ? 2\ngrid\n. . . . . ~\n......\n......\n< . . . . .\n......\n......\n";
+    let files: Vec<String> = [
+        example.to_string(),
+        example.replace("< . . . . .", ". . . . . ."),
+        example.to_string(),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, text)| {
+        let path = dir.join(format!("edit{k}.txt"));
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    })
+    .collect();
+    let mut args = vec!["battleship", "workbench"];
+    args.extend(files.iter().map(String::as_str));
+    args.push("--json");
+    let (code, stdout, stderr) = quandary(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let v = one_json(&stdout);
+    let edits = v["details"]["edits"].as_array().expect("one entry an edit");
+    assert_eq!(edits.len(), 3, "{stdout}");
+    assert_eq!(edits[0]["unique"], true);
+    assert_eq!(edits[1]["unique"], false);
+    assert_eq!(edits[2]["unique"], true);
+    assert_eq!(edits[2]["solves"], 0, "answered from memory: {stdout}");
+    assert!(edits.iter().all(|e| e["complete"] == true), "{stdout}");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "size 6\n").unwrap();
+    let (code, _, stderr) =
+        quandary(&["battleship", "workbench", &files[0], &bad.to_string_lossy()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("bad.txt"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

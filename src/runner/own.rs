@@ -372,7 +372,7 @@ fn workbench(
             // Every question of the edit answered (none left open by a limit).
             "complete": r.answered()
                 && d["forced_open"].as_u64().unwrap_or(0) == 0
-                && d["clues_checked"] == d["clues"],
+                && (r.unique != Some(true) || d["clues_checked"] == d["clues"]),
         }));
         if !json {
             let headline = r.text.lines().next().unwrap_or_default();
