@@ -98,7 +98,8 @@ struct Shared {
 
 /// Workbench boards the server keeps engines for; a further board evicts the one used least
 /// recently (its next edit is answered by new engines). The engines of a 30×20 board hold
-/// about 0.25 GB, outside every run's memory account, so few are kept.
+/// some 70 MB after its first check and grow with what they learn (230 MB seen after many
+/// hard edits), outside every run's memory account, so few are kept.
 pub const MAX_BOARDS: usize = 4;
 
 /// One workbench board: its engines and what they learned, kept between edits.
