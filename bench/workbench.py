@@ -16,12 +16,13 @@ clue away, and of the slowest that puts one back.
 """
 
 import argparse
-import glob
 import json
 import os
 import statistics
 import subprocess
 import tempfile
+
+import setter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -30,18 +31,13 @@ DATA = os.path.join(ROOT, "data", "battleship")
 
 
 def puzzles():
-    out = [
-        ("CSPLib 113 (10×10)", ["csplib-prob014.pl", "--instance", "113"]),
-        ("CSPLib 200 (10×10)", ["csplib-prob014.pl", "--instance", "200"]),
-    ]
-    for n in (12, 13, 14, 15):
-        out += [(f"MiniZinc sb_{n} ({n}×{n})", [f"sb_{n}_{n}_{dict(((12, 6), (13, 5), (14, 6), (15, 7)))[n]}_0.dzn"])]
-    for path in sorted(
-        glob.glob(os.path.join(DATA, "generated", "30x20-seed*.txt")),
-        key=lambda p: int(p.rsplit("seed", 1)[1].split(".")[0]),
-    ):
-        seed = path.rsplit("seed", 1)[1].split(".")[0]
-        out.append((f"30x20-seed{seed}", [os.path.relpath(path, DATA)]))
+    """setter.py's puzzles, with the MiniZinc 12×12 to 14×14 ones beside its 15×15."""
+    out = []
+    for name, args in setter.puzzles():
+        if name.startswith("MiniZinc"):
+            for n, k in ((12, 6), (13, 5), (14, 6)):
+                out.append((f"MiniZinc sb_{n} ({n}×{n})", [f"sb_{n}_{n}_{k}_0.dzn"]))
+        out.append((name.replace("30×20 seed ", "30x20-seed"), args))
     return out
 
 

@@ -594,14 +594,9 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         None
     };
     // A slot for the search, or 503 at once. The slot is given back however the run ends.
-    let Some(_slot) = Slot::take(shared) else {
-        return Answer::error(
-            503,
-            format!(
-                "{} searches are running, as many as this server runs at once; try again shortly",
-                shared.settings.max_runs
-            ),
-        );
+    let _slot = match Slot::take(shared) {
+        Ok(slot) => slot,
+        Err(busy) => return busy,
     };
     let reported = Arc::new(Reported {
         started: std::time::Instant::now(),
@@ -705,14 +700,9 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Ok(l) => l,
         Err(a) => return a,
     };
-    let Some(_slot) = Slot::take(shared) else {
-        return Answer::error(
-            503,
-            format!(
-                "{} searches are running, as many as this server runs at once; try again shortly",
-                shared.settings.max_runs
-            ),
-        );
+    let _slot = match Slot::take(shared) {
+        Ok(slot) => slot,
+        Err(busy) => return busy,
     };
     let (bench, going) = {
         let mut boards = match shared.boards.lock() {
@@ -795,13 +785,20 @@ fn own_verb_matches(
 struct Slot<'a>(&'a Shared);
 
 impl<'a> Slot<'a> {
-    fn take(shared: &'a Shared) -> Option<Slot<'a>> {
+    /// A slot, or the 503 answer when every slot is taken (never queued).
+    fn take(shared: &'a Shared) -> Result<Slot<'a>, Answer> {
         let before = shared.running.fetch_add(1, Ordering::SeqCst);
         if before >= shared.settings.max_runs {
             shared.running.fetch_sub(1, Ordering::SeqCst);
-            return None;
+            return Err(Answer::error(
+                503,
+                format!(
+                    "{} searches are running, as many as this server runs at once; try again shortly",
+                    shared.settings.max_runs
+                ),
+            ));
         }
-        Some(Slot(shared))
+        Ok(Slot(shared))
     }
 }
 
