@@ -18,6 +18,7 @@
 //! per core, as `redundant` shares its clues.
 
 use super::model::{BattleshipModel, Formulation};
+use super::setter::lock;
 use super::{Grid, Layout, Symbol};
 use crate::model::{Lit, Var};
 use crate::solve::sat::SatBackend;
@@ -350,10 +351,6 @@ fn clues_in(clues: &[Clue], assumptions: &[Lit], core: &[Lit]) -> Vec<Clue> {
         .filter(|(_, a)| core.contains(a))
         .map(|(&cs, _)| cs)
         .collect()
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// One board's engines and what they found so far.

@@ -403,7 +403,9 @@ pub fn redundant(
     Ok(out)
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+/// The guarded value, also after a worker that held it panicked (what it held is still
+/// consistent: every update is made whole under the lock).
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
