@@ -582,11 +582,28 @@ impl Bench {
         let same = Mutex::new(same);
         let proven = Mutex::new(vec![false; n]);
         let next = AtomicUsize::new(0);
-        let finished = self.spread(p, out, &|e, memory| {
-            let assumptions = e.assumptions(p.cols, clues);
+        // On engines of their own with the clues as units, not the board's (where clues are
+        // assumptions): the solver simplifies with them, and the solves that find a layout
+        // are several times faster (measured: seed 5, a clue taken away, 56.2 → 16.6 s).
+        let memory = Mutex::new(std::mem::take(&mut self.memory));
+        let (deadline, cancel) = (self.deadline, self.cancel.clone());
+        let done = crate::guard::spread(workers(), &|_| {
+            let bm = BattleshipModel::new(p, Formulation::Runs, true);
+            let mut backend = crate::solve::default_backend(&bm.model);
+            backend.steer(deadline, cancel.clone());
+            // "Cell c as in the first solution" (`agree`) or "the other way".
+            let cell = |c: usize, agree: bool| {
+                let l = bm.ship_at(c).expect("the runs formulation decides cells");
+                if target[c] == agree {
+                    l
+                } else {
+                    !l
+                }
+            };
             // Solutions far from the first rule out more cells each (measured: fewer and
             // faster solves than leaning towards it).
-            e.lean(&target, false);
+            let away: Vec<Lit> = (0..n).map(|c| cell(c, false)).collect();
+            backend.prefer(&away);
             loop {
                 let c = next.fetch_add(1, Ordering::Relaxed);
                 if c >= n {
@@ -598,10 +615,10 @@ impl Bench {
                 if stopped() {
                     return false;
                 }
-                let mut with = assumptions.clone();
-                with.push(e.cell(c, &target, false));
-                match e.solve(&with, solves) {
-                    Solved::Found(l) => {
+                solves.fetch_add(1, Ordering::Relaxed);
+                match backend.solve(&[cell(c, false)]) {
+                    Answer::Sat => {
+                        let l = bm.decode(&backend.assignment());
                         let occupied = l.occupied();
                         let mut same = lock(&same);
                         for d in 0..n {
@@ -610,13 +627,15 @@ impl Bench {
                             }
                         }
                         drop(same);
-                        lock(memory).remember(&l);
+                        lock(&memory).remember(&l);
                     }
-                    Solved::Refuted(_) => lock(&proven)[c] = true,
-                    Solved::Stopped => return false,
+                    Answer::Unsat => lock(&proven)[c] = true,
+                    Answer::Unknown => return false,
                 }
             }
         });
+        self.memory = memory.into_inner().unwrap_or_else(|e| e.into_inner());
+        let finished = done.iter().all(|f| matches!(f, Ok(true)));
         let same = same.into_inner().unwrap_or_else(|e| e.into_inner());
         let proven = proven.into_inner().unwrap_or_else(|e| e.into_inner());
         // Stopped: the cells proved so far, and how many are still open.
