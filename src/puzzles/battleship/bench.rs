@@ -284,23 +284,10 @@ impl Engine {
         Some(v)
     }
 
-    /// The literal "cell `c` is as in `target`" (`agree`) or "differs from it".
-    fn cell(&self, c: usize, target: &[bool], agree: bool) -> Lit {
-        let l = self
-            .bm
-            .ship_at(c)
-            .expect("the runs formulation decides cells");
-        if target[c] == agree {
-            l
-        } else {
-            !l
-        }
-    }
-
-    /// Later solves try every cell as in `target` first (`agree`), or the other way.
-    fn lean(&mut self, target: &[bool], agree: bool) {
+    /// Later solves try every cell as in `target` first.
+    fn lean(&mut self, target: &[bool]) {
         let lits: Vec<Lit> = (0..target.len())
-            .map(|c| self.cell(c, target, agree))
+            .map(|c| cell_lit(&self.bm, c, target, true))
             .collect();
         self.backend.prefer(&lits);
     }
@@ -318,6 +305,17 @@ impl Engine {
             ),
             Answer::Unknown => Solved::Stopped,
         }
+    }
+}
+
+/// The literal "cell `c` is as in `target`" (`agree`) or "differs from it", on a formulation
+/// that decides cells ([`BattleshipModel::ship_at`]).
+pub(crate) fn cell_lit(bm: &BattleshipModel, c: usize, target: &[bool], agree: bool) -> Lit {
+    let l = bm.ship_at(c).expect("a formulation that decides cells");
+    if target[c] == agree {
+        l
+    } else {
+        !l
     }
 }
 
@@ -484,7 +482,7 @@ impl Bench {
                 proof = Some(k);
             } else {
                 // The second solution is looked for near the first.
-                e.lean(&target, true);
+                e.lean(&target);
                 let Some(d) = e.differs(&first) else {
                     return out;
                 };
@@ -591,18 +589,9 @@ impl Bench {
             let bm = BattleshipModel::new(p, Formulation::Runs, true);
             let mut backend = crate::solve::default_backend(&bm.model);
             backend.steer(deadline, cancel.clone());
-            // "Cell c as in the first solution" (`agree`) or "the other way".
-            let cell = |c: usize, agree: bool| {
-                let l = bm.ship_at(c).expect("the runs formulation decides cells");
-                if target[c] == agree {
-                    l
-                } else {
-                    !l
-                }
-            };
             // Solutions far from the first rule out more cells each (measured: fewer and
             // faster solves than leaning towards it).
-            let away: Vec<Lit> = (0..n).map(|c| cell(c, false)).collect();
+            let away: Vec<Lit> = (0..n).map(|c| cell_lit(&bm, c, &target, false)).collect();
             backend.prefer(&away);
             loop {
                 let c = next.fetch_add(1, Ordering::Relaxed);
@@ -616,7 +605,7 @@ impl Bench {
                     return false;
                 }
                 solves.fetch_add(1, Ordering::Relaxed);
-                match backend.solve(&[cell(c, false)]) {
+                match backend.solve(&[cell_lit(&bm, c, &target, false)]) {
                     Answer::Sat => {
                         let l = bm.decode(&backend.assignment());
                         let occupied = l.occupied();
@@ -681,7 +670,7 @@ impl Bench {
         self.spread(p, out, &|e, memory| {
             let assumptions = e.assumptions(p.cols, clues);
             // A second solution is looked for near the first.
-            e.lean(&target, true);
+            e.lean(&target);
             loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 if k >= clues.len() {
@@ -725,7 +714,7 @@ impl Bench {
                 // the question is asked there: "differs around here" (faster, measured).
                 let around = around(p, cell, clues[k].1)
                     .into_iter()
-                    .map(|c| e.cell(c, &target, false))
+                    .map(|c| cell_lit(&e.bm, c, &target, false))
                     .collect::<Vec<Lit>>();
                 let Some((l, once)) = e.one_of(&around) else {
                     return false;

@@ -91,16 +91,14 @@ impl ClueSession {
         let mut backend = crate::solve::default_backend(&bm.model);
         let symbols = target.symbols();
         let occupied = target.occupied();
-        if let Some(ship) = (0..n).map(|c| bm.ship_at(c)).collect::<Option<Vec<Lit>>>() {
+        if bm.ship_at(0).is_some() {
             for c in 0..n {
                 let mut clause = vec![near[c].negated()];
-                clause.extend(super::bench::around(p, c, symbols[c]).into_iter().map(|d| {
-                    if occupied[d] {
-                        !ship[d]
-                    } else {
-                        ship[d]
-                    }
-                }));
+                clause.extend(
+                    super::bench::around(p, c, symbols[c])
+                        .into_iter()
+                        .map(|d| super::bench::cell_lit(&bm, d, &occupied, false)),
+                );
                 backend.add_clause(&clause);
             }
         }
