@@ -1,32 +1,52 @@
-//! The optimum of every board `w × k`, k = 1..rows, in one pass: a max-plus transfer matrix
-//! over the cells, one byte a state, updated in place on every core.
+//! The optimum of `w × k` boards by a max-plus transfer matrix over the cells, one byte a
+//! state, every state a frontier that can occur (no two holes side by side), on every core.
 //!
 //! Cells are taken row by row. The frontier is the last cell seen in each of the `w` columns:
-//! *filled* (covered, nothing pending), a *hole*, or the top of a vertical domino whose bottom
-//! is the next cell of that column (*down*); one more bit says that the cell just taken
-//! started a horizontal domino the next cell must finish. A state (frontier and bit) keeps the
-//! most holes of any partial packing that leaves it. After each whole row k, the states with
-//! nothing pending (no *down*, no bit) are the packings of the `w × k` board: their best is
-//! its optimum. Rules, from the problem alone: every cell is a hole or covered by one domino,
-//! and no two holes are neighbours.
+//! *filled* (covered, nothing pending), the *down* cell of a vertical domino whose bottom is the
+//! next cell of that column, or a *hole*; one more bit says that the cell just taken started a
+//! horizontal domino the next cell must finish. A state keeps the most holes of any partial
+//! packing that leaves it. After a whole row, the states with nothing pending (no *down*) are
+//! the packings of the rows so far: their best is that board's optimum. Rules, from the problem
+//! alone: every cell is a hole or covered by one domino, and no two holes are neighbours.
 //!
-//! A cell's step changes one frontier digit and the bit, so the states fall into groups of six
-//! that share every other digit; each group is read and written back in place (one array of
-//! 2·3^w bytes: width 17 is 258 MB, 19 is 2.3 GB, 20 is 7 GB). Values are kept relative to a
-//! base that moves up with the best state; a state more than [`KEPT_BELOW`] holes below the
-//! best would be dropped, which would make the answer inexact, so the run counts such drops
-//! and says whether any happened (none has, on any board measured).
+//! **Only frontiers that can occur are stored.** Before cell `c` of a row the frontier is the
+//! row's first `c` cells (`L`) and the row above's last `w − c` (`R`); neither holds two holes
+//! side by side, so each is a word without "hole, hole". Such words are ranked densely (about
+//! 0.18·3^w of them at width 19): `R` by its first letter, `L` by its last, so that taking a
+//! cell moves one letter from the front of `R` to the end of `L` and a state's successors lie
+//! in three contiguous runs. A state with the bit set has filled as the last letter of `L`, and
+//! it has the same value as the state with *down* there (both come from the same states: a
+//! domino starts at that cell), so it is not stored. Each step reads one array and writes
+//! another: at width 19 some 230 MB each, at width 20 some 620 MB. A finished row read back
+//! to front is the next row's `R`: rows are taken left to right and right to left in turn,
+//! which the board's mirror symmetry allows.
+//!
+//! **Meeting in the middle.** The board `w × n` is its top `⌈n/2⌉` rows and its bottom
+//! `⌊n/2⌋` rows; turned upside down, the bottom is itself a top part. So one pass over
+//! `⌈n/2⌉` rows gives the best of both halves for every frontier, and the optimum is the best
+//! sum over pairs of frontiers that fit together (a *down* above a *down*, no hole above a
+//! hole), found by one more sweep like a row's. Kept tables of the rows in between let the run
+//! trace an optimal packing back, row by row.
+//!
+//! Values are kept relative to a base that moves up with the best state; a state more than
+//! [`KEPT_BELOW`] holes below the best would be dropped, which would make the answer inexact,
+//! so the run counts such drops and says whether any happened (none has, on any board
+//! measured).
 
+use super::Domino;
 use crate::guard;
 
-const FILLED: usize = 0;
-const HOLE: usize = 1;
-const DOWN: usize = 2;
+/// A frontier letter: filled, nothing pending.
+const F: u8 = 0;
+/// The top of a vertical domino whose bottom is the next cell of the column.
+const D: u8 = 1;
+/// A hole.
+const H: u8 = 2;
 
-/// The widest frontier: 2·3^20 bytes (7 GB).
+/// The widest frontier: about 620 MB an array at width 20.
 pub const MAX_WIDTH: usize = 20;
 
-/// States this far below the best state of their step are dropped (and the drop counted).
+/// States this far below the best state of their row are dropped (and the drop counted).
 pub const KEPT_BELOW: u8 = 100;
 
 /// What the pass found.
@@ -48,86 +68,110 @@ impl Optima {
     }
 }
 
-/// Bytes the pass needs for `width`.
-pub fn bytes(width: usize) -> u64 {
-    2 * 3u64.pow(width as u32)
+/// The optimum of one board, from the two halves, and an optimal packing when asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// The most holes.
+    pub holes: i64,
+    /// An optimal packing's dominoes on the board `width × length` (row, column), when traced.
+    pub dominoes: Option<Vec<Domino>>,
+    /// States dropped (see [`Optima::dropped`]); the answer is exact only when 0.
+    pub dropped: u64,
 }
 
-/// The optima of `width × k` for k = 1..=rows. `None` when `width` is 0 or above
-/// [`MAX_WIDTH`]. Runs in the caller's guarded stage: stopped by its deadline or stop request,
-/// and its array charged to the run's memory.
-pub fn optima(width: usize, rows: usize) -> Option<Optima> {
-    if width == 0 || width > MAX_WIDTH {
-        return None;
-    }
-    let w = width;
-    let pow: Vec<usize> = (0..=w).map(|k| 3usize.pow(k as u32)).collect();
-    let size = 2 * pow[w];
-    guard::charge(size as u64);
-    let mut values: Vec<u8> = Vec::new();
-    if values.try_reserve_exact(size).is_err() {
-        guard::out_of_memory();
-    }
-    values.resize(size, 0);
-    // Stored value = holes − base + 1; 0 is no state.
-    values[0] = 1;
-    let mut base: i64 = 0;
-    let mut dropped = 0u64;
-    // The frontiers with nothing pending: every digit filled or a hole.
-    let closed: Vec<usize> = (0..1usize << w)
-        .map(|bits| (0..w).filter(|i| bits >> i & 1 == 1).map(|i| pow[i]).sum())
-        .collect();
-    let threads = if size < 1 << 16 {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, |t| t.get())
-    };
-    let mut holes = Vec::with_capacity(rows);
-    for r in 0..rows {
-        guard::progress::message(&format!(
-            "transfer matrix, width {w}: row {} of {rows}",
-            r + 1
-        ));
-        for c in 0..w {
-            guard::check();
-            step(&mut values, &pow, w, c, threads);
+/// Words of each length without two holes side by side, and their ranks.
+struct Words {
+    /// `count[k]`: words of length k.
+    count: Vec<usize>,
+}
+
+impl Words {
+    fn new(w: usize) -> Words {
+        let mut count = vec![1usize; w + 1];
+        for k in 1..=w {
+            count[k] = 2 * count[k - 1] + if k >= 2 { 2 * count[k - 2] } else { 1 };
         }
-        let best = closed.iter().map(|&i| values[i]).max().unwrap_or(0);
-        holes.push(if best == 0 {
-            -1
+        Words { count }
+    }
+
+    /// Words of length `k` that do not start with a hole (by symmetry, nor end with one).
+    fn no_hole_first(&self, k: usize) -> usize {
+        if k == 0 {
+            1
         } else {
-            best as i64 - 1 + base
-        });
-        // Keep room above the best: a row adds at most w holes.
-        let top = values.iter().copied().max().unwrap_or(0);
-        if top > 200 {
-            let shift = top - KEPT_BELOW;
-            for v in values.iter_mut() {
-                if *v == 0 {
+            2 * self.count[k - 1]
+        }
+    }
+
+    /// The rank of a word read from its first letter: letter `d` at the front adds `d` times
+    /// the count of the words after it.
+    fn rank(&self, word: &[u8]) -> usize {
+        let k = word.len();
+        word.iter()
+            .enumerate()
+            .map(|(i, &d)| d as usize * self.count[k - 1 - i])
+            .sum()
+    }
+
+    /// The word of length `k` with this rank.
+    fn word(&self, mut rank: usize, k: usize) -> Vec<u8> {
+        (0..k)
+            .map(|i| {
+                let c = self.count[k - 1 - i];
+                let d = rank / c;
+                rank -= d * c;
+                d as u8
+            })
+            .collect()
+    }
+
+    /// The ranks of the words with no *down* (finished rows).
+    fn closed(&self, w: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut word = vec![F; w];
+        fn walk(words: &Words, word: &mut Vec<u8>, i: usize, out: &mut Vec<usize>) {
+            if i == word.len() {
+                out.push(words.rank(word));
+                return;
+            }
+            for d in [F, H] {
+                if d == H && i > 0 && word[i - 1] == H {
                     continue;
                 }
-                if *v <= shift {
-                    *v = 0;
-                    dropped += 1;
-                } else {
-                    *v -= shift;
-                }
+                word[i] = d;
+                walk(words, word, i + 1, out);
             }
-            base += shift as i64;
         }
+        walk(self, &mut word, 0, &mut out);
+        out
     }
-    guard::release(size as u64);
-    Some(Optima {
-        width,
-        holes,
-        dropped,
-    })
+
+    /// The largest array a step writes.
+    fn largest(&self, w: usize) -> usize {
+        (0..=w)
+            .map(|c| self.count[c] * self.count[w - c])
+            .max()
+            .unwrap_or(1)
+    }
 }
 
-/// A pointer the worker threads share; each writes only its own groups of states.
+/// Bytes the one-pass program ([`optima`]) needs for `width`: two step arrays.
+pub fn bytes(width: usize) -> u64 {
+    2 * Words::new(width).largest(width) as u64
+}
+
+/// Bytes [`board`] needs for `width × length`: the two step arrays, and with `draw` a table
+/// for each row of the top half (to trace a packing back), else two.
+pub fn board_bytes(width: usize, length: usize, draw: bool) -> u64 {
+    let words = Words::new(width);
+    let tables = if draw { length.div_ceil(2) + 1 } else { 2 };
+    2 * words.largest(width) as u64 + (tables * words.count[width]) as u64
+}
+
+/// A pointer the worker threads share; each writes only its own part of the array.
 #[derive(Clone, Copy)]
 struct Shared(*mut u8);
-// SAFETY: the threads of one step touch disjoint groups of states (see `step`).
+// SAFETY: the threads of one step write disjoint parts (see `sweep`).
 unsafe impl Send for Shared {}
 unsafe impl Sync for Shared {}
 
@@ -138,88 +182,470 @@ impl Shared {
     }
 }
 
-/// Takes cell `c` of a row: every group of six states (digit c ∈ {filled, hole, down} × the
-/// bit) is replaced by its successors.
-fn step(values: &mut [u8], pow: &[usize], w: usize, c: usize, threads: usize) {
-    let p = pow[c];
-    let his = pow[w - c - 1];
-    let ptr = Shared(values.as_mut_ptr());
-    let run = |part: usize| {
-        // Split the outer digits among the threads where there are enough of them, else the
-        // inner ones (the last column).
-        let (hi_range, lo_range) = if his >= threads {
-            (his * part / threads..his * (part + 1) / threads, 0..p)
-        } else {
-            (0..his, p * part / threads..p * (part + 1) / threads)
-        };
-        for hi in hi_range {
-            // SAFETY: groups with distinct (hi, lo) are disjoint; each thread has its own.
-            unsafe { groups(ptr.get(), pow, w, c, hi * 3 * p, lo_range.clone()) };
-            guard::tick();
+/// What one sweep does with a letter of `R`: a cell of a row, or one column of the join.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sweep {
+    /// Cell `c` of a row; `last` when it is the row's last (no horizontal domino starts).
+    Cell,
+    /// One column of the join: the letter of the top half's frontier that fits the bottom's.
+    Join,
+}
+
+/// The best-first arrays of one pass.
+struct Pass {
+    w: usize,
+    words: Words,
+    threads: usize,
+    /// The array read (`L` of length c, `R` of length w − c) and the one written.
+    from: Vec<u8>,
+    to: Vec<u8>,
+    charged: u64,
+}
+
+impl Pass {
+    fn new(w: usize) -> Pass {
+        let words = Words::new(w);
+        let size = words.largest(w);
+        let charged = 2 * size as u64;
+        guard::charge(charged);
+        let mut from: Vec<u8> = Vec::new();
+        let mut to: Vec<u8> = Vec::new();
+        if from.try_reserve_exact(size).is_err() || to.try_reserve_exact(size).is_err() {
+            guard::out_of_memory();
         }
-    };
-    if threads == 1 {
-        run(0);
-    } else {
-        for answer in guard::spread(threads, &run) {
-            if let Err(why) = answer {
-                guard::raise(why);
+        // Both at full length once: a step writes every entry of its part of `to` (words
+        // `L`+filled, `L`+down, and `L`+hole where `L` does not end with a hole).
+        from.resize(size, 0);
+        to.resize(size, 0);
+        let threads = if size < 1 << 16 {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, |t| t.get())
+        };
+        Pass {
+            w,
+            words,
+            threads,
+            from,
+            to,
+            charged,
+        }
+    }
+
+    /// Sweeps letter `c`: reads `from` (`L` of length c, `R` of length w − c), writes `to`
+    /// (one letter more in `L`), and swaps them.
+    fn sweep(&mut self, c: usize, kind: Sweep) {
+        let w = self.w;
+        let count = &self.words.count;
+        let n = w - c;
+        let rn = count[n - 1];
+        let hn = self.words.no_hole_first(n - 1);
+        let lc = count[c];
+        // `L` ends filled below this rank (a domino may have started there), and does not end
+        // with a hole below `lnh`.
+        let lf = if c > 0 && kind == Sweep::Cell {
+            count[c - 1]
+        } else {
+            0
+        };
+        let lnh = self.words.no_hole_first(c);
+        let row_in = count[n];
+        let from = &self.from[..];
+        let to = Shared(self.to.as_mut_ptr());
+        let threads = self.threads;
+        let run = |part: usize| {
+            // Split the `L` ranks among the threads where there are enough of them, else the
+            // `R` ranks.
+            let (ls, js) = if lc >= 4 * threads {
+                (lc * part / threads..lc * (part + 1) / threads, 0..rn)
+            } else {
+                (0..lc, rn * part / threads..rn * (part + 1) / threads)
+            };
+            for l in ls {
+                let x = &from[l * row_in..(l + 1) * row_in];
+                let bit = (l < lf).then(|| &from[(l + lf) * row_in..(l + lf + 1) * row_in]);
+                // SAFETY: the runs written for (l, js) are disjoint from every other thread's
+                // (distinct l, or distinct js), and lie inside `to` (count[c+1]·rn ≤ its length).
+                let (yf, yd, yh) = unsafe {
+                    let at = |k: usize| {
+                        std::slice::from_raw_parts_mut(to.get().add(k * rn + js.start), js.len())
+                    };
+                    // `L` ending with a hole has no word with a hole after it.
+                    (at(l), at(lc + l), (l < lnh).then(|| at(2 * lc + l)))
+                };
+                let h_end = hn.clamp(js.start, js.end);
+                let (xf, xd) = (&x[js.clone()], &x[rn + js.start..rn + js.end]);
+                let xh = &x[2 * rn + js.start..2 * rn + h_end];
+                match kind {
+                    Sweep::Cell => {
+                        // Filled: the bottom of a vertical domino (above: down), or the end of
+                        // a horizontal one (the bit; above filled or a hole).
+                        yf.copy_from_slice(xd);
+                        if let Some(b) = bit {
+                            for (y, &v) in yf.iter_mut().zip(&b[js.clone()]) {
+                                *y = (*y).max(v);
+                            }
+                            for (y, &v) in yf.iter_mut().zip(&b[2 * rn + js.start..2 * rn + h_end])
+                            {
+                                *y = (*y).max(v);
+                            }
+                        }
+                        // Down (and the start of a horizontal domino): above filled or a hole.
+                        yd.copy_from_slice(xf);
+                        for (y, &v) in yd.iter_mut().zip(xh) {
+                            *y = (*y).max(v);
+                        }
+                        // A hole: above filled, and no hole to the left.
+                        if let Some(yh) = yh {
+                            for (y, &v) in yh.iter_mut().zip(xf) {
+                                *y = v + u8::from(v != 0);
+                            }
+                        }
+                    }
+                    Sweep::Join => {
+                        // The top's letter against the bottom's: down on down, filled on filled
+                        // or a hole, a hole on filled.
+                        yd.copy_from_slice(xd);
+                        yf.copy_from_slice(xf);
+                        for (y, &v) in yf.iter_mut().zip(xh) {
+                            *y = (*y).max(v);
+                        }
+                        if let Some(yh) = yh {
+                            yh.copy_from_slice(xf);
+                        }
+                    }
+                }
+                guard::tick();
+            }
+        };
+        if threads == 1 {
+            run(0);
+        } else {
+            for answer in guard::spread(threads, &run) {
+                if let Err(why) = answer {
+                    guard::raise(why);
+                }
             }
         }
+        std::mem::swap(&mut self.from, &mut self.to);
+    }
+
+    /// One whole row: afterwards `from` is indexed by the row's word (read back to front, the
+    /// next row's `R`).
+    fn row(&mut self) {
+        for c in 0..self.w {
+            guard::check();
+            self.sweep(c, Sweep::Cell);
+        }
+    }
+
+    /// The array after a whole row (or the join): one value per word of length w.
+    fn finished(&self) -> &[u8] {
+        &self.from[..self.words.count[self.w]]
+    }
+
+    /// Moves the values down by `shift` when the best is near the top of a byte; returns
+    /// the states dropped.
+    fn rebase(&mut self, base: &mut i64) -> u64 {
+        let finished = &mut self.from[..self.words.count[self.w]];
+        let top = finished.iter().copied().max().unwrap_or(0);
+        if top <= 200 {
+            return 0;
+        }
+        let shift = top - KEPT_BELOW;
+        let mut dropped = 0;
+        for v in finished.iter_mut() {
+            if *v == 0 {
+                continue;
+            }
+            if *v <= shift {
+                *v = 0;
+                dropped += 1;
+            } else {
+                *v -= shift;
+            }
+        }
+        *base += shift as i64;
+        dropped
     }
 }
 
-/// The groups at `start + lo` for `lo` in `los` (digit c is 0 there).
-///
-/// # Safety
-/// `values` holds 2·3^w bytes, and no other thread touches these groups meanwhile.
-unsafe fn groups(
-    values: *mut u8,
-    pow: &[usize],
-    w: usize,
-    c: usize,
-    start: usize,
-    los: std::ops::Range<usize>,
-) {
-    let p = pow[c];
-    let carry = pow[w];
-    // Runs of `lo` that share digit c − 1 (the cell to the left, this row).
-    let left = if c == 0 { p } else { pow[c - 1] };
-    let mut lo = los.start;
-    while lo < los.end {
-        let run_end = ((lo / left + 1) * left).min(los.end);
-        let left_hole = c > 0 && lo / left % 3 == HOLE;
-        let len = run_end - lo;
-        let at = start + lo;
-        // SAFETY: the six runs lie inside the array and are disjoint (distinct digit c or bit).
-        let (f0, h0, d0, f1, h1, d1) = unsafe {
-            (
-                std::slice::from_raw_parts_mut(values.add(at + FILLED * p), len),
-                std::slice::from_raw_parts_mut(values.add(at + HOLE * p), len),
-                std::slice::from_raw_parts_mut(values.add(at + DOWN * p), len),
-                std::slice::from_raw_parts_mut(values.add(carry + at + FILLED * p), len),
-                std::slice::from_raw_parts_mut(values.add(carry + at + HOLE * p), len),
-                std::slice::from_raw_parts_mut(values.add(carry + at + DOWN * p), len),
-            )
-        };
-        let last = c + 1 == w;
-        for j in 0..len {
-            let (a, b, d, e, f) = (f0[j], h0[j], d0[j], f1[j], h1[j]);
-            // Filled, nothing pending: the bottom of a vertical domino (above: down, no bit),
-            // or the end of a horizontal one (the bit; above: filled or a hole).
-            f0[j] = d.max(e).max(f);
-            // A hole: above filled, no bit, and no hole to the left.
-            h0[j] = if left_hole { 0 } else { a + u8::from(a != 0) };
-            // The top of a vertical domino, or the start of a horizontal one (not in the last
-            // column): above filled or a hole, no bit.
-            let start_of = a.max(b);
-            d0[j] = start_of;
-            f1[j] = if last { 0 } else { start_of };
-            h1[j] = 0;
-            d1[j] = 0;
-        }
-        lo = run_end;
+impl Drop for Pass {
+    fn drop(&mut self) {
+        guard::release(self.charged);
     }
+}
+
+/// The optima of `width × k` for k = 1..=rows in one pass. `None` when `width` is 0 or above
+/// [`MAX_WIDTH`]. Runs in the caller's guarded stage: stopped by its deadline or stop request,
+/// and its arrays charged to the run's memory.
+pub fn optima(width: usize, rows: usize) -> Option<Optima> {
+    if width == 0 || width > MAX_WIDTH {
+        return None;
+    }
+    let mut pass = Pass::new(width);
+    // Stored value = holes − base + 1; 0 is no state. Above the board: a filled row.
+    pass.from[0] = 1;
+    let mut base: i64 = 0;
+    let mut dropped = 0u64;
+    let closed = pass.words.closed(width);
+    let mut holes = Vec::with_capacity(rows);
+    for r in 0..rows {
+        guard::progress::message(&format!(
+            "transfer matrix, width {width}: row {} of {rows}",
+            r + 1
+        ));
+        pass.row();
+        let best = closed.iter().map(|&i| pass.from[i]).max().unwrap_or(0);
+        holes.push(if best == 0 {
+            -1
+        } else {
+            best as i64 - 1 + base
+        });
+        dropped += pass.rebase(&mut base);
+    }
+    Some(Optima {
+        width,
+        holes,
+        dropped,
+    })
+}
+
+/// A row's table: each finished row's word (either way round: the tables are symmetric) and
+/// the most holes of the rows so far that end in it, relative to `base`.
+struct Table {
+    values: Vec<u8>,
+    base: i64,
+}
+
+impl Table {
+    fn holes(&self, words: &Words, word: &[u8]) -> Option<i64> {
+        let v = self.values[words.rank(word)];
+        (v != 0).then(|| v as i64 - 1 + self.base)
+    }
+}
+
+/// The optimum of the `width × length` board by meeting in the middle, and with `draw` an
+/// optimal packing traced back. `None` when `width` is 0 or above [`MAX_WIDTH`], or `length`
+/// is 0. Runs in the caller's guarded stage like [`optima`]; see [`board_bytes`] for memory.
+pub fn board(width: usize, length: usize, draw: bool) -> Option<Board> {
+    if width == 0 || width > MAX_WIDTH || length == 0 {
+        return None;
+    }
+    let (top, bottom) = (length.div_ceil(2), length / 2);
+    let mut pass = Pass::new(width);
+    let table_bytes = pass.words.count[width] as u64;
+    let kept = if draw { top + 1 } else { 2 };
+    guard::charge(kept as u64 * table_bytes);
+    pass.from[0] = 1;
+    let mut base = 0i64;
+    let mut dropped = 0u64;
+    // tables[r]: after r rows (kept for every r when drawing, else for `bottom` and `top`).
+    let mut tables: Vec<Option<Table>> = (0..=top).map(|_| None).collect();
+    let keep = |r: usize| draw || r == top || r == bottom;
+    for (r, slot) in tables.iter_mut().enumerate() {
+        if r > 0 {
+            guard::progress::message(&format!(
+                "transfer matrix, width {width}: row {r} of {top} (each half of {length})"
+            ));
+            pass.row();
+            dropped += pass.rebase(&mut base);
+        }
+        if keep(r) {
+            *slot = Some(Table {
+                values: pass.finished().to_vec(),
+                base,
+            });
+        }
+    }
+    let (t_top, t_bottom) = (tables[top].as_ref()?, tables[bottom].as_ref()?);
+    // The join: for every top frontier, the best bottom frontier that fits it.
+    pass.from[..t_bottom.values.len()].copy_from_slice(&t_bottom.values);
+    for c in 0..width {
+        guard::check();
+        pass.sweep(c, Sweep::Join);
+    }
+    let best = t_top
+        .values
+        .iter()
+        .zip(pass.finished())
+        .enumerate()
+        .filter(|(_, (&a, &b))| a != 0 && b != 0)
+        .max_by_key(|(_, (&a, &b))| a as u16 + b as u16);
+    let Some((at, (&a, &b))) = best else {
+        guard::release(kept as u64 * table_bytes);
+        return None;
+    };
+    let holes = a as i64 - 1 + t_top.base + b as i64 - 1 + t_bottom.base;
+    let dominoes = draw.then(|| {
+        let words = &pass.words;
+        // The join's array is indexed by the top word read back to front; the tables are
+        // symmetric, so the word itself serves.
+        let upper = words.word(at, width);
+        let lower = fitting(words, t_bottom, &upper, holes - t_top.holes(words, &upper)?)?;
+        let mut dominoes = Vec::new();
+        let kept: Vec<&Table> = tables.iter().flatten().collect();
+        trace(words, &kept[..=top], &upper, top, &mut dominoes, |r, c| {
+            (r, c)
+        })?;
+        trace(
+            words,
+            &kept[..=bottom],
+            &lower,
+            bottom,
+            &mut dominoes,
+            |r, c| (length - 1 - r, c),
+        )?;
+        for (c, (&u, &l)) in upper.iter().zip(&lower).enumerate() {
+            if u == D && l == D {
+                dominoes.push([(top - 1, c), (top, c)]);
+            }
+        }
+        Some(dominoes)
+    });
+    guard::release(kept as u64 * table_bytes);
+    Some(Board {
+        holes,
+        dominoes: dominoes.flatten(),
+        dropped,
+    })
+}
+
+/// A bottom frontier that fits `upper` and has `want` holes in the bottom half.
+fn fitting(words: &Words, table: &Table, upper: &[u8], want: i64) -> Option<Vec<u8>> {
+    let w = upper.len();
+    let mut lower = vec![F; w];
+    fn walk(
+        words: &Words,
+        table: &Table,
+        upper: &[u8],
+        lower: &mut Vec<u8>,
+        i: usize,
+        want: i64,
+    ) -> bool {
+        if i == upper.len() {
+            return table.holes(words, lower) == Some(want);
+        }
+        let choices: &[u8] = match upper[i] {
+            D => &[D],
+            H => &[F],
+            _ => &[F, H],
+        };
+        for &d in choices {
+            if d == H && i > 0 && lower[i - 1] == H {
+                continue;
+            }
+            lower[i] = d;
+            if walk(words, table, upper, lower, i + 1, want) {
+                return true;
+            }
+        }
+        false
+    }
+    walk(words, table, upper, &mut lower, 0, want).then_some(lower)
+}
+
+/// Traces `rows` rows back from the last one's word `last` through `tables` (`tables[r]`
+/// after r rows), adding the dominoes that lie inside these rows, placed by `at(row, col)`.
+/// `None` if no predecessor fits (which would be a bug: every kept value is reached).
+fn trace(
+    words: &Words,
+    tables: &[&Table],
+    last: &[u8],
+    rows: usize,
+    dominoes: &mut Vec<Domino>,
+    at: impl Fn(usize, usize) -> (usize, usize),
+) -> Option<()> {
+    let w = last.len();
+    let mut word = last.to_vec();
+    for r in (0..rows).rev() {
+        let want =
+            tables[r + 1].holes(words, &word)? - word.iter().filter(|&&d| d == H).count() as i64;
+        // Search the row above (and how this row's cells are covered) left to right.
+        let mut above = vec![F; w];
+        let mut how = vec![Cover::Hole; w];
+        let found = above_of(
+            words, tables[r], &word, &mut above, &mut how, 0, false, want,
+        );
+        if !found {
+            return None;
+        }
+        for (c, cover) in how.iter().enumerate() {
+            match cover {
+                Cover::Vertical => dominoes.push(sorted(at(r.checked_sub(1)?, c), at(r, c))),
+                Cover::Start => dominoes.push(sorted(at(r, c), at(r, c + 1))),
+                _ => {}
+            }
+        }
+        word = above;
+    }
+    Some(())
+}
+
+/// How a cell of a traced row is covered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cover {
+    Hole,
+    /// The bottom of a vertical domino from the row above.
+    Vertical,
+    /// The left cell of a horizontal domino.
+    Start,
+    /// The right cell of a horizontal domino.
+    End,
+    /// The top of a vertical domino into the row below.
+    Top,
+}
+
+fn sorted(a: (usize, usize), b: (usize, usize)) -> Domino {
+    if a <= b {
+        [a, b]
+    } else {
+        [b, a]
+    }
+}
+
+/// Fills `above[i..]` and `how[i..]` so that the row above leads to `word` and the rows so far
+/// ending in `above` hold `want` holes (the first row's "above" is the filled row over the
+/// board, the only state of `table` then).
+#[allow(clippy::too_many_arguments)]
+fn above_of(
+    words: &Words,
+    table: &Table,
+    word: &[u8],
+    above: &mut Vec<u8>,
+    how: &mut Vec<Cover>,
+    i: usize,
+    open: bool,
+    want: i64,
+) -> bool {
+    let w = word.len();
+    if i == w {
+        return !open && table.holes(words, above) == Some(want);
+    }
+    let mut options: Vec<(u8, Cover, bool)> = Vec::new();
+    match (word[i], open) {
+        (H, false) => options.push((F, Cover::Hole, false)),
+        (D, false) => options.extend([(F, Cover::Top, false), (H, Cover::Top, false)]),
+        (F, true) => options.extend([(F, Cover::End, false), (H, Cover::End, false)]),
+        (F, false) => {
+            options.push((D, Cover::Vertical, false));
+            if i + 1 < w && word[i + 1] == F {
+                options.extend([(F, Cover::Start, true), (H, Cover::Start, true)]);
+            }
+        }
+        _ => {}
+    }
+    for (a, cover, next_open) in options {
+        if a == H && i > 0 && above[i - 1] == H {
+            continue;
+        }
+        above[i] = a;
+        how[i] = cover;
+        if above_of(words, table, word, above, how, i + 1, next_open, want) {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -235,6 +661,29 @@ mod tests {
             for k in 1..=9 {
                 let d = crate::puzzles::gunport::dp::optimum(w, k).unwrap().holes as i64;
                 assert_eq!(o.holes[k - 1], d, "{w}×{k}");
+                let b = board(w, k, true).unwrap();
+                assert_eq!(b.holes, d, "{w}×{k} by halves");
+                let p = super::super::Packing {
+                    m: k,
+                    n: w,
+                    dominoes: b.dominoes.expect("a traced packing"),
+                };
+                let v = super::super::verify(&p);
+                assert!(v.is_ok(), "{w}×{k}: {v:?}");
+                assert_eq!(p.m * p.n - 2 * p.dominoes.len(), d as usize, "{w}×{k}");
+            }
+        }
+    }
+
+    #[test]
+    fn words_are_ranked_densely() {
+        let words = Words::new(6);
+        assert_eq!(&words.count[..5], &[1, 3, 8, 22, 60]);
+        for k in 0..=6 {
+            for r in 0..words.count[k] {
+                let word = words.word(r, k);
+                assert!(word.windows(2).all(|p| p != [H, H]), "{word:?}");
+                assert_eq!(words.rank(&word), r);
             }
         }
     }
@@ -247,12 +696,14 @@ mod tests {
         assert!(o.exact());
         assert_eq!(o.holes[99], 132);
         assert_eq!(o.holes[2], 4);
+        assert_eq!(board(4, 100, false).unwrap().holes, 132);
     }
 
     #[test]
     fn the_width_is_bounded() {
         assert!(optima(0, 3).is_none());
         assert!(optima(MAX_WIDTH + 1, 3).is_none());
-        assert_eq!(bytes(17), 2 * 129_140_163);
+        assert!(board(MAX_WIDTH + 1, 3, false).is_none());
+        assert_eq!(Words::new(3).count[3], 22);
     }
 }
