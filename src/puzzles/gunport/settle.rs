@@ -158,31 +158,64 @@ fn full_draw(
 }
 
 /// Narrow sides up to this the optimum transfer matrix settles `solve` and `optimum` by itself
-/// (width 17: 258 MB and about 10 s for 17×19 on two cores); wider ones go to the budget
+/// (19×40 in some 20 s on two cores, meeting in the middle); wider ones go to the budget
 /// program's route ([`settle_optimum`]).
-pub(super) const TM_WIDTH: usize = 17;
+pub(super) const TM_WIDTH: usize = tm::MAX_WIDTH;
 
-/// The optimum by the transfer matrix ([`tm`]), and a packing with that many holes drawn by
-/// SAT (symmetric packings first, then the full charge model). `None` when the board is too
-/// wide or the pass could not keep every state (then the other methods answer). The optimum
-/// stands on the transfer matrix even if no packing is drawn in time; the answer then says so
-/// and shows none.
+/// The optimum by the transfer matrix ([`tm::board`]), with an optimal packing traced back
+/// when the tables of the top half fit in the run's memory, else drawn by SAT at that value
+/// (symmetric packings first, then the full charge model). `None` when the board is too wide
+/// or the pass could not keep every state (then the other methods answer). The optimum stands
+/// on the transfer matrix even if no packing is drawn in time; the answer then says so and
+/// shows none. A traced packing is checked by the verifier before it is shown.
 pub(super) fn tm_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exact<Packing>>> {
     let (w, len) = (g.m.min(g.n), g.m.max(g.n));
-    if w > TM_WIDTH || tm::bytes(w) > limits.memory_bytes() {
+    let memory = limits.memory_bytes();
+    if w > TM_WIDTH || tm::board_bytes(w, len, false) > memory {
         return None;
     }
     let started = Instant::now();
-    let optima = tm::optima(w, len)?;
-    if !optima.exact() {
+    let draw = tm::board_bytes(w, len, true) <= memory;
+    let board = tm::board(w, len, draw)?;
+    if board.dropped != 0 {
         return None;
     }
-    let h = optima.holes[len - 1];
+    let h = board.holes;
     let mut steps = vec![serde_json::json!({
         "holes": h,
-        "search": format!("transfer matrix (width {w}): the optimum"),
+        "search": format!("transfer matrix (width {w}, two halves of {} and {} rows): the optimum{}",
+            len.div_ceil(2), len / 2, if draw { " and a packing traced back" } else { "" }),
         "seconds": started.elapsed().as_secs_f64(),
     })];
+    if let Some(dominoes) = board.dominoes {
+        // The board runs `len` rows of `w`; turned when the board is wider than tall.
+        let dominoes = if g.m == len {
+            dominoes
+        } else {
+            dominoes
+                .into_iter()
+                .map(|[a, b]| [(a.1, a.0), (b.1, b.0)])
+                .collect()
+        };
+        let p = Packing {
+            m: g.m,
+            n: g.n,
+            dominoes,
+        };
+        if let Err(why) = verify(&p) {
+            return Some(Err(Error::Internal(format!(
+                "the packing traced back on {}×{} fails the verifier: {why}",
+                g.m, g.n
+            ))));
+        }
+        return Some(Ok(optimal(
+            h,
+            vec![p],
+            "optimum and a packing by the transfer matrix (meeting in the middle)".into(),
+            steps,
+            started,
+        )));
+    }
     let drawn = match symmetric_draw(g, h, limits, &mut steps) {
         Ok(Some(found)) => Some(found),
         Ok(None) => match full_draw(g, h, limits, &mut steps) {

@@ -250,6 +250,8 @@ impl Pass {
         };
         let lnh = self.words.no_hole_first(c);
         let row_in = count[n];
+        debug_assert!(count[c] * row_in <= self.from.len());
+        debug_assert!(count[c + 1] * rn <= self.to.len());
         let from = &self.from[..];
         let to = Shared(self.to.as_mut_ptr());
         let threads = self.threads;
@@ -261,61 +263,33 @@ impl Pass {
             } else {
                 (0..lc, rn * part / threads..rn * (part + 1) / threads)
             };
-            for l in ls {
-                let x = &from[l * row_in..(l + 1) * row_in];
-                let bit = (l < lf).then(|| &from[(l + lf) * row_in..(l + lf + 1) * row_in]);
-                // SAFETY: the runs written for (l, js) are disjoint from every other thread's
-                // (distinct l, or distinct js), and lie inside `to` (count[c+1]·rn ≤ its length).
-                let (yf, yd, yh) = unsafe {
-                    let at = |k: usize| {
-                        std::slice::from_raw_parts_mut(to.get().add(k * rn + js.start), js.len())
-                    };
-                    // `L` ending with a hole has no word with a hole after it.
-                    (at(l), at(lc + l), (l < lnh).then(|| at(2 * lc + l)))
+            // Check the clock about every 64K values written.
+            let every = (65_536 / rn.max(1)).max(1);
+            let mut l = ls.start;
+            while l < ls.end {
+                let upto = (l + every).min(ls.end);
+                // SAFETY: `from` holds count[c]·count[n] values (read only); the values
+                // written for (l, js) are disjoint from every other thread's (distinct l, or
+                // distinct js) and lie inside `to` (count[c+1]·rn ≤ its length).
+                unsafe {
+                    kernel(
+                        from.as_ptr(),
+                        to.get(),
+                        &Shape {
+                            rn,
+                            hn,
+                            row_in,
+                            lc,
+                            lf,
+                            lnh,
+                        },
+                        l..upto,
+                        js.clone(),
+                        kind,
+                    )
                 };
-                let h_end = hn.clamp(js.start, js.end);
-                let (xf, xd) = (&x[js.clone()], &x[rn + js.start..rn + js.end]);
-                let xh = &x[2 * rn + js.start..2 * rn + h_end];
-                match kind {
-                    Sweep::Cell => {
-                        // Filled: the bottom of a vertical domino (above: down), or the end of
-                        // a horizontal one (the bit; above filled or a hole).
-                        yf.copy_from_slice(xd);
-                        if let Some(b) = bit {
-                            for (y, &v) in yf.iter_mut().zip(&b[js.clone()]) {
-                                *y = (*y).max(v);
-                            }
-                            for (y, &v) in yf.iter_mut().zip(&b[2 * rn + js.start..2 * rn + h_end])
-                            {
-                                *y = (*y).max(v);
-                            }
-                        }
-                        // Down (and the start of a horizontal domino): above filled or a hole.
-                        yd.copy_from_slice(xf);
-                        for (y, &v) in yd.iter_mut().zip(xh) {
-                            *y = (*y).max(v);
-                        }
-                        // A hole: above filled, and no hole to the left.
-                        if let Some(yh) = yh {
-                            for (y, &v) in yh.iter_mut().zip(xf) {
-                                *y = v + u8::from(v != 0);
-                            }
-                        }
-                    }
-                    Sweep::Join => {
-                        // The top's letter against the bottom's: down on down, filled on filled
-                        // or a hole, a hole on filled.
-                        yd.copy_from_slice(xd);
-                        yf.copy_from_slice(xf);
-                        for (y, &v) in yf.iter_mut().zip(xh) {
-                            *y = (*y).max(v);
-                        }
-                        if let Some(yh) = yh {
-                            yh.copy_from_slice(xf);
-                        }
-                    }
-                }
                 guard::tick();
+                l = upto;
             }
         };
         if threads == 1 {
@@ -370,6 +344,100 @@ impl Pass {
     }
 }
 
+/// The sizes one sweep works with (see [`Pass::sweep`]).
+struct Shape {
+    /// Words `R'` after the letter taken (the row length of the array written).
+    rn: usize,
+    /// Those that do not start with a hole.
+    hn: usize,
+    /// Words `R` (the row length of the array read).
+    row_in: usize,
+    /// Words `L`.
+    lc: usize,
+    /// `L` of rank below this ends filled, and its bit state is row `l + lf` (0: no bit).
+    lf: usize,
+    /// `L` of rank below this does not end with a hole.
+    lnh: usize,
+}
+
+/// One sweep's work on the `L` ranks `ls` and the `R'` ranks `js`: reads row `l` of `x`
+/// (`F`, `D` and `H` before `R'` at offsets 0, `rn`, `2·rn`), writes `L`+filled, `L`+down and
+/// `L`+hole at rows `l`, `lc + l`, `2·lc + l` of `y`.
+///
+/// # Safety
+/// `x` holds `lc·row_in` values and `y` `(2·lc + lnh)·rn`; no other thread writes the values
+/// at these (l, j) meanwhile.
+unsafe fn kernel(
+    x: *const u8,
+    y: *mut u8,
+    s: &Shape,
+    ls: std::ops::Range<usize>,
+    js: std::ops::Range<usize>,
+    kind: Sweep,
+) {
+    let Shape {
+        rn,
+        hn,
+        row_in,
+        lc,
+        lf,
+        lnh,
+    } = *s;
+    let h_end = hn.clamp(js.start, js.end);
+    for l in ls {
+        // SAFETY (every access below): l < lc, j < rn, and the bounds above.
+        unsafe {
+            let xr = x.add(l * row_in);
+            let (xf, xd, xh) = (xr, xr.add(rn), xr.add(2 * rn));
+            let yf = y.add(l * rn);
+            let yd = y.add((lc + l) * rn);
+            let yh = y.wrapping_add((2 * lc + l) * rn);
+            match kind {
+                Sweep::Cell => {
+                    // Filled: the bottom of a vertical domino (above: down), or the end of a
+                    // horizontal one (the bit; above filled or a hole).
+                    if l < lf {
+                        let br = x.add((l + lf) * row_in);
+                        let (bf, bh) = (br, br.add(2 * rn));
+                        for j in js.start..h_end {
+                            *yf.add(j) = (*xd.add(j)).max(*bf.add(j)).max(*bh.add(j));
+                        }
+                        for j in h_end..js.end {
+                            *yf.add(j) = (*xd.add(j)).max(*bf.add(j));
+                        }
+                    } else {
+                        std::ptr::copy_nonoverlapping(xd.add(js.start), yf.add(js.start), js.len());
+                    }
+                    // Down (and the start of a horizontal domino): above filled or a hole.
+                    for j in js.start..h_end {
+                        *yd.add(j) = (*xf.add(j)).max(*xh.add(j));
+                    }
+                    std::ptr::copy_nonoverlapping(xf.add(h_end), yd.add(h_end), js.end - h_end);
+                    // A hole: above filled, and no hole to the left.
+                    if l < lnh {
+                        for j in js.clone() {
+                            let v = *xf.add(j);
+                            *yh.add(j) = v + u8::from(v != 0);
+                        }
+                    }
+                }
+                Sweep::Join => {
+                    // The top's letter against the bottom's: down on down, filled on filled or
+                    // a hole, a hole on filled.
+                    std::ptr::copy_nonoverlapping(xd.add(js.start), yd.add(js.start), js.len());
+                    for j in js.start..h_end {
+                        *yf.add(j) = (*xf.add(j)).max(*xh.add(j));
+                    }
+                    std::ptr::copy_nonoverlapping(xf.add(h_end), yf.add(h_end), js.end - h_end);
+                    if l < lnh {
+                        std::ptr::copy_nonoverlapping(xf.add(js.start), yh.add(js.start), js.len());
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl Drop for Pass {
     fn drop(&mut self) {
         guard::release(self.charged);
@@ -416,12 +484,80 @@ pub fn optima(width: usize, rows: usize) -> Option<Optima> {
 struct Table {
     values: Vec<u8>,
     base: i64,
+    /// Maxima of blocks of 64 values, of 64 of those, and so on (built for tracing): words
+    /// that share a prefix have consecutive ranks, so the best completion of a prefix is a
+    /// range's maximum.
+    maxima: Vec<Vec<u8>>,
 }
 
+/// Block size of [`Table::maxima`].
+const BLOCK: usize = 64;
+
 impl Table {
+    fn new(values: &[u8], base: i64, traced: bool) -> Table {
+        let mut maxima: Vec<Vec<u8>> = Vec::new();
+        if traced {
+            let mut level = values;
+            while level.len() > 2 * BLOCK {
+                let up: Vec<u8> = level
+                    .chunks(BLOCK)
+                    .map(|c| c.iter().copied().max().unwrap_or(0))
+                    .collect();
+                maxima.push(up);
+                level = maxima.last().map_or(&[], |v| &v[..]);
+            }
+        }
+        Table {
+            values: values.to_vec(),
+            base,
+            maxima,
+        }
+    }
+
     fn holes(&self, words: &Words, word: &[u8]) -> Option<i64> {
         let v = self.values[words.rank(word)];
         (v != 0).then(|| v as i64 - 1 + self.base)
+    }
+
+    /// The stored value of `holes` (0 when it cannot be stored: no state has it).
+    fn stored(&self, holes: i64) -> u8 {
+        u8::try_from(holes - self.base + 1).unwrap_or(0)
+    }
+
+    /// The largest stored value at ranks `a..b`.
+    fn best(&self, a: usize, b: usize) -> u8 {
+        self.best_at(0, a, b)
+    }
+
+    fn best_at(&self, level: usize, a: usize, b: usize) -> u8 {
+        let values = if level == 0 {
+            &self.values[..]
+        } else {
+            &self.maxima[level - 1][..]
+        };
+        let scan = |x: usize, y: usize| values[x..y].iter().copied().max().unwrap_or(0);
+        if b - a <= 2 * BLOCK || level >= self.maxima.len() {
+            return scan(a, b);
+        }
+        let (lo, hi) = (a.div_ceil(BLOCK), b / BLOCK);
+        if lo >= hi {
+            return scan(a, b);
+        }
+        scan(a, lo * BLOCK)
+            .max(self.best_at(level + 1, lo, hi))
+            .max(scan(hi * BLOCK, b))
+    }
+
+    /// Whether some word with the prefix of length `i + 1` whose ranks start at `rank` (its
+    /// last letter `last`) has the stored value `want` or more, out of `w` letters.
+    fn reaches(&self, words: &Words, rank: usize, i: usize, last: u8, w: usize, want: u8) -> bool {
+        let rest = w - 1 - i;
+        let span = if last == H {
+            words.no_hole_first(rest)
+        } else {
+            words.count[rest]
+        };
+        self.best(rank, rank + span) >= want
     }
 }
 
@@ -452,10 +588,7 @@ pub fn board(width: usize, length: usize, draw: bool) -> Option<Board> {
             dropped += pass.rebase(&mut base);
         }
         if keep(r) {
-            *slot = Some(Table {
-                values: pass.finished().to_vec(),
-                base,
-            });
+            *slot = Some(Table::new(pass.finished(), base, draw));
         }
     }
     let (t_top, t_bottom) = (tables[top].as_ref()?, tables[bottom].as_ref()?);
@@ -514,6 +647,7 @@ pub fn board(width: usize, length: usize, draw: bool) -> Option<Board> {
 /// A bottom frontier that fits `upper` and has `want` holes in the bottom half.
 fn fitting(words: &Words, table: &Table, upper: &[u8], want: i64) -> Option<Vec<u8>> {
     let w = upper.len();
+    let want = table.stored(want);
     let mut lower = vec![F; w];
     fn walk(
         words: &Words,
@@ -521,10 +655,12 @@ fn fitting(words: &Words, table: &Table, upper: &[u8], want: i64) -> Option<Vec<
         upper: &[u8],
         lower: &mut Vec<u8>,
         i: usize,
-        want: i64,
+        rank: usize,
+        want: u8,
     ) -> bool {
-        if i == upper.len() {
-            return table.holes(words, lower) == Some(want);
+        let w = upper.len();
+        if i == w {
+            return table.values[rank] == want;
         }
         let choices: &[u8] = match upper[i] {
             D => &[D],
@@ -536,13 +672,16 @@ fn fitting(words: &Words, table: &Table, upper: &[u8], want: i64) -> Option<Vec<
                 continue;
             }
             lower[i] = d;
-            if walk(words, table, upper, lower, i + 1, want) {
+            let rank = rank + d as usize * words.count[w - 1 - i];
+            if table.reaches(words, rank, i, d, w, want)
+                && walk(words, table, upper, lower, i + 1, rank, want)
+            {
                 return true;
             }
         }
         false
     }
-    walk(words, table, upper, &mut lower, 0, want).then_some(lower)
+    (want != 0 && walk(words, table, upper, &mut lower, 0, 0, want)).then_some(lower)
 }
 
 /// Traces `rows` rows back from the last one's word `last` through `tables` (`tables[r]`
@@ -564,9 +703,11 @@ fn trace(
         // Search the row above (and how this row's cells are covered) left to right.
         let mut above = vec![F; w];
         let mut how = vec![Cover::Hole; w];
-        let found = above_of(
-            words, tables[r], &word, &mut above, &mut how, 0, false, want,
-        );
+        let want = tables[r].stored(want);
+        let found = want != 0
+            && above_of(
+                words, tables[r], &word, &mut above, &mut how, 0, 0, false, want,
+            );
         if !found {
             return None;
         }
@@ -605,8 +746,10 @@ fn sorted(a: (usize, usize), b: (usize, usize)) -> Domino {
 }
 
 /// Fills `above[i..]` and `how[i..]` so that the row above leads to `word` and the rows so far
-/// ending in `above` hold `want` holes (the first row's "above" is the filled row over the
-/// board, the only state of `table` then).
+/// ending in `above` have the stored value `want` in `table` (the first row's "above" is the
+/// filled row over the board, the only state of `table` then). `rank` is the rank's part
+/// from `above[..i]`; `open` says a horizontal domino started at cell `i − 1`. Prefixes whose
+/// every completion is below `want` are cut.
 #[allow(clippy::too_many_arguments)]
 fn above_of(
     words: &Words,
@@ -615,33 +758,37 @@ fn above_of(
     above: &mut Vec<u8>,
     how: &mut Vec<Cover>,
     i: usize,
+    rank: usize,
     open: bool,
-    want: i64,
+    want: u8,
 ) -> bool {
     let w = word.len();
     if i == w {
-        return !open && table.holes(words, above) == Some(want);
+        return !open && table.values[rank] == want;
     }
-    let mut options: Vec<(u8, Cover, bool)> = Vec::new();
-    match (word[i], open) {
-        (H, false) => options.push((F, Cover::Hole, false)),
-        (D, false) => options.extend([(F, Cover::Top, false), (H, Cover::Top, false)]),
-        (F, true) => options.extend([(F, Cover::End, false), (H, Cover::End, false)]),
-        (F, false) => {
-            options.push((D, Cover::Vertical, false));
-            if i + 1 < w && word[i + 1] == F {
-                options.extend([(F, Cover::Start, true), (H, Cover::Start, true)]);
-            }
-        }
-        _ => {}
-    }
-    for (a, cover, next_open) in options {
+    // (letter above, how this cell is covered, whether a horizontal domino is open after it)
+    let options: &[(u8, Cover, bool)] = match (word[i], open) {
+        (H, false) => &[(F, Cover::Hole, false)],
+        (D, false) => &[(F, Cover::Top, false), (H, Cover::Top, false)],
+        (F, true) => &[(F, Cover::End, false), (H, Cover::End, false)],
+        (F, false) if i + 1 < w && word[i + 1] == F => &[
+            (D, Cover::Vertical, false),
+            (F, Cover::Start, true),
+            (H, Cover::Start, true),
+        ],
+        (F, false) => &[(D, Cover::Vertical, false)],
+        _ => &[],
+    };
+    for &(a, cover, next_open) in options {
         if a == H && i > 0 && above[i - 1] == H {
             continue;
         }
         above[i] = a;
         how[i] = cover;
-        if above_of(words, table, word, above, how, i + 1, next_open, want) {
+        let rank = rank + a as usize * words.count[w - 1 - i];
+        if table.reaches(words, rank, i, a, w, want)
+            && above_of(words, table, word, above, how, i + 1, rank, next_open, want)
+        {
             return true;
         }
     }
