@@ -168,6 +168,69 @@ pub fn board_bytes(width: usize, length: usize, draw: bool) -> u64 {
     2 * words.largest(width) as u64 + (tables * words.count[width]) as u64
 }
 
+/// `len` zeroed bytes, reserved fallibly (over the memory limit stops the stage), on huge pages
+/// where the system allows them: the first touch of gigabytes of small pages costs seconds.
+fn zeroed(len: usize) -> Vec<u8> {
+    let mut v = reserved(len);
+    v.resize(len, 0);
+    v
+}
+
+/// An empty vector with room for `len` bytes, on huge pages where the system allows them.
+fn reserved(len: usize) -> Vec<u8> {
+    let mut v: Vec<u8> = Vec::new();
+    if v.try_reserve_exact(len).is_err() {
+        guard::out_of_memory();
+    }
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = v.as_ptr() as usize;
+        let aligned = start.div_ceil(PAGE) * PAGE;
+        if len > 1 << 22 && aligned < start + len {
+            // SAFETY: advice on pages inside this vector's reservation; a refusal is harmless.
+            unsafe {
+                libc::madvise(
+                    aligned as *mut libc::c_void,
+                    start + len - aligned,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    v
+}
+
+/// A copy of `values` in fresh memory, written by every core (the first touch of fresh pages
+/// is most of the cost, and the cores take their faults side by side).
+fn copied(values: &[u8]) -> Vec<u8> {
+    let mut v = reserved(values.len());
+    let threads = if values.len() < 1 << 24 {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |t| t.get())
+    };
+    let len = values.len();
+    let to = Shared(v.as_mut_ptr());
+    let run = |part: usize| {
+        let (a, b) = (len * part / threads, len * (part + 1) / threads);
+        // SAFETY: each thread writes its own range of the reservation of `len` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr().add(a), to.get().add(a), b - a) };
+    };
+    if threads == 1 {
+        run(0);
+    } else {
+        for answer in guard::spread(threads, &run) {
+            if let Err(why) = answer {
+                guard::raise(why);
+            }
+        }
+    }
+    // SAFETY: every byte below `len` was written above.
+    unsafe { v.set_len(len) };
+    v
+}
+
 /// A pointer the worker threads share; each writes only its own part of the array.
 #[derive(Clone, Copy)]
 struct Shared(*mut u8);
@@ -208,15 +271,9 @@ impl Pass {
         let size = words.largest(w);
         let charged = 2 * size as u64;
         guard::charge(charged);
-        let mut from: Vec<u8> = Vec::new();
-        let mut to: Vec<u8> = Vec::new();
-        if from.try_reserve_exact(size).is_err() || to.try_reserve_exact(size).is_err() {
-            guard::out_of_memory();
-        }
         // Both at full length once: a step writes every entry of its part of `to` (words
         // `L`+filled, `L`+down, and `L`+hole where `L` does not end with a hole).
-        from.resize(size, 0);
-        to.resize(size, 0);
+        let (from, to) = (zeroed(size), zeroed(size));
         let threads = if size < 1 << 16 {
             1
         } else {
@@ -507,8 +564,9 @@ impl Table {
                 level = maxima.last().map_or(&[], |v| &v[..]);
             }
         }
+        let kept = copied(values);
         Table {
-            values: values.to_vec(),
+            values: kept,
             base,
             maxima,
         }
