@@ -329,21 +329,25 @@ impl Pass {
                 // written for (l, js) are disjoint from every other thread's (distinct l, or
                 // distinct js) and lie inside `to` (count[c+1]·rn ≤ its length).
                 unsafe {
-                    kernel(
-                        from.as_ptr(),
-                        to.get(),
-                        &Shape {
-                            rn,
-                            hn,
-                            row_in,
-                            lc,
-                            lf,
-                            lnh,
-                        },
-                        l..upto,
-                        js.clone(),
-                        kind,
-                    )
+                    let shape = Shape {
+                        rn,
+                        hn,
+                        row_in,
+                        lc,
+                        lf,
+                        lnh,
+                    };
+                    let (x, y, ls) = (from.as_ptr(), to.get(), l..upto);
+                    // The last cells of a row have short `R'` and many `L`: loops of a
+                    // known length there, with no call per `L`.
+                    let whole = js == (0..rn) && kind == Sweep::Cell;
+                    match rn {
+                        1 if whole => kernel_short::<1, 1>(x, y, &shape, ls),
+                        3 if whole => kernel_short::<3, 2>(x, y, &shape, ls),
+                        8 if whole => kernel_short::<8, 6>(x, y, &shape, ls),
+                        22 if whole => kernel_short::<22, 16>(x, y, &shape, ls),
+                        _ => kernel(x, y, &shape, ls, js.clone(), kind),
+                    }
                 };
                 guard::tick();
                 l = upto;
@@ -489,6 +493,55 @@ unsafe fn kernel(
                     if l < lnh {
                         std::ptr::copy_nonoverlapping(xf.add(js.start), yh.add(js.start), js.len());
                     }
+                }
+            }
+        }
+    }
+}
+
+/// [`kernel`] for a row's cell where `R'` has `RN` words, `HN` of them not starting with a
+/// hole, and every `R'` rank is this thread's.
+///
+/// # Safety
+/// As for [`kernel`], with `s.rn == RN` and `s.hn == HN`.
+unsafe fn kernel_short<const RN: usize, const HN: usize>(
+    x: *const u8,
+    y: *mut u8,
+    s: &Shape,
+    ls: std::ops::Range<usize>,
+) {
+    debug_assert!(s.rn == RN && s.hn == HN);
+    let Shape {
+        row_in,
+        lc,
+        lf,
+        lnh,
+        ..
+    } = *s;
+    for l in ls {
+        // SAFETY: l < lc, and the rows read and written lie inside the arrays (see `kernel`).
+        unsafe {
+            let xr = std::slice::from_raw_parts(x.add(l * row_in), 2 * RN + HN);
+            let yf = &mut *(y.add(l * RN) as *mut [u8; RN]);
+            let yd = &mut *(y.add((lc + l) * RN) as *mut [u8; RN]);
+            if l < lf {
+                let b = std::slice::from_raw_parts(x.add((l + lf) * row_in), 2 * RN + HN);
+                for j in 0..RN {
+                    let h = if j < HN { b[2 * RN + j] } else { 0 };
+                    yf[j] = xr[RN + j].max(b[j]).max(h);
+                }
+            } else {
+                yf.copy_from_slice(&xr[RN..2 * RN]);
+            }
+            for j in 0..RN {
+                let h = if j < HN { xr[2 * RN + j] } else { 0 };
+                yd[j] = xr[j].max(h);
+            }
+            if l < lnh {
+                let yh = &mut *(y.add((2 * lc + l) * RN) as *mut [u8; RN]);
+                for j in 0..RN {
+                    let v = xr[j];
+                    yh[j] = v + u8::from(v != 0);
                 }
             }
         }
