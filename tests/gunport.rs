@@ -409,6 +409,43 @@ fn solve_settles_14_by_16_by_itself() {
     );
 }
 
+#[test]
+fn solve_traces_an_optimal_packing_of_a_wide_board_by_the_transfer_matrix() {
+    // 17×19: 105 holes, two below Pearce's formula (the table; the census proved it by SAT).
+    // The transfer matrix meets in the middle (10 and 9 rows) and traces its own packing back;
+    // the packing is checked here again by the verifier.
+    let (code, stdout, stderr, _) = common::quandary(&["gunport", "solve", "19", "17", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = common::one_json(&stdout);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["objective"], 105);
+    let method = v["stats"]["method"].as_str().unwrap();
+    assert!(
+        method.contains("packing by the transfer matrix"),
+        "{method}"
+    );
+    let dominoes: Vec<[(usize, usize); 2]> = v["solution"]["dominoes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let c: Vec<usize> = d
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as usize)
+                .collect();
+            [(c[0], c[1]), (c[2], c[3])]
+        })
+        .collect();
+    let p = Packing {
+        m: 19,
+        n: 17,
+        dominoes,
+    };
+    assert_eq!(quandary::puzzles::gunport::verify(&p), Ok(105));
+}
+
 /// The proved optima of a CSV in data/gunport/ by board: `holes` and `status` columns named.
 fn proved_in(file: &str, holes: &str, status: Option<&str>) -> Vec<((usize, usize), i64)> {
     let text = std::fs::read_to_string(format!(
