@@ -200,6 +200,7 @@ impl<'a> Engine<'a> {
         f: &mut Formulated<'a, S>,
         optimum: Option<(i64, String)>,
         deadline: Option<std::time::Instant>,
+        config: &str,
     ) -> Engine<'a> {
         let mut base: Model = f.model.clone();
         let (grouped, background): (Vec<_>, Vec<_>) = std::mem::take(&mut base.constraints)
@@ -211,7 +212,7 @@ impl<'a> Engine<'a> {
             .map(|g| base.var(format!("explain_g{g}")))
             .collect();
         let opt_var = optimum.as_ref().map(|_| base.var("explain_optimum"));
-        let mut backend = SatBackend::with_config(&base, "default");
+        let mut backend = SatBackend::with_config(&base, config);
         for c in &grouped {
             let g = c.group.expect("grouped") as usize;
             backend.add_guarded(c, selectors[g].pos());
@@ -527,8 +528,8 @@ pub fn explain<P: Puzzle>(
         }
     };
     let mut check_f = P::formulate(instance, options, query)?;
-    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline);
-    let mut checker = Engine::new(&mut check_f, optimum, limits.deadline);
+    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline, "default");
+    let mut checker = Engine::new(&mut check_f, optimum, limits.deadline, "assumptions");
     let all: Vec<usize> = (0..engine.lits.len()).collect();
     let first = match engine.solve(&all, None) {
         Solve::Found(a) => a,

@@ -86,6 +86,10 @@ impl Engine {
             "sat" => SAT_CONFIG.iter().for_each(|&(n, v)| e.set_option(n, v)),
             "unsat" => UNSAT_CONFIG.iter().for_each(|&(n, v)| e.set_option(n, v)),
             "plain" => PLAIN_OFF.iter().for_each(|n| e.set_option(n, 0)),
+            // Not a portfolio member: for engines asked many short questions under mostly the
+            // same assumptions (explain's re-check), the trail of assumptions is kept between
+            // solves (CaDiCaL's incremental lazy backtracking).
+            "assumptions" => e.set_option("ilb", 1),
             _ => {}
         }
         if let Ok(extra) = std::env::var("QUANDARY_CADICAL") {
