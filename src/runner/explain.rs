@@ -528,7 +528,7 @@ pub fn explain<P: Puzzle>(
         }
     };
     let mut check_f = P::formulate(instance, options, query)?;
-    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline, "default");
+    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline, "explain");
     let mut checker = Engine::new(&mut check_f, optimum, limits.deadline, "assumptions");
     let all: Vec<usize> = (0..engine.lits.len()).collect();
     let first = match engine.solve(&all, None) {
