@@ -18,7 +18,7 @@
 //! per core, as `redundant` shares its clues.
 
 use super::model::{BattleshipModel, Formulation};
-use super::setter::lock;
+use super::setter::{around, cell_lit, lock};
 use super::{Grid, Layout, Symbol};
 use crate::model::{Lit, Var};
 use crate::solve::sat::SatBackend;
@@ -306,39 +306,6 @@ impl Engine {
             Answer::Unknown => Solved::Stopped,
         }
     }
-}
-
-/// The literal "cell `c` is as in `target`" (`agree`) or "differs from it", on a formulation
-/// that decides cells ([`BattleshipModel::ship_at`]).
-pub(crate) fn cell_lit(bm: &BattleshipModel, c: usize, target: &[bool], agree: bool) -> Lit {
-    let l = bm.ship_at(c).expect("a formulation that decides cells");
-    if target[c] == agree {
-        l
-    } else {
-        !l
-    }
-}
-
-/// The cells a clue at `cell` is read from: the cell, and for a ship the four next to it
-/// on the board (its symbol says which of them hold ships).
-pub(crate) fn around(p: &Grid, cell: usize, symbol: Symbol) -> Vec<usize> {
-    let (r, c) = (cell / p.cols, cell % p.cols);
-    let mut out = vec![cell];
-    if symbol.is_ship() {
-        if r > 0 {
-            out.push(cell - p.cols);
-        }
-        if r + 1 < p.rows {
-            out.push(cell + p.cols);
-        }
-        if c > 0 {
-            out.push(cell - 1);
-        }
-        if c + 1 < p.cols {
-            out.push(cell + 1);
-        }
-    }
-    out
 }
 
 /// The clues among `clues` whose selectors (`assumptions`, in the same order) are in `core`.

@@ -95,9 +95,9 @@ impl ClueSession {
             for c in 0..n {
                 let mut clause = vec![near[c].negated()];
                 clause.extend(
-                    super::bench::around(p, c, symbols[c])
+                    around(p, c, symbols[c])
                         .into_iter()
-                        .map(|d| super::bench::cell_lit(&bm, d, &occupied, false)),
+                        .map(|d| cell_lit(&bm, d, &occupied, false)),
                 );
                 backend.add_clause(&clause);
             }
@@ -658,4 +658,37 @@ pub fn generate(
         clues_added: added,
         stage,
     })
+}
+
+/// The literal "cell `c` is as in `target`" (`agree`) or "differs from it", on a formulation
+/// that decides cells ([`BattleshipModel::ship_at`]).
+pub(crate) fn cell_lit(bm: &BattleshipModel, c: usize, target: &[bool], agree: bool) -> Lit {
+    let l = bm.ship_at(c).expect("a formulation that decides cells");
+    if target[c] == agree {
+        l
+    } else {
+        !l
+    }
+}
+
+/// The cells a clue at `cell` is read from: the cell, and for a ship the four next to it
+/// on the board (its symbol says which of them hold ships).
+pub(crate) fn around(p: &Grid, cell: usize, symbol: Symbol) -> Vec<usize> {
+    let (r, c) = (cell / p.cols, cell % p.cols);
+    let mut out = vec![cell];
+    if symbol.is_ship() {
+        if r > 0 {
+            out.push(cell - p.cols);
+        }
+        if r + 1 < p.rows {
+            out.push(cell + p.cols);
+        }
+        if c > 0 {
+            out.push(cell - 1);
+        }
+        if c + 1 < p.cols {
+            out.push(cell + 1);
+        }
+    }
+    out
 }
