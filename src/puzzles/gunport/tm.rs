@@ -201,15 +201,34 @@ fn reserved(len: usize) -> Vec<u8> {
     v
 }
 
+/// The cores to share work on `len` bytes among: one below `small`, else all.
+fn cores(len: usize, small: usize) -> usize {
+    if len < small {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |t| t.get())
+    }
+}
+
+/// Runs `work(part)` for every part below `threads` (on this thread when there is one), and
+/// passes on whatever stopped a worker (the deadline, a stop request, the memory limit).
+fn on_cores(threads: usize, work: &(dyn Fn(usize) + Sync)) {
+    if threads == 1 {
+        work(0);
+        return;
+    }
+    for answer in guard::spread(threads, work) {
+        if let Err(why) = answer {
+            guard::raise(why);
+        }
+    }
+}
+
 /// A copy of `values` in fresh memory, written by every core (the first touch of fresh pages
 /// is most of the cost, and the cores take their faults side by side).
 fn copied(values: &[u8]) -> Vec<u8> {
     let mut v = reserved(values.len());
-    let threads = if values.len() < 1 << 24 {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, |t| t.get())
-    };
+    let threads = cores(values.len(), 1 << 24);
     let len = values.len();
     let to = Shared(v.as_mut_ptr());
     let run = |part: usize| {
@@ -217,15 +236,7 @@ fn copied(values: &[u8]) -> Vec<u8> {
         // SAFETY: each thread writes its own range of the reservation of `len` bytes.
         unsafe { std::ptr::copy_nonoverlapping(values.as_ptr().add(a), to.get().add(a), b - a) };
     };
-    if threads == 1 {
-        run(0);
-    } else {
-        for answer in guard::spread(threads, &run) {
-            if let Err(why) = answer {
-                guard::raise(why);
-            }
-        }
-    }
+    on_cores(threads, &run);
     // SAFETY: every byte below `len` was written above.
     unsafe { v.set_len(len) };
     v
@@ -248,13 +259,13 @@ impl Shared {
 /// What one sweep does with a letter of `R`: a cell of a row, or one column of the join.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Sweep {
-    /// Cell `c` of a row; `last` when it is the row's last (no horizontal domino starts).
+    /// Cell `c` of a row.
     Cell,
     /// One column of the join: the letter of the top half's frontier that fits the bottom's.
     Join,
 }
 
-/// The best-first arrays of one pass.
+/// A pass: its two step arrays, the word counts that index them, and the cores it uses.
 struct Pass {
     w: usize,
     words: Words,
@@ -274,11 +285,7 @@ impl Pass {
         // Both at full length once: a step writes every entry of its part of `to` (words
         // `L`+filled, `L`+down, and `L`+hole where `L` does not end with a hole).
         let (from, to) = (zeroed(size), zeroed(size));
-        let threads = if size < 1 << 16 {
-            1
-        } else {
-            std::thread::available_parallelism().map_or(1, |t| t.get())
-        };
+        let threads = cores(size, 1 << 16);
         Pass {
             w,
             words,
@@ -353,15 +360,7 @@ impl Pass {
                 l = upto;
             }
         };
-        if threads == 1 {
-            run(0);
-        } else {
-            for answer in guard::spread(threads, &run) {
-                if let Err(why) = answer {
-                    guard::raise(why);
-                }
-            }
-        }
+        on_cores(threads, &run);
         std::mem::swap(&mut self.from, &mut self.to);
     }
 
