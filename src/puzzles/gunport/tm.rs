@@ -808,6 +808,7 @@ fn trace(
     let w = last.len();
     let mut word = last.to_vec();
     for r in (0..rows).rev() {
+        guard::check();
         let want =
             tables[r + 1].holes(words, &word)? - word.iter().filter(|&&d| d == H).count() as i64;
         // Search the row above (and how this row's cells are covered) left to right.
