@@ -316,6 +316,14 @@ impl Pass {
         let row_in = count[n];
         debug_assert!(count[c] * row_in <= self.from.len());
         debug_assert!(count[c + 1] * rn <= self.to.len());
+        let shape = Shape {
+            rn,
+            hn,
+            row_in,
+            lc,
+            lf,
+            lnh,
+        };
         let from = &self.from[..];
         let to = Shared(self.to.as_mut_ptr());
         let threads = self.threads;
@@ -336,14 +344,6 @@ impl Pass {
                 // written for (l, js) are disjoint from every other thread's (distinct l, or
                 // distinct js) and lie inside `to` (count[c+1]·rn ≤ its length).
                 unsafe {
-                    let shape = Shape {
-                        rn,
-                        hn,
-                        row_in,
-                        lc,
-                        lf,
-                        lnh,
-                    };
                     let (x, y, ls) = (from.as_ptr(), to.get(), l..upto);
                     // The last cells of a row have short `R'` and many `L`: loops of a
                     // known length there, with no call per `L`.
