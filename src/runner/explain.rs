@@ -770,7 +770,7 @@ pub fn explain<P: Puzzle>(
                 .into_iter()
                 .filter(|(x, _)| reason.contains(x))
                 .collect();
-            if let Err(why) = recheck(&mut checker, &reason, &lits, &hints) {
+            if let Err(why) = recheck(&mut checker, &reason, &lits, lit(k), &hints) {
                 if why == "stopped" {
                     stopped = true;
                     break 'batch;
@@ -851,11 +851,13 @@ pub fn explain<P: Puzzle>(
 
 /// The re-check of a step on the second engine: `reason` forces every literal of `derived`,
 /// and without any one of its elements some literal of `derived` fails in an assignment that
-/// the engine finds and the model's rows (read directly) accept.
+/// the engine finds and the model's rows (read directly) accept. `first` is the decision the
+/// reason was found for.
 fn recheck(
     checker: &mut Engine,
     reason: &[usize],
     derived: &[Lit],
+    first: Lit,
     hints: &[(usize, Vec<bool>)],
 ) -> std::result::Result<(), String> {
     for &l in derived {
@@ -873,7 +875,19 @@ fn recheck(
             .map(|(_, &y)| y)
             .collect();
         let mut needed = false;
-        if let Some((_, a)) = hints.iter().find(|(y, _)| *y == x) {
+        // The conclusions the hint breaks are tried first (with no hint, the step's own
+        // decision, the first): most others still follow without x.
+        let mut order: Vec<Lit> = derived.to_vec();
+        let hint = hints.iter().find(|(y, _)| *y == x);
+        match hint {
+            Some((_, a)) => order.sort_by_key(|l| l.value(a)),
+            None => {
+                if let Some(p) = order.iter().position(|&l| l == first) {
+                    order[..=p].rotate_right(1);
+                }
+            }
+        }
+        if let Some((_, a)) = hint {
             let phases: Vec<Lit> = a
                 .iter()
                 .enumerate()
@@ -888,7 +902,7 @@ fn recheck(
                 .collect();
             checker.search.backend.prefer(&phases);
         }
-        for &l in derived {
+        for &l in &order {
             match checker.solve(&rest, Some(l)) {
                 Solve::Exhausted => continue,
                 Solve::Stopped => return Err("stopped".into()),
