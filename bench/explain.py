@@ -7,11 +7,13 @@ one decision a step) on the instances where it ends.
     python3 bench/explain.py                     # CSPLib, 3 runs each, 60 s a run
     python3 bench/explain.py --runs 1 --plain    # also the baseline (slow: minutes each)
     python3 bench/explain.py --set large         # sb_12..sb_15 and two generated 30x20
+    python3 bench/explain.py --set cpsat15       # 15x15 puzzles made with CP-SAT (cpsat_puzzles.py)
 
 Writes a markdown table on standard output; nothing else is changed.
 """
 
 import argparse
+import glob
 import os
 import statistics
 
@@ -28,6 +30,10 @@ LARGE = [
     "data/battleship/generated/30x20-seed11.txt",
     "data/battleship/generated/30x20-seed16.txt",
 ]
+
+# Made without quandary: a random fleet, clues until CP-SAT finds one solution, minimised.
+CPSAT15 = sorted(glob.glob(os.path.join(ROOT, "data/battleship/cpsat/15x15-seed*.txt")),
+                 key=lambda p: int(p.split("seed")[1].split(".")[0]))
 
 
 def one(args, limit):
@@ -54,15 +60,17 @@ def main():
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--plain", action="store_true", help="also run the baseline, once")
     ap.add_argument("--plain-limit", type=float, default=600)
-    ap.add_argument("--set", choices=["csplib", "large"], default="csplib")
+    ap.add_argument("--set", choices=["csplib", "large", "cpsat15"], default="csplib")
     ap.add_argument("--ids", help="CSPLib ids, comma-separated (default: all 20)")
+    ap.add_argument("--no-build", action="store_true", help="time the binary as it is")
     a = ap.parse_args()
-    build()
+    if not a.no_build:
+        build()
     cases = (
         [(f"CSPLib {i}", [CSPLIB, "--instance", str(i)])
          for i in (map(int, a.ids.split(",")) if a.ids else IDS)]
         if a.set == "csplib"
-        else [(os.path.basename(p), [p]) for p in LARGE]
+        else [(os.path.basename(p), [p]) for p in (LARGE if a.set == "large" else CPSAT15)]
     )
     print(f"runs: {a.runs}, limit {a.limit} s a run; times min / median / max (s)\n")
     head = "| instance | explain (s) | steps | hardest | total | complete |"
