@@ -45,9 +45,12 @@ pub fn cost(kind: Kind) -> u32 {
     }
 }
 
-/// Over every element, how many of the decisions with the cheapest cores are shrunk to a
-/// minimal reason in each step.
-const SHRUNK: usize = 1;
+/// Conflicts a deletion trial of a global core may take before the core counts as hard.
+const BUDGET: i32 = 5_000;
+
+/// How many of the cheapest global cores are tried under [`BUDGET`] before the cheapest is
+/// shrunk whatever it costs.
+const TRIED: usize = 8;
 
 /// Reasons dearer than this are not searched for a cheaper one (the hitting sets grow).
 const SMALLEST_UP_TO: u32 = 8;
@@ -346,13 +349,39 @@ fn core_of(e: &mut Engine, pool: &[usize], concl: Option<Lit>) -> Found {
 
 /// Shrinks a subset forcing `concl` to a subset-minimal one by deletion, trying the dearest
 /// elements first; `None` if a limit stops it.
-fn shrink(e: &mut Engine, mut core: Vec<usize>, concl: Option<Lit>) -> Option<Vec<usize>> {
+fn shrink(e: &mut Engine, core: Vec<usize>, concl: Option<Lit>) -> Option<Vec<usize>> {
+    match shrink_within(e, core, concl, None) {
+        Shrunk::Minimal(r) => Some(r),
+        Shrunk::Hard(_) | Shrunk::Stopped => None,
+    }
+}
+
+/// What [`shrink_within`] ended with.
+enum Shrunk {
+    /// Subset-minimal.
+    Minimal(Vec<usize>),
+    /// A deletion trial ran past its budget: the core as far as it was shrunk (it still
+    /// forces the conclusion, but may not be minimal).
+    Hard(Vec<usize>),
+    Stopped,
+}
+
+/// [`shrink`], each deletion trial held to `budget` conflicts when one is given.
+fn shrink_within(
+    e: &mut Engine,
+    mut core: Vec<usize>,
+    concl: Option<Lit>,
+    budget: Option<i32>,
+) -> Shrunk {
     core.sort_by_key(|&x| (std::cmp::Reverse(e.costs[x]), x));
     e.witnesses.clear();
     let mut i = 0;
     while i < core.len() {
         let mut trial = core.clone();
         trial.remove(i);
+        if let Some(b) = budget {
+            e.search.backend.limit_conflicts(b);
+        }
         match e.solve(&trial, concl) {
             Solve::Exhausted => {
                 // Keep only what this proof used (in the same order).
@@ -364,10 +393,13 @@ fn shrink(e: &mut Engine, mut core: Vec<usize>, concl: Option<Lit>) -> Option<Ve
                 e.witnesses.push((core[i], a));
                 i += 1;
             }
-            Solve::Stopped => return None,
+            Solve::Stopped if budget.is_some() && !e.search.out_of_time() => {
+                return Shrunk::Hard(core)
+            }
+            Solve::Stopped => return Shrunk::Stopped,
         }
     }
-    Some(core)
+    Shrunk::Minimal(core)
 }
 
 /// A subset-minimal subset of `pool` that forces `concl`: [`core_of`], then [`shrink`].
@@ -572,14 +604,12 @@ pub fn explain<P: Puzzle>(
     // Over every element, a decision's core not yet shrunk (a reason, not minimal): kept
     // until a conclusion lands near it, so that each round shrinks one and finds no other.
     let mut cores_kept: Vec<Option<(u32, Vec<usize>)>> = vec![None; n];
+    // Decisions whose core's shrinking ran past [`BUDGET`] (until a conclusion lands near).
+    let mut hard = vec![false; n];
     let mut steps: Vec<Step> = Vec::new();
     let mut stopped = false;
     let plain = limits.reasons == crate::solve::limits::Reasons::Plain;
-    let (first_level, shrunk) = if plain {
-        (LEVELS, usize::MAX)
-    } else {
-        (1, SHRUNK)
-    };
+    let first_level = if plain { LEVELS } else { 1 };
     loop {
         if plain {
             // The baseline keeps nothing from one step to the next.
@@ -624,7 +654,7 @@ pub fn explain<P: Puzzle>(
                     minimal_reason(&mut engine, &pool, Some(lit(k)))
                 };
                 match found {
-                    // Over every element, cores first: only the cheapest few are shrunk.
+                    // Over every element, cores first: only one a round is shrunk (below).
                     Found::Reason(core) if level == LEVELS => {
                         let c = engine.cost_of(&core);
                         cores_kept[k] = Some((c, core.clone()));
@@ -650,17 +680,60 @@ pub fn explain<P: Puzzle>(
                 }
             }
             cores.sort();
-            for (_, k, core) in cores.drain(..).take(shrunk) {
-                match shrink(&mut engine, core, Some(lit(k))) {
-                    Some(r) => {
-                        let c = engine.cost_of(&r);
-                        cache[k] = Some((r, c, level));
-                    }
-                    None => {
-                        stopped = true;
-                        break;
+            if plain {
+                // The baseline shrinks every core, whatever it costs.
+                for (_, k, core) in cores.drain(..) {
+                    match shrink(&mut engine, core, Some(lit(k))) {
+                        Some(r) => {
+                            let c = engine.cost_of(&r);
+                            cache[k] = Some((r, c, level));
+                        }
+                        None => {
+                            stopped = true;
+                            break;
+                        }
                     }
                 }
+            } else if !cores.is_empty() {
+                // The cheapest cores first, each deletion held to a budget: where one runs
+                // past it (a reason whose proof is hard), the next core is tried, and only
+                // when every core is hard is the cheapest shrunk whatever it costs.
+                let mut done = false;
+                for (_, k, core) in cores.iter_mut().take(TRIED) {
+                    if hard[*k] {
+                        continue;
+                    }
+                    match shrink_within(&mut engine, core.clone(), Some(lit(*k)), Some(BUDGET)) {
+                        Shrunk::Minimal(r) => {
+                            let c = engine.cost_of(&r);
+                            cache[*k] = Some((r, c, level));
+                            done = true;
+                            break;
+                        }
+                        Shrunk::Hard(part) => {
+                            hard[*k] = true;
+                            let c = engine.cost_of(&part);
+                            cores_kept[*k] = Some((c, part.clone()));
+                            *core = part;
+                        }
+                        Shrunk::Stopped => {
+                            stopped = true;
+                            break;
+                        }
+                    }
+                }
+                if !done && !stopped {
+                    cores.sort();
+                    let (_, k, core) = cores.swap_remove(0);
+                    match shrink(&mut engine, core, Some(lit(k))) {
+                        Some(r) => {
+                            let c = engine.cost_of(&r);
+                            cache[k] = Some((r, c, level));
+                        }
+                        None => stopped = true,
+                    }
+                }
+                cores.clear();
             }
             if stopped {
                 break;
@@ -807,6 +880,7 @@ pub fn explain<P: Puzzle>(
                     cache[m] = None;
                     failed_at[m] = 0;
                     cores_kept[m] = None;
+                    hard[m] = false;
                 }
             }
         }

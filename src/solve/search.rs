@@ -122,7 +122,8 @@ impl<'a, B: Backend> Search<'a, B> {
         self.stats.clone()
     }
 
-    fn out_of_time(&self) -> bool {
+    /// Whether the deadline has passed or the run was cancelled.
+    pub fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d) || crate::guard::cancelled()
     }
 
