@@ -301,13 +301,13 @@ impl SatBackend {
         backend
     }
 
-    /// Connects the counting watcher over the counted rows, and the puzzle's watcher, to the
-    /// engine (one watcher, as CaDiCaL takes one).
     /// Bounds the next solve to `n` conflicts: past them it answers "unknown".
     pub fn limit_conflicts(&mut self, n: i32) {
         self.solver.limit("conflicts", n);
     }
 
+    /// Connects the counting watcher over the counted rows, and the puzzle's watcher, to the
+    /// engine (one watcher, as CaDiCaL takes one).
     fn connect(&mut self) {
         self.watching = true;
         let mut all: Vec<Box<dyn super::Watcher>> = Vec::new();
