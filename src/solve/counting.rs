@@ -2,7 +2,9 @@
 //! [`Watcher`] that keeps, for each row `lo ≤ Σ lits ≤ hi`, the literals made true and false
 //! so far. When `hi` are true, every other literal of the row is false; when all but `lo`
 //! are false, the rest are true; either propagation names its reason (the literals counted),
-//! and a row broken by an assignment is handed back as a clause at once.
+//! and a row broken by an assignment is handed back as a clause at once. A row may have a
+//! guard: it holds only while its guard is true, and its guard's negation joins every reason
+//! it gives (explain's engine puts each reason group behind a selector).
 //!
 //! A model asks for it per family ([`crate::model::Model::counted`]): a row of a thousand
 //! literals and bound 29 (Battleship's fleet on 30×20) is 30,000 totalizer clauses, most of
@@ -12,12 +14,13 @@
 use super::Watcher;
 use crate::model::{Lit, Var};
 
-/// One counted row: `lo ≤ (true literals of lits) ≤ hi`.
+/// One counted row: `lo ≤ (true literals of lits) ≤ hi`, when `guard` (if any) is true.
 #[derive(Clone)]
 pub struct Row {
     pub lits: Vec<Lit>,
     pub lo: usize,
     pub hi: usize,
+    pub guard: Option<Lit>,
 }
 
 /// Which row, and which of its literals, a variable's assignment touches.
@@ -26,6 +29,8 @@ struct Occurrence {
     row: u32,
     /// The row's literal is the variable itself (not its negation).
     positive: bool,
+    /// The variable is the row's guard, not one of its literals.
+    guard: bool,
 }
 
 /// The rows, and what each has seen so far.
@@ -49,7 +54,7 @@ impl Counting {
     pub fn new(rows: Vec<Row>) -> Counting {
         let n = rows
             .iter()
-            .flat_map(|r| r.lits.iter())
+            .flat_map(|r| r.lits.iter().chain(&r.guard))
             .map(|l| l.var.index() + 1)
             .max()
             .unwrap_or(0);
@@ -59,6 +64,14 @@ impl Counting {
                 occurs[l.var.index()].push(Occurrence {
                     row: r as u32,
                     positive: !l.negated,
+                    guard: false,
+                });
+            }
+            if let Some(g) = row.guard {
+                occurs[g.var.index()].push(Occurrence {
+                    row: r as u32,
+                    positive: !g.negated,
+                    guard: true,
                 });
             }
         }
@@ -82,19 +95,52 @@ impl Counting {
             v
         }
     }
+
+    /// Whether row `r` holds now: it has no guard, or its guard is true.
+    fn active(&self, r: usize) -> bool {
+        self.rows[r].guard.is_none_or(|g| self.value_of(g) == 1)
+    }
+
+    /// The clause row `r` (active) breaks, if its counts break it: not all of the first
+    /// `hi + 1` trues, or one of the first `n - lo + 1` falses true; with its guard's negation.
+    fn breaks(&self, r: usize) -> Option<Vec<Lit>> {
+        let row = &self.rows[r];
+        let mut clause: Vec<Lit> = if self.trues[r].len() > row.hi {
+            self.trues[r][..=row.hi].iter().map(|&l| !l).collect()
+        } else if row.lits.len() - self.falses[r].len() < row.lo {
+            self.falses[r][..=row.lits.len() - row.lo].to_vec()
+        } else {
+            return None;
+        };
+        clause.extend(row.guard.map(|g| !g));
+        Some(clause)
+    }
+
+    /// Whether row `r` (active) is at a bound, so that its open literals are forced.
+    fn at_bound(&self, r: usize) -> bool {
+        let row = &self.rows[r];
+        self.trues[r].len() == row.hi
+            || (row.lo > 0 && row.lits.len() - self.falses[r].len() == row.lo)
+    }
 }
 
 /// The first of `rows` that `assignment` (by variable index) breaks, as a clause it falsifies.
+/// A row whose guard is false holds whatever its literals are.
 pub fn broken(rows: &[Row], assignment: &[bool]) -> Option<Vec<Lit>> {
     rows.iter().find_map(|r| {
-        let (t, f): (Vec<Lit>, Vec<Lit>) = r.lits.iter().partition(|l| l.value(assignment));
-        if t.len() > r.hi {
-            Some(t[..=r.hi].iter().map(|&l| !l).collect())
-        } else if t.len() < r.lo {
-            Some(f[..=r.lits.len() - r.lo].to_vec())
-        } else {
-            None
+        if r.guard.is_some_and(|g| !g.value(assignment)) {
+            return None;
         }
+        let (t, f): (Vec<Lit>, Vec<Lit>) = r.lits.iter().partition(|l| l.value(assignment));
+        let mut clause: Vec<Lit> = if t.len() > r.hi {
+            t[..=r.hi].iter().map(|&l| !l).collect()
+        } else if t.len() < r.lo {
+            f[..=r.lits.len() - r.lo].to_vec()
+        } else {
+            return None;
+        };
+        clause.extend(r.guard.map(|g| !g));
+        Some(clause)
     })
 }
 
@@ -125,20 +171,38 @@ impl Watcher for Counting {
                 var: lit.var,
                 negated: !o.positive,
             };
+            if o.guard {
+                // The row starts to hold: it may be broken or at a bound already.
+                if lit == row_lit {
+                    if let Some(clause) = self.breaks(r) {
+                        broken.get_or_insert(clause);
+                    } else if self.at_bound(r) {
+                        self.queue.push((o.row, 0));
+                    }
+                }
+                continue;
+            }
             let (lo, hi, n) = (self.rows[r].lo, self.rows[r].hi, self.rows[r].lits.len());
+            let active = self.active(r);
             if lit == row_lit {
                 self.trues[r].push(row_lit);
                 let t = self.trues[r].len();
-                if t > hi && broken.is_none() {
-                    broken = Some(self.trues[r].iter().map(|&l| !l).collect());
+                if !active {
+                } else if t > hi {
+                    if broken.is_none() {
+                        broken = self.breaks(r);
+                    }
                 } else if t == hi {
                     self.queue.push((o.row, 0));
                 }
             } else {
                 self.falses[r].push(row_lit);
                 let open = n - self.falses[r].len();
-                if open < lo && broken.is_none() {
-                    broken = Some(self.falses[r].clone());
+                if !active {
+                } else if open < lo {
+                    if broken.is_none() {
+                        broken = self.breaks(r);
+                    }
                 } else if open == lo && lo > 0 {
                     self.queue.push((o.row, 0));
                 }
@@ -155,6 +219,9 @@ impl Watcher for Counting {
         self.value[v] = 0;
         for o in &self.occurs[v] {
             let r = o.row as usize;
+            if o.guard {
+                continue;
+            }
             if lit.negated != o.positive {
                 self.trues[r].pop();
             } else {
@@ -169,7 +236,7 @@ impl Watcher for Counting {
             let at_hi = self.trues[r as usize].len() == row.hi;
             let at_lo = row.lo > 0 && row.lits.len() - self.falses[r as usize].len() == row.lo;
             let mut found = None;
-            if at_hi || at_lo {
+            if (at_hi || at_lo) && self.active(r as usize) {
                 // The next open literal of the row, made false (at its upper bound) or true.
                 while let Some(&l) = row.lits.get(next as usize) {
                     next += 1;
@@ -205,6 +272,7 @@ impl Watcher for Counting {
             let k = row.lits.len() - row.lo;
             out.extend(self.falses[r][..k].iter().copied());
         }
+        out.extend(row.guard.map(|g| !g));
         out
     }
 }
@@ -292,6 +360,7 @@ mod tests {
             lits: lits(5),
             lo: 0,
             hi: 2,
+            guard: None,
         }]);
         assert_eq!(c.assign(Var(0).pos()), None);
         assert_eq!(c.propagate(), None);
@@ -317,6 +386,7 @@ mod tests {
             lits: vec![Var(0).pos(), Var(1).negated(), Var(2).pos()],
             lo: 2,
             hi: 3,
+            guard: None,
         }]);
         // Var 1 true makes its (negated) literal false: two open, two needed.
         assert_eq!(c.assign(Var(1).pos()), None);
@@ -336,6 +406,7 @@ mod tests {
             lits: lits(4),
             lo: 1,
             hi: 2,
+            guard: None,
         }];
         let all_true = [true; 4];
         let clause = broken(&rows, &all_true).expect("four trues break at most two");
@@ -344,5 +415,41 @@ mod tests {
         let clause = broken(&rows, &none).expect("none breaks at least one");
         assert!(clause.iter().all(|l| !l.value(&none)));
         assert_eq!(broken(&rows, &[true, false, true, false]), None);
+    }
+
+    #[test]
+    fn a_guarded_row_holds_only_under_its_guard() {
+        // At most one of vars 0..3, guarded by var 3.
+        let guard = Var(3).pos();
+        let mut c = Counting::new(vec![Row {
+            lits: lits(3),
+            lo: 0,
+            hi: 1,
+            guard: Some(guard),
+        }]);
+        // Unguarded: two trues break nothing and force nothing.
+        assert_eq!(c.assign(Var(0).pos()), None);
+        assert_eq!(c.propagate(), None);
+        assert_eq!(c.assign(Var(1).pos()), None);
+        assert_eq!(c.propagate(), None);
+        // The guard comes true: the row is broken, and the clause names the guard.
+        let broken = c.assign(guard).expect("broken under its guard");
+        assert_eq!(broken, vec![Var(0).negated(), Var(1).negated(), !guard]);
+        c.undo(guard);
+        c.undo(Var(1).pos());
+        c.queue.clear();
+        // With one true, the guard's arrival forces the rest false, the guard in the reason.
+        assert_eq!(c.assign(guard), None);
+        let p = c.propagate().expect("forced under the guard");
+        assert_eq!(p, Var(1).negated());
+        assert_eq!(c.reason(p), vec![p, Var(0).negated(), !guard]);
+        // The guard false: an assignment breaking the counts is no longer broken.
+        let rows = [c.rows[0].clone()];
+        assert_eq!(broken_rows(&rows, &[true, true, false, false]), None);
+        assert!(broken_rows(&rows, &[true, true, false, true]).is_some());
+    }
+
+    fn broken_rows(rows: &[Row], a: &[bool]) -> Option<Vec<Lit>> {
+        broken(rows, a)
     }
 }

@@ -165,6 +165,8 @@ pub struct SatBackend {
     watching: bool,
     /// While a guarded row is encoded: its guard's negation, added to each of its clauses.
     extra: Option<i32>,
+    /// The guard of the row being added by [`Backend::add_guarded`] (a counted row keeps it).
+    guard: Option<Lit>,
 }
 
 /// The size of a row's totalizer, terms × the smaller distance of the bound from either end
@@ -286,6 +288,7 @@ impl SatBackend {
             puzzle_watcher: None,
             watching: false,
             extra: None,
+            guard: None,
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -429,7 +432,6 @@ impl Backend for SatBackend {
         let unit = terms.iter().all(|t| t.0 == 1);
         if unit
             && !self.watching
-            && self.extra.is_none()
             && self.counted_families.contains(&c.family)
             && (0..=total).contains(&rhs)
         {
@@ -442,6 +444,7 @@ impl Backend for SatBackend {
                 lits: terms.iter().map(|t| t.1).collect(),
                 lo: lo as usize,
                 hi: hi as usize,
+                guard: self.guard,
             });
             return;
         }
@@ -537,8 +540,10 @@ impl Backend for SatBackend {
         // hold, with it true they say what the row says. (The encoding's own variables are
         // fresh and appear in this row's clauses only.)
         self.extra = Some(-self.naming.ipasir(guard));
+        self.guard = Some(guard);
         self.add_constraint(c);
         self.extra = None;
+        self.guard = None;
     }
 
     fn add_clause(&mut self, lits: &[Lit]) {
