@@ -1089,6 +1089,29 @@ fn explain_prints_steps_difficulty_and_pictures() {
         .unwrap()
         .iter()
         .all(|s| s["derived"].as_array().unwrap().len() == 1));
+    // --threads 1: one engine, the same steps twice; for explain only, and not with --plain.
+    let (code, first, _) = quandary(&["battleship", "explain", url, "--threads", "1", "--json"]);
+    assert_eq!(code, 0);
+    let (_, again, _) = quandary(&["battleship", "explain", url, "--threads", "1", "--json"]);
+    assert_eq!(one_json(&first)["steps"], one_json(&again)["steps"]);
+    for (args, says) in [
+        (
+            &["battleship", "unique", url, "--threads", "1"][..],
+            "explain only",
+        ),
+        (
+            &["battleship", "explain", url, "--threads", "1", "--plain"][..],
+            "one engine",
+        ),
+        (
+            &["battleship", "explain", url, "--threads", "0"][..],
+            "--threads",
+        ),
+    ] {
+        let (code, _, stderr) = quandary(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
 }
 
 #[test]

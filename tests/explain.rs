@@ -9,6 +9,7 @@ use quandary::puzzles::battleship::{formats, BattleshipPuzzle};
 use quandary::puzzles::{Place, Puzzle, Query};
 use quandary::runner::explain::{Cited, Explanation, Minimal};
 use quandary::runner::{run, Limits};
+use quandary::solve::limits::Reasons;
 
 /// A board: bit `r * cols + c` set for a ship cell.
 struct Rules {
@@ -169,7 +170,7 @@ struct Explained {
     groups: Vec<Cited>,
 }
 
-fn explain(text: &str) -> Explained {
+fn explain(text: &str, reasons: Reasons) -> Explained {
     let (_, grid) = formats::parse(text, None).expect("puzzle");
     let rules = Rules {
         rows: grid.rows,
@@ -177,8 +178,8 @@ fn explain(text: &str) -> Explained {
         longest: grid.max_len(),
     };
     let options = Default::default();
-    let o = run::<BattleshipPuzzle>(&grid, &options, Query::Explain, &Limits::none())
-        .expect("explained");
+    let limits = Limits::none().explaining(reasons);
+    let o = run::<BattleshipPuzzle>(&grid, &options, Query::Explain, &limits).expect("explained");
     let f = BattleshipPuzzle::formulate(&grid, &options, Query::Explain).expect("model");
     let groups = f.model.groups.iter().map(Cited::from).collect();
     Explained {
@@ -231,9 +232,10 @@ impl Set {
     }
 }
 
-/// Checks every step of the explanation of `text` against every board.
-fn check(text: &str) -> Explanation {
-    let Explained { rules, x, groups } = explain(text);
+/// Checks every step of the explanation of `text` (its reasons looked for as `reasons` says)
+/// against every board.
+fn check(text: &str, reasons: Reasons) -> Explanation {
+    let Explained { rules, x, groups } = explain(text, reasons);
     let cells = rules.rows * rules.cols;
     assert!(
         cells <= 20 && groups.len() <= 64,
@@ -370,8 +372,13 @@ const NO_CLUES: &str = "size 4 5\nfleet 2 1 1\nrows 2 1 3 1\ncols 2 2 1 0 2\ngri
 
 #[test]
 fn every_step_is_sound_and_minimal_on_every_board() {
-    for text in [SEED2, SEED3, NO_CLUES] {
-        let x = check(text);
+    // Each engine alone (the race gives whichever finishes first), and the race.
+    let ways = [Reasons::Alone, Reasons::Counting, Reasons::Levels];
+    for (text, reasons) in [SEED2, SEED3, NO_CLUES]
+        .into_iter()
+        .flat_map(|t| ways.map(|r| (t, r)))
+    {
+        let x = check(text, reasons);
         assert!(x.complete, "a unique puzzle is explained to the end");
         assert_eq!(x.open, 0);
         assert_eq!(x.difficulty.steps, x.steps.len());
@@ -448,12 +455,13 @@ fn generate_makes_puzzles_in_the_band_asked_for() {
         let count =
             run::<BattleshipPuzzle>(&grid, &cell, Query::Count, &Limits::none()).expect("counted");
         assert_eq!(count.facts.count, Some(1), "{name}: unique");
-        let x =
-            run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &Limits::none())
-                .expect("explained")
-                .facts
-                .explanation
-                .expect("an explanation");
+        // On the one engine ratings use: the same steps every run.
+        let alone = Limits::none().explaining(Reasons::Alone);
+        let x = run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &alone)
+            .expect("explained")
+            .facts
+            .explanation
+            .expect("an explanation");
         assert_eq!(x.difficulty.hardest, hardest, "{name}");
     }
     assert!(Band::parse("extreme").is_err());

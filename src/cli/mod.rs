@@ -82,6 +82,13 @@ fn common_args(cmd: Command) -> Command {
         "Stop after SECS seconds with status \"unknown\" (exit status 1)",
     ))
     .arg(
+        Arg::new("threads")
+            .long("threads")
+            .value_name("N")
+            .value_parser(clap::value_parser!(u32).range(1..))
+            .help("explain only: 1, one engine, the same steps every run (the one difficulty ratings use); 2 or more (the default where the machine has two threads), two engines race, one with the counting rows in clauses and one counting them during search, and the first to finish gives the steps"),
+    )
+    .arg(
         Arg::new("plain")
             .long("plain")
             .action(ArgAction::SetTrue)
@@ -555,6 +562,16 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
             return Err(Error::input("--plain applies to explain only"));
         }
         Some(true) => limits.explaining(quandary::solve::limits::Reasons::Plain),
+        _ => limits,
+    };
+    let limits = match vm.try_get_one::<u32>("threads").ok().flatten() {
+        Some(_) if verb != "explain" => {
+            return Err(Error::input("--threads applies to explain only"));
+        }
+        Some(_) if limits.reasons == quandary::solve::limits::Reasons::Plain => {
+            return Err(Error::input("--threads: --plain runs on one engine"));
+        }
+        Some(1) => limits.explaining(quandary::solve::limits::Reasons::Alone),
         _ => limits,
     };
     let run =

@@ -30,11 +30,14 @@
 pub use super::answer::{Cited, Difficulty, Explanation, Minimal, Step};
 use super::answer::{Forced, Outcome};
 use crate::error::{Error, Result};
-use crate::model::{Kind, Lit, Model, Var};
+use crate::model::{Kind, Lit, Model, Sense, Var};
 use crate::puzzles::{Formulated, Meaning, Place, Puzzle, Query};
+use crate::solve::limits::Reasons;
 use crate::solve::sat::SatBackend;
 use crate::solve::search::{Search, Status, Step as Solve};
 use crate::solve::Backend;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// What citing one element costs: an earlier conclusion or a given is a look at the board,
 /// a rule a piece of reasoning.
@@ -178,6 +181,17 @@ pub fn text(x: &Explanation) -> String {
     out
 }
 
+/// How an engine holds the rows that count ("row 3 holds 4 ship cells", "exactly 2 ships of
+/// length 3"): two ways, each faster on some puzzles (docs/explain.md, "Two engines race").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rows {
+    /// Every row encoded in clauses (totalizers).
+    Encoded,
+    /// Grouped "exactly" rows of four or more literals checked by counting during search
+    /// ([`crate::solve::counting`]), their selector a guard.
+    Counted,
+}
+
 /// One engine: the model with its groups behind selectors, and the elements a reason may cite.
 struct Engine<'a> {
     search: Search<'a, SatBackend>,
@@ -194,6 +208,8 @@ struct Engine<'a> {
     /// What the last [`shrink`] met: for each element of its reason, an assignment of the
     /// rest where the conclusion fails (found when that element could not be dropped).
     witnesses: Vec<(usize, Vec<bool>)>,
+    /// Raised when the engine racing this one has finished: every solve stops.
+    race: Option<Arc<AtomicBool>>,
 }
 
 impl<'a> Engine<'a> {
@@ -204,6 +220,7 @@ impl<'a> Engine<'a> {
         optimum: Option<(i64, String)>,
         deadline: Option<std::time::Instant>,
         config: &str,
+        rows: Rows,
     ) -> Engine<'a> {
         let mut base: Model = f.model.clone();
         let (grouped, background): (Vec<_>, Vec<_>) = std::mem::take(&mut base.constraints)
@@ -211,6 +228,18 @@ impl<'a> Engine<'a> {
             .partition(|c| c.group.is_some());
         base.constraints = background;
         base.counted.clear();
+        if rows == Rows::Counted {
+            for c in &grouped {
+                let unit = c.terms.iter().all(|t| t.0 == 1);
+                if unit
+                    && c.sense == Sense::Eq
+                    && c.terms.len() >= 4
+                    && !base.counted.contains(&c.family)
+                {
+                    base.counted.push(c.family);
+                }
+            }
+        }
         let selectors: Vec<Var> = (0..f.model.groups.len())
             .map(|g| base.var(format!("explain_g{g}")))
             .collect();
@@ -262,6 +291,7 @@ impl<'a> Engine<'a> {
             model: f.model.clone(),
             rows_of,
             witnesses: Vec::new(),
+            race: None,
         }
     }
 
@@ -299,6 +329,13 @@ impl<'a> Engine<'a> {
             .copied()
             .filter(|&e| self.search.backend.failed(self.lits[e]))
             .collect()
+    }
+
+    /// Whether the engine racing this one has finished first.
+    fn lost(&self) -> bool {
+        self.race
+            .as_ref()
+            .is_some_and(|r| r.load(Ordering::Relaxed))
     }
 
     fn cost_of(&self, set: &[usize]) -> u32 {
@@ -393,7 +430,7 @@ fn shrink_within(
                 e.witnesses.push((core[i], a));
                 i += 1;
             }
-            Solve::Stopped if budget.is_some() && !e.search.out_of_time() => {
+            Solve::Stopped if budget.is_some() && !e.search.out_of_time() && !e.lost() => {
                 return Shrunk::Hard(core)
             }
             Solve::Stopped => return Shrunk::Stopped,
@@ -506,14 +543,16 @@ fn cheapest_hitting_set(sets: &[Vec<usize>], costs: &[u32], bound: u32) -> Cheap
     }
 }
 
-/// A unique instance's difficulty by its explanation, or why there is none: `None` when a
-/// limit stopped the explanation first.
+/// A unique instance's difficulty by its explanation on one engine ([`Reasons::Alone`], the
+/// same every run), or why there is none: `None` when a limit stopped the explanation first.
 pub fn rate<P: Puzzle>(
     instance: &P::Instance,
     options: &P::Options,
     limits: &super::Limits,
 ) -> Result<Option<Difficulty>> {
-    let o = super::run::<P>(instance, options, Query::Explain, limits)?;
+    // One engine, so that a puzzle's rating is the same every time.
+    let limits = limits.clone().explaining(Reasons::Alone);
+    let o = super::run::<P>(instance, options, Query::Explain, &limits)?;
     Ok(match (&o.facts.explanation, o.facts.status) {
         (Some(x), Status::Solved) if x.complete => Some(x.difficulty),
         _ => None,
@@ -527,7 +566,7 @@ pub fn explain<P: Puzzle>(
     limits: &super::Limits,
 ) -> Result<Outcome<P::Solution>> {
     let query = Query::Explain;
-    let mut f = P::formulate(instance, options, query)?;
+    let f = P::formulate(instance, options, query)?;
     if let Some(scope) = &f.scope {
         return Err(Error::input(format!(
             "explain reasons about every {}: it does not take a restriction to {scope}",
@@ -559,9 +598,94 @@ pub fn explain<P: Puzzle>(
             }
         }
     };
+    let steps = AtomicUsize::new(0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let alone = match limits.reasons {
+        Reasons::Levels if cores >= 2 => None,
+        Reasons::Counting => Some(Rows::Counted),
+        _ => Some(Rows::Encoded),
+    };
+    if let Some(rows) = alone {
+        return sequence::<P>(f, instance, options, limits, optimum, rows, None, &steps);
+    }
+    drop(f);
+    // Two engines race, one with every row in clauses and one counting the "exactly" rows;
+    // the first to finish its sequence stops the other. Which is faster differs from puzzle
+    // to puzzle, and by much (docs/explain.md, "Two engines race").
+    let done = Arc::new(AtomicBool::new(false));
+    let ran = crate::guard::spread(2, &|i| {
+        let rows = [Rows::Encoded, Rows::Counted][i];
+        let f = P::formulate(instance, options, query)?;
+        let o = sequence::<P>(
+            f,
+            instance,
+            options,
+            limits,
+            optimum.clone(),
+            rows,
+            Some(&done),
+            &steps,
+        );
+        // A finished sequence (or a failure) ends the race; one stopped by the other does not.
+        if o.as_ref().map_or(true, |o| o.status != Status::Unknown) {
+            done.store(true, Ordering::SeqCst);
+        }
+        o.map(|o| (o, std::time::Instant::now()))
+    });
+    let mut finished: Vec<(Outcome<P::Solution>, std::time::Instant)> = Vec::new();
+    let mut interrupt = None;
+    for r in ran {
+        match r {
+            Ok(Ok(o)) => finished.push(o),
+            Ok(Err(e)) => return Err(e),
+            Err(why) => interrupt = Some(why),
+        }
+    }
+    // The first finished; where none finished (a limit stopped both), the one that got
+    // further.
+    let best = finished
+        .into_iter()
+        .max_by_key(|(o, at)| {
+            let x = o.explanation.as_ref();
+            (
+                o.status != Status::Unknown,
+                std::cmp::Reverse(*at),
+                x.map_or(0, |x| x.steps.len()),
+            )
+        })
+        .map(|(o, _)| o);
+    match (best, interrupt) {
+        (Some(o), _) => Ok(o),
+        (None, Some(why)) => crate::guard::raise(why),
+        (None, None) => Err(Error::Internal("explain: no engine answered".into())),
+    }
+}
+
+/// The explanation on one engine (and its re-checking engine), the rows held as `rows` says;
+/// stopped when `race` is raised (the other engine finished first). `steps`: the most steps
+/// either engine has made, for the progress report.
+#[allow(clippy::too_many_arguments)]
+fn sequence<'a, P: Puzzle>(
+    mut f: Formulated<'a, P::Solution>,
+    instance: &'a P::Instance,
+    options: &P::Options,
+    limits: &super::Limits,
+    optimum: Option<(i64, String)>,
+    rows: Rows,
+    race: Option<&Arc<AtomicBool>>,
+    shown_steps: &AtomicUsize,
+) -> Result<Outcome<P::Solution>> {
+    let query = Query::Explain;
+    let mut outcome = Outcome::new(query, Status::Unknown);
+    let plain = limits.reasons == Reasons::Plain;
     let mut check_f = P::formulate(instance, options, query)?;
-    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline, "explain");
-    let mut checker = Engine::new(&mut check_f, optimum, limits.deadline, "assumptions");
+    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline, "explain", rows);
+    let mut checker = Engine::new(&mut check_f, optimum, limits.deadline, "assumptions", rows);
+    if let Some(flag) = race {
+        engine.search.backend.stop_on(flag.clone());
+        checker.search.backend.stop_on(flag.clone());
+        engine.race = Some(flag.clone());
+    }
     let all: Vec<usize> = (0..engine.lits.len()).collect();
     let first = match engine.solve(&all, None) {
         Solve::Found(a) => a,
@@ -608,7 +732,6 @@ pub fn explain<P: Puzzle>(
     let mut hard = vec![false; n];
     let mut steps: Vec<Step> = Vec::new();
     let mut stopped = false;
-    let plain = limits.reasons == crate::solve::limits::Reasons::Plain;
     let first_level = if plain { LEVELS } else { 1 };
     loop {
         if plain {
@@ -870,7 +993,10 @@ pub fn explain<P: Puzzle>(
                 cost: c,
                 minimal,
             });
-            crate::guard::progress::message(&format!("{} steps", steps.len()));
+            let most = shown_steps.fetch_max(steps.len(), Ordering::Relaxed);
+            if steps.len() > most {
+                crate::guard::progress::message(&format!("{} steps", steps.len()));
+            }
             for &j in &derived {
                 known[j] = true;
                 fact_of[j] = Some(engine.conclude(lit(j), &f.meanings[j]));
@@ -910,12 +1036,19 @@ pub fn explain<P: Puzzle>(
     });
     let stats = engine.search.finish();
     outcome.stats.method = format!(
-        "{}; reasons by {}, re-checked",
+        "{}; reasons by {}, re-checked{}",
         f.method,
         if plain {
             "one deletion-based minimal subset per open decision over every element (--plain)"
         } else {
             "cores and deletion from the neighbourhood out"
+        },
+        match (race, rows) {
+            (None, _) => "",
+            (Some(_), Rows::Encoded) =>
+                "; two engines raced, the one with every row in clauses won",
+            (Some(_), Rows::Counted) =>
+                "; two engines raced, the one counting the \"exactly\" rows won",
         }
     );
     outcome.stats.model = Some(f.model.size());

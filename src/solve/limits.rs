@@ -48,9 +48,16 @@ pub struct Limits {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Reasons {
     /// Pools from the decision's neighbourhood out to every element, cached reasons, one
-    /// global shrink a step, every decision the reason forces concluded at once.
+    /// global shrink a step, every decision the reason forces concluded at once; on a machine
+    /// with two or more threads, two engines race ([`Reasons::Alone`] and
+    /// [`Reasons::Counting`]) and the first to finish gives the explanation.
     #[default]
     Levels,
+    /// [`Reasons::Levels`] on one engine, every row in clauses: the same steps every run
+    /// (`--threads 1`). Difficulty ratings use it.
+    Alone,
+    /// [`Reasons::Levels`] on one engine that counts the "exactly" rows during search.
+    Counting,
     /// The baseline the docs measure against (`--plain`): for every open decision a
     /// deletion-based minimal reason over every element, the cheapest taken, one decision a
     /// step.
