@@ -46,7 +46,17 @@ def one(args, limit):
         "hardest": d.get("hardest"),
         "total": d.get("total"),
         "complete": data.get("complete"),
+        "won": won(data.get("stats", {}).get("method", "")),
     }
+
+
+def won(method):
+    """Which of the two racing engines gave the explanation ('-' when one ran alone)."""
+    if "every row in clauses won" in method:
+        return "clauses"
+    if "rows won" in method:
+        return "counting"
+    return "-"
 
 
 def summary(runs):
@@ -63,6 +73,8 @@ def main():
     ap.add_argument("--set", choices=["csplib", "large", "cpsat15"], default="csplib")
     ap.add_argument("--ids", help="CSPLib ids, comma-separated (default: all 20)")
     ap.add_argument("--no-build", action="store_true", help="time the binary as it is")
+    ap.add_argument("--threads", type=int,
+                    help="explain --threads N (1: one engine; default: two engines race)")
     a = ap.parse_args()
     if not a.no_build:
         build()
@@ -72,8 +84,10 @@ def main():
         if a.set == "csplib"
         else [(os.path.basename(p), [p]) for p in (LARGE if a.set == "large" else CPSAT15)]
     )
+    if a.threads:
+        cases = [(name, args + ["--threads", str(a.threads)]) for name, args in cases]
     print(f"runs: {a.runs}, limit {a.limit} s a run; times min / median / max (s)\n")
-    head = "| instance | explain (s) | steps | hardest | total | complete |"
+    head = "| instance | explain (s) | steps | hardest | total | complete | won |"
     if a.plain:
         head += " --plain (s) | steps | hardest | total | time ratio |"
     print(head)
@@ -85,9 +99,11 @@ def main():
         med = statistics.median(r["wall"] for r in runs)
         medians.append(med)
         row = (f"| {name} | {summary(runs)} | {last['steps']} | {last['hardest']} | "
-               f"{last['total']} | {last['complete']} |")
+               f"{last['total']} | {last['complete']} | "
+               f"{', '.join(r['won'] for r in runs)} |")
         if a.plain:
-            p = one(args + ["--plain"], a.plain_limit)
+            p = one([x for x in args if x != "--threads" and x != str(a.threads)] + ["--plain"],
+                    a.plain_limit)
             done = p["status"] == "solved"
             ratio = f"{p['wall'] / max(med, 1e-3):.0f}x" if done else f">{p['wall'] / max(med, 1e-3):.0f}x"
             row += (f" {p['wall']:.1f}{'' if done else ' (limit)'} | {p['steps']} | "
