@@ -679,7 +679,11 @@ fn sequence<'a, P: Puzzle>(
     let mut outcome = Outcome::new(query, Status::Unknown);
     let plain = limits.reasons == Reasons::Plain;
     let mut check_f = P::formulate(instance, options, query)?;
-    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline, "explain", rows);
+    let config = match rows {
+        Rows::Encoded => "explain",
+        Rows::Counted => "explain-counting",
+    };
+    let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline, config, rows);
     let mut checker = Engine::new(&mut check_f, optimum, limits.deadline, "assumptions", rows);
     if let Some(flag) = race {
         engine.search.backend.stop_on(flag.clone());
