@@ -163,9 +163,8 @@ pub struct SatBackend {
     /// Whether the watchers are connected (at the first solve; rows of the counted families
     /// that come later are encoded).
     watching: bool,
-    /// While a guarded row is encoded: its guard's negation, added to each of its clauses.
-    extra: Option<i32>,
-    /// The guard of the row being added by [`Backend::add_guarded`] (a counted row keeps it).
+    /// While a guarded row is added ([`Backend::add_guarded`]): its guard, whose negation
+    /// joins each clause of its encoding (a counted row keeps the guard itself).
     guard: Option<Lit>,
 }
 
@@ -287,7 +286,6 @@ impl SatBackend {
             counted: Vec::new(),
             puzzle_watcher: None,
             watching: false,
-            extra: None,
             guard: None,
         };
         if n > 0 {
@@ -350,11 +348,17 @@ impl SatBackend {
         self.set_deadline(self.deadline);
     }
 
+    /// The literal each clause of a guarded row's encoding gets: its guard's negation.
+    fn guard_clause_lit(&self) -> Option<i32> {
+        self.guard.map(|g| -self.naming.ipasir(g))
+    }
+
     fn sink(&mut self) -> (Sink<'_>, &mut BasicVarManager) {
+        let extra = self.guard_clause_lit();
         (
             Sink {
                 solver: &mut self.solver,
-                extra: self.extra,
+                extra,
                 clauses: &mut self.clauses,
                 log: &mut self.log,
             },
@@ -363,7 +367,7 @@ impl SatBackend {
     }
 
     fn push_clause(&mut self, lits: impl IntoIterator<Item = i32>) {
-        let lits = lits.into_iter().chain(self.extra);
+        let lits = lits.into_iter().chain(self.guard_clause_lit());
         match self.log.as_mut() {
             None => {
                 crate::guard::charge(clause_bytes(lits.size_hint().0));
@@ -539,10 +543,8 @@ impl Backend for SatBackend {
         // Every clause of the row's encoding gets `not guard`: with the guard false they all
         // hold, with it true they say what the row says. (The encoding's own variables are
         // fresh and appear in this row's clauses only.)
-        self.extra = Some(-self.naming.ipasir(guard));
         self.guard = Some(guard);
         self.add_constraint(c);
-        self.extra = None;
         self.guard = None;
     }
 
