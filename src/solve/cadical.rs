@@ -94,8 +94,9 @@ impl Engine {
             // cores then grow (docs/explain.md).
             //
             // The explaining engine that encodes every row also checks no learnt clause against
-            // the few learnt before it (`eagersubsume`): with it on, one run of CSPLib's median
-            // was 0.96 s, off 0.85 s; the 15x15 set's the same (docs/explain.md).
+            // the few learnt before it (`eagersubsume`): with the two engines racing, one run
+            // of CSPLib's median was 0.96 s with it on, 0.85 s off, the 15x15 set's the same;
+            // this engine alone (`--threads 1`) it is 1.06 s against 0.98 s (docs/explain.md).
             "explain" => {
                 e.set_option("lucky", 0);
                 e.set_option("eagersubsume", 0);
