@@ -101,19 +101,9 @@ impl Counting {
         self.rows[r].guard.is_none_or(|g| self.value_of(g) == 1)
     }
 
-    /// The clause row `r` (active) breaks, if its counts break it: not all of the first
-    /// `hi + 1` trues, or one of the first `n - lo + 1` falses true; with its guard's negation.
+    /// The clause row `r` (active) breaks, if its counts so far break it ([`violated`]).
     fn breaks(&self, r: usize) -> Option<Vec<Lit>> {
-        let row = &self.rows[r];
-        let mut clause: Vec<Lit> = if self.trues[r].len() > row.hi {
-            self.trues[r][..=row.hi].iter().map(|&l| !l).collect()
-        } else if row.lits.len() - self.falses[r].len() < row.lo {
-            self.falses[r][..=row.lits.len() - row.lo].to_vec()
-        } else {
-            return None;
-        };
-        clause.extend(row.guard.map(|g| !g));
-        Some(clause)
+        violated(&self.rows[r], &self.trues[r], &self.falses[r])
     }
 
     /// Whether row `r` (active) is at a bound, so that its open literals are forced.
@@ -124,6 +114,21 @@ impl Counting {
     }
 }
 
+/// The clause `row` breaks when `trues` of its literals are true and `falses` false, if they
+/// break it: not all of the first `hi + 1` trues, or one of the first `n - lo + 1` falses
+/// true; with its guard's negation.
+fn violated(row: &Row, trues: &[Lit], falses: &[Lit]) -> Option<Vec<Lit>> {
+    let mut clause: Vec<Lit> = if trues.len() > row.hi {
+        trues[..=row.hi].iter().map(|&l| !l).collect()
+    } else if row.lits.len() - falses.len() < row.lo {
+        falses[..=row.lits.len() - row.lo].to_vec()
+    } else {
+        return None;
+    };
+    clause.extend(row.guard.map(|g| !g));
+    Some(clause)
+}
+
 /// The first of `rows` that `assignment` (by variable index) breaks, as a clause it falsifies.
 /// A row whose guard is false holds whatever its literals are.
 pub fn broken(rows: &[Row], assignment: &[bool]) -> Option<Vec<Lit>> {
@@ -132,15 +137,7 @@ pub fn broken(rows: &[Row], assignment: &[bool]) -> Option<Vec<Lit>> {
             return None;
         }
         let (t, f): (Vec<Lit>, Vec<Lit>) = r.lits.iter().partition(|l| l.value(assignment));
-        let mut clause: Vec<Lit> = if t.len() > r.hi {
-            t[..=r.hi].iter().map(|&l| !l).collect()
-        } else if t.len() < r.lo {
-            f[..=r.lits.len() - r.lo].to_vec()
-        } else {
-            return None;
-        };
-        clause.extend(r.guard.map(|g| !g));
-        Some(clause)
+        violated(r, &t, &f)
     })
 }
 
@@ -183,29 +180,24 @@ impl Watcher for Counting {
                 continue;
             }
             let (lo, hi, n) = (self.rows[r].lo, self.rows[r].hi, self.rows[r].lits.len());
-            let active = self.active(r);
-            if lit == row_lit {
+            // Whether the side this literal counts on has just reached its bound.
+            let reached = if lit == row_lit {
                 self.trues[r].push(row_lit);
-                let t = self.trues[r].len();
-                if !active {
-                } else if t > hi {
-                    if broken.is_none() {
-                        broken = self.breaks(r);
-                    }
-                } else if t == hi {
-                    self.queue.push((o.row, 0));
-                }
+                self.trues[r].len() == hi
             } else {
                 self.falses[r].push(row_lit);
-                let open = n - self.falses[r].len();
-                if !active {
-                } else if open < lo {
-                    if broken.is_none() {
-                        broken = self.breaks(r);
-                    }
-                } else if open == lo && lo > 0 {
-                    self.queue.push((o.row, 0));
+                lo > 0 && n - self.falses[r].len() == lo
+            };
+            // A guarded row whose guard is not true is only counted.
+            if !self.active(r) {
+                continue;
+            }
+            match self.breaks(r) {
+                Some(clause) => {
+                    broken.get_or_insert(clause);
                 }
+                None if reached => self.queue.push((o.row, 0)),
+                None => {}
             }
         }
         broken
@@ -433,8 +425,8 @@ mod tests {
         assert_eq!(c.assign(Var(1).pos()), None);
         assert_eq!(c.propagate(), None);
         // The guard comes true: the row is broken, and the clause names the guard.
-        let broken = c.assign(guard).expect("broken under its guard");
-        assert_eq!(broken, vec![Var(0).negated(), Var(1).negated(), !guard]);
+        let clause = c.assign(guard).expect("broken under its guard");
+        assert_eq!(clause, vec![Var(0).negated(), Var(1).negated(), !guard]);
         c.undo(guard);
         c.undo(Var(1).pos());
         c.queue.clear();
@@ -445,11 +437,7 @@ mod tests {
         assert_eq!(c.reason(p), vec![p, Var(0).negated(), !guard]);
         // The guard false: an assignment breaking the counts is no longer broken.
         let rows = [c.rows[0].clone()];
-        assert_eq!(broken_rows(&rows, &[true, true, false, false]), None);
-        assert!(broken_rows(&rows, &[true, true, false, true]).is_some());
-    }
-
-    fn broken_rows(rows: &[Row], a: &[bool]) -> Option<Vec<Lit>> {
-        broken(rows, a)
+        assert_eq!(broken(&rows, &[true, true, false, false]), None);
+        assert!(broken(&rows, &[true, true, false, true]).is_some());
     }
 }
