@@ -84,8 +84,8 @@ def main():
         if a.set == "csplib"
         else [(os.path.basename(p), [p]) for p in (LARGE if a.set == "large" else CPSAT15)]
     )
-    if a.threads:
-        cases = [(name, args + ["--threads", str(a.threads)]) for name, args in cases]
+    # The baseline runs on one engine and takes no --threads.
+    threads = ["--threads", str(a.threads)] if a.threads else []
     print(f"runs: {a.runs}, limit {a.limit} s a run; times min / median / max (s)\n")
     head = "| instance | explain (s) | steps | hardest | total | complete | won |"
     if a.plain:
@@ -94,7 +94,7 @@ def main():
     print("|" + "---|" * (head.count("|") - 1))
     medians = []
     for name, args in cases:
-        runs = [one(args, a.limit) for _ in range(a.runs)]
+        runs = [one(args + threads, a.limit) for _ in range(a.runs)]
         last = runs[-1]
         med = statistics.median(r["wall"] for r in runs)
         medians.append(med)
@@ -102,8 +102,7 @@ def main():
                f"{last['total']} | {last['complete']} | "
                f"{', '.join(r['won'] for r in runs)} |")
         if a.plain:
-            p = one([x for x in args if x != "--threads" and x != str(a.threads)] + ["--plain"],
-                    a.plain_limit)
+            p = one(args + ["--plain"], a.plain_limit)
             done = p["status"] == "solved"
             ratio = f"{p['wall'] / max(med, 1e-3):.0f}x" if done else f">{p['wall'] / max(med, 1e-3):.0f}x"
             row += (f" {p['wall']:.1f}{'' if done else ' (limit)'} | {p['steps']} | "
