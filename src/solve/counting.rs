@@ -180,24 +180,28 @@ impl Watcher for Counting {
                 continue;
             }
             let (lo, hi, n) = (self.rows[r].lo, self.rows[r].hi, self.rows[r].lits.len());
-            // Whether the side this literal counts on has just reached its bound.
-            let reached = if lit == row_lit {
+            // Whether the side this literal counts on has just reached its bound, and whether
+            // it has passed it (each report of a broken row comes from the side that broke it:
+            // the row's other literals, assigned before the solver backs off, report nothing).
+            let (reached, passed) = if lit == row_lit {
                 self.trues[r].push(row_lit);
-                self.trues[r].len() == hi
+                let t = self.trues[r].len();
+                (t == hi, t > hi)
             } else {
                 self.falses[r].push(row_lit);
-                lo > 0 && n - self.falses[r].len() == lo
+                let open = n - self.falses[r].len();
+                (lo > 0 && open == lo, open < lo)
             };
             // A guarded row whose guard is not true is only counted.
             if !self.active(r) {
                 continue;
             }
-            match self.breaks(r) {
-                Some(clause) => {
-                    broken.get_or_insert(clause);
+            if passed {
+                if broken.is_none() {
+                    broken = self.breaks(r);
                 }
-                None if reached => self.queue.push((o.row, 0)),
-                None => {}
+            } else if reached {
+                self.queue.push((o.row, 0));
             }
         }
         broken
@@ -390,6 +394,25 @@ mod tests {
         assert_eq!(q, Var(2).pos());
         let broken = c.assign(Var(2).negated()).expect("broken");
         assert_eq!(broken, vec![Var(1).negated(), Var(2).pos()]);
+    }
+
+    #[test]
+    fn a_broken_row_is_reported_by_the_side_that_broke_it_only() {
+        // At most one of four: the second true breaks it.
+        let mut c = Counting::new(vec![Row {
+            lits: lits(4),
+            lo: 0,
+            hi: 1,
+            guard: None,
+        }]);
+        assert_eq!(c.assign(Var(0).pos()), None);
+        c.queue.clear();
+        assert!(c.assign(Var(1).pos()).is_some());
+        // Before the solver backs off, a false on the same row reports nothing again (a
+        // repeated report is a repeated clause to the solver, and slowed explain by half).
+        assert_eq!(c.assign(Var(2).negated()), None);
+        // Another true does: it passes the bound itself.
+        assert!(c.assign(Var(3).pos()).is_some());
     }
 
     #[test]
