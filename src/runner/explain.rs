@@ -315,6 +315,31 @@ impl<'a> Engine<'a> {
         self.search.step(&assume)
     }
 
+    /// Of the literals `cands`, those that `set` forces, by solving with `set` assumed and at
+    /// least one candidate false (a clause behind a fresh selector, retired after): an
+    /// assignment drops every candidate it makes false, and once there is none the rest are
+    /// all forced. As many solves as assignments found, plus one, not one per candidate.
+    /// `None` if a limit stops it.
+    fn forced(&mut self, set: &[usize], mut cands: Vec<Lit>) -> Option<Vec<Lit>> {
+        let mut forced = Vec::new();
+        while !cands.is_empty() {
+            let on = self.search.backend.fresh();
+            let mut clause = vec![!on];
+            clause.extend(cands.iter().map(|&l| !l));
+            self.search.backend.add_clause(&clause);
+            let mut assume: Vec<Lit> = set.iter().map(|&e| self.lits[e]).collect();
+            assume.push(on);
+            let answer = self.search.step(&assume);
+            self.search.backend.add_clause(&[!on]);
+            match answer {
+                Solve::Exhausted => forced.append(&mut cands),
+                Solve::Found(a) => cands.retain(|l| l.value(&a)),
+                Solve::Stopped => return None,
+            }
+        }
+        Some(forced)
+    }
+
     /// Whether propagation alone refutes `set` with `not` false (no search; see
     /// [`Backend::refutes_by_propagation`]).
     fn propagates(&mut self, set: &[usize], not: Lit) -> bool {
@@ -678,16 +703,35 @@ fn sequence<'a, P: Puzzle>(
     let query = Query::Explain;
     let mut outcome = Outcome::new(query, Status::Unknown);
     let plain = limits.reasons == Reasons::Plain;
-    let mut check_f = P::formulate(instance, options, query)?;
     let config = match rows {
         Rows::Encoded => "explain",
         Rows::Counted => "explain-counting",
     };
     let mut engine = Engine::new(&mut f, optimum.clone(), limits.deadline, config, rows);
-    let mut checker = Engine::new(&mut check_f, optimum, limits.deadline, "assumptions", rows);
+    // The re-check, on two more engines built from formulations of their own: one proves
+    // that the reason forces each conclusion, with every row in clauses; one finds, for each
+    // element, an assignment of the rest where a conclusion fails, counting the "exactly"
+    // rows. Each is the faster at its task (docs/explain.md, "The re-check").
+    let mut checker = Checker {
+        refuter: Engine::new(
+            &mut P::formulate(instance, options, query)?,
+            optimum.clone(),
+            limits.deadline,
+            "assumptions",
+            Rows::Encoded,
+        ),
+        finder: Engine::new(
+            &mut P::formulate(instance, options, query)?,
+            optimum,
+            limits.deadline,
+            "assumptions",
+            Rows::Counted,
+        ),
+    };
     if let Some(flag) = race {
         engine.search.backend.stop_on(flag.clone());
-        checker.search.backend.stop_on(flag.clone());
+        checker.refuter.search.backend.stop_on(flag.clone());
+        checker.finder.search.backend.stop_on(flag.clone());
         engine.race = Some(flag.clone());
     }
     let all: Vec<usize> = (0..engine.lits.len()).collect();
@@ -1004,7 +1048,8 @@ fn sequence<'a, P: Puzzle>(
             for &j in &derived {
                 known[j] = true;
                 fact_of[j] = Some(engine.conclude(lit(j), &f.meanings[j]));
-                checker.conclude(lit(j), &f.meanings[j]);
+                checker.refuter.conclude(lit(j), &f.meanings[j]);
+                checker.finder.conclude(lit(j), &f.meanings[j]);
                 // A cheaper reason can now appear only near the new conclusion.
                 for &m in &inc.near[j] {
                     cache[m] = None;
@@ -1056,26 +1101,39 @@ fn sequence<'a, P: Puzzle>(
         }
     );
     outcome.stats.model = Some(f.model.size());
-    outcome.stats.solver_calls = Some(stats.solver_calls + checker.search.stats.solver_calls);
+    outcome.stats.solver_calls = Some(
+        stats.solver_calls
+            + checker.refuter.search.stats.solver_calls
+            + checker.finder.search.stats.solver_calls,
+    );
     Ok(outcome)
 }
 
-/// The re-check of a step on the second engine: `reason` forces every literal of `derived`,
-/// and without any one of its elements some literal of `derived` fails in an assignment that
-/// the engine finds and the model's rows (read directly) accept. `first` is the decision the
-/// reason was found for.
+/// The engines that re-check each step, sharing nothing with the one that explains.
+struct Checker<'a> {
+    /// Proves that a reason forces its conclusions (every row in clauses).
+    refuter: Engine<'a>,
+    /// Finds an assignment without each element where a conclusion fails (counting).
+    finder: Engine<'a>,
+}
+
+/// The re-check of a step on engines of its own: `reason` forces every literal of `derived`
+/// (on the refuter), and without any one of its elements some literal of `derived` fails in
+/// an assignment that the finder finds and the model's rows (read directly) accept. `first`
+/// is the decision the reason was found for.
 fn recheck(
-    checker: &mut Engine,
+    checker: &mut Checker,
     reason: &[usize],
     derived: &[Lit],
     first: Lit,
     hints: &[(usize, Vec<bool>)],
 ) -> std::result::Result<(), String> {
-    for &l in derived {
-        match checker.solve(reason, Some(l)) {
-            Solve::Exhausted => {}
-            Solve::Stopped => return Err("stopped".into()),
-            Solve::Found(_) => return Err(format!("the reason does not force {l:?}")),
+    match checker.refuter.forced(reason, derived.to_vec()) {
+        None => return Err("stopped".into()),
+        Some(all) => {
+            if let Some(l) = derived.iter().find(|l| !all.contains(l)) {
+                return Err(format!("the reason does not force {l:?}"));
+            }
         }
     }
     for (i, &x) in reason.iter().enumerate() {
@@ -1111,14 +1169,14 @@ fn recheck(
                     }
                 })
                 .collect();
-            checker.search.backend.prefer(&phases);
+            checker.finder.search.backend.prefer(&phases);
         }
         for &l in &order {
-            match checker.solve(&rest, Some(l)) {
+            match checker.finder.solve(&rest, Some(l)) {
                 Solve::Exhausted => continue,
                 Solve::Stopped => return Err("stopped".into()),
                 Solve::Found(a) => {
-                    if !checker.satisfies(&rest, &a) {
+                    if !checker.finder.satisfies(&rest, &a) {
                         return Err("a counter-assignment breaks the rows it should keep".into());
                     }
                     if l.value(&a) {
@@ -1132,7 +1190,7 @@ fn recheck(
         if !needed {
             return Err(format!(
                 "'{}' is not needed: the rest forces the conclusion",
-                checker.cited[x].text
+                checker.finder.cited[x].text
             ));
         }
     }
@@ -1310,4 +1368,49 @@ fn pictures(steps: &[Step], meanings: &[Meaning], title: &str) -> Vec<String> {
         known.extend(now);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::battleship::{formats, BattleshipPuzzle};
+
+    const NO_CLUES: &str = "size 4 5\nfleet 2 1 1\nrows 2 1 3 1\ncols 2 2 1 0 2\ngrid\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+
+    #[test]
+    fn the_recheck_passes_a_minimal_reason_and_rejects_a_wrong_one() {
+        let (_, grid) = formats::parse(NO_CLUES, None).expect("puzzle");
+        let options = Default::default();
+        let query = Query::Explain;
+        let engine = |rows, config| {
+            let mut f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
+            Engine::new(&mut f, None, None, config, rows)
+        };
+        let mut explaining = engine(Rows::Encoded, "explain");
+        let mut checker = Checker {
+            refuter: engine(Rows::Encoded, "assumptions"),
+            finder: engine(Rows::Counted, "assumptions"),
+        };
+        let f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
+        let all: Vec<usize> = (0..explaining.lits.len()).collect();
+        let Solve::Found(a) = explaining.solve(&all, None) else {
+            panic!("the puzzle has a solution");
+        };
+        let v = f.decisions[0];
+        let l = if a[v.index()] { v.pos() } else { v.negated() };
+        // A subset-minimal reason for the first cell passes.
+        let Found::Reason(reason) = minimal_reason(&mut explaining, &all, Some(l)) else {
+            panic!("the puzzle is unique: every cell is forced");
+        };
+        assert_eq!(recheck(&mut checker, &reason, &[l], l, &[]), Ok(()));
+        // Every element forces the cell, but not every one is needed.
+        let why = recheck(&mut checker, &all, &[l], l, &[]).expect_err("not minimal");
+        assert!(why.contains("is not needed"), "{why}");
+        // Nothing forces nothing.
+        let why = recheck(&mut checker, &[], &[l], l, &[]).expect_err("no reason");
+        assert!(why.contains("does not force"), "{why}");
+        // The reason does not force the cell's other value.
+        let why = recheck(&mut checker, &reason, &[l, !l], l, &[]).expect_err("both values");
+        assert!(why.contains("does not force"), "{why}");
+    }
 }
