@@ -315,31 +315,6 @@ impl<'a> Engine<'a> {
         self.search.step(&assume)
     }
 
-    /// Of the literals `cands`, those that `set` forces, by solving with `set` assumed and at
-    /// least one candidate false (a clause behind a fresh selector, retired after): an
-    /// assignment drops every candidate it makes false, and once there is none the rest are
-    /// all forced. As many solves as assignments found, plus one, not one per candidate.
-    /// `None` if a limit stops it.
-    fn forced(&mut self, set: &[usize], mut cands: Vec<Lit>) -> Option<Vec<Lit>> {
-        let mut forced = Vec::new();
-        while !cands.is_empty() {
-            let on = self.search.backend.fresh();
-            let mut clause = vec![!on];
-            clause.extend(cands.iter().map(|&l| !l));
-            self.search.backend.add_clause(&clause);
-            let mut assume: Vec<Lit> = set.iter().map(|&e| self.lits[e]).collect();
-            assume.push(on);
-            let answer = self.search.step(&assume);
-            self.search.backend.add_clause(&[!on]);
-            match answer {
-                Solve::Exhausted => forced.append(&mut cands),
-                Solve::Found(a) => cands.retain(|l| l.value(&a)),
-                Solve::Stopped => return None,
-            }
-        }
-        Some(forced)
-    }
-
     /// Whether propagation alone refutes `set` with `not` false (no search; see
     /// [`Backend::refutes_by_propagation`]).
     fn propagates(&mut self, set: &[usize], not: Lit) -> bool {
@@ -1128,12 +1103,11 @@ fn recheck(
     first: Lit,
     hints: &[(usize, Vec<bool>)],
 ) -> std::result::Result<(), String> {
-    match checker.refuter.forced(reason, derived.to_vec()) {
-        None => return Err("stopped".into()),
-        Some(all) => {
-            if let Some(l) = derived.iter().find(|l| !all.contains(l)) {
-                return Err(format!("the reason does not force {l:?}"));
-            }
+    for &l in derived {
+        match checker.refuter.solve(reason, Some(l)) {
+            Solve::Exhausted => {}
+            Solve::Stopped => return Err("stopped".into()),
+            Solve::Found(_) => return Err(format!("the reason does not force {l:?}")),
         }
     }
     for (i, &x) in reason.iter().enumerate() {

@@ -342,16 +342,6 @@ impl SatBackend {
         self.set_deadline(deadline);
     }
 
-    /// A new variable of the engine's own (beyond the model's), as a positive literal: a
-    /// selector for clauses added for a while (it is in no assignment the engine returns).
-    pub fn fresh(&mut self) -> Lit {
-        let v = self.vars.new_var();
-        Lit {
-            var: crate::model::Var(v.idx32()),
-            negated: false,
-        }
-    }
-
     /// Makes every later solve also stop as soon as `flag` is raised.
     pub fn stop_on(&mut self, flag: Arc<AtomicBool>) {
         self.stop = Some(flag);
