@@ -661,7 +661,7 @@ pub fn explain<P: Puzzle>(
     }
 }
 
-/// The explanation on one engine (and its re-checking engine), the rows held as `rows` says;
+/// The explanation on one engine (and its two re-checking engines), the rows held as `rows` says;
 /// stopped when `race` is raised (the other engine finished first). `steps`: the most steps
 /// either engine has made, for the progress report.
 #[allow(clippy::too_many_arguments)]
@@ -686,7 +686,7 @@ fn sequence<'a, P: Puzzle>(
     // The re-check, on two more engines built from formulations of their own: one proves
     // that the reason forces each conclusion, with every row in clauses; one finds, for each
     // element, an assignment of the rest where a conclusion fails, counting the "exactly"
-    // rows. Each is the faster at its task (docs/explain.md, "The re-check").
+    // rows. Each is the faster at its task (docs/explain.md, the re-check under "The method").
     let mut checker = Checker {
         refuter: Engine::new(
             &mut P::formulate(instance, options, query)?,
@@ -705,8 +705,7 @@ fn sequence<'a, P: Puzzle>(
     };
     if let Some(flag) = race {
         engine.search.backend.stop_on(flag.clone());
-        checker.refuter.search.backend.stop_on(flag.clone());
-        checker.finder.search.backend.stop_on(flag.clone());
+        checker.stop_on(flag);
         engine.race = Some(flag.clone());
     }
     let all: Vec<usize> = (0..engine.lits.len()).collect();
@@ -1023,8 +1022,7 @@ fn sequence<'a, P: Puzzle>(
             for &j in &derived {
                 known[j] = true;
                 fact_of[j] = Some(engine.conclude(lit(j), &f.meanings[j]));
-                checker.refuter.conclude(lit(j), &f.meanings[j]);
-                checker.finder.conclude(lit(j), &f.meanings[j]);
+                checker.conclude(lit(j), &f.meanings[j]);
                 // A cheaper reason can now appear only near the new conclusion.
                 for &m in &inc.near[j] {
                     cache[m] = None;
@@ -1090,6 +1088,20 @@ struct Checker<'a> {
     refuter: Engine<'a>,
     /// Finds an assignment without each element where a conclusion fails (counting).
     finder: Engine<'a>,
+}
+
+impl Checker<'_> {
+    /// Adds a conclusion as an element on both engines.
+    fn conclude(&mut self, lit: Lit, meaning: &Meaning) {
+        self.refuter.conclude(lit, meaning);
+        self.finder.conclude(lit, meaning);
+    }
+
+    /// Makes both engines stop as soon as `flag` is raised.
+    fn stop_on(&mut self, flag: &Arc<AtomicBool>) {
+        self.refuter.search.backend.stop_on(flag.clone());
+        self.finder.search.backend.stop_on(flag.clone());
+    }
 }
 
 /// The re-check of a step on engines of its own: `reason` forces every literal of `derived`
