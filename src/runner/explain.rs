@@ -14,10 +14,11 @@
 //!    implicit hitting sets find the cheapest reason of all (an optimal unsatisfiable subset),
 //!    and the step says which it has (`minimal`: `subset` or `smallest`);
 //! 3. the step concludes every decision its reason forces, not only the one it was found for;
-//! 4. before it is kept, a second engine, built from a second formulation and sharing nothing
-//!    with the first, re-checks it: the reason forces each conclusion (one refutation each)
-//!    and every element of it is needed (dropping it admits an assignment, found by the engine
-//!    and then checked row by row against the model, where some conclusion fails).
+//! 4. before it is kept, two more engines, each built from a formulation of its own and
+//!    sharing nothing with the first, re-check it: the reason forces each conclusion (one
+//!    refutation each, on the one with every row in clauses) and every element of it is needed
+//!    (dropping it admits an assignment, found by the one that counts and then checked row by
+//!    row against the model, where some conclusion fails).
 //!
 //! A decision's cached reason stays a valid, minimal reason for the rest of the run (reasons
 //! name their earlier conclusions explicitly); only the decisions near a new conclusion (sharing
@@ -982,7 +983,7 @@ fn sequence<'a, P: Puzzle>(
             derived.sort_unstable();
             let lits: Vec<Lit> = derived.iter().map(|&j| lit(j)).collect();
             // The search's own counter-assignments, where it has them for this reason, are given
-            // to the second engine as a hint where to start (a phase, not an answer: it finds
+            // to the re-checking engine that finds assignments as a hint where to start (a phase, not an answer: it finds
             // its own assignment, checked row by row).
             let hints: Vec<(usize, Vec<bool>)> = std::mem::take(&mut engine.witnesses)
                 .into_iter()
