@@ -983,8 +983,8 @@ fn sequence<'a, P: Puzzle>(
             derived.sort_unstable();
             let lits: Vec<Lit> = derived.iter().map(|&j| lit(j)).collect();
             // The search's own counter-assignments, where it has them for this reason, are given
-            // to the re-checking engine that finds assignments as a hint where to start (a phase, not an answer: it finds
-            // its own assignment, checked row by row).
+            // to the re-checking engine that finds assignments as a hint where to start (a
+            // phase, not an answer: it finds its own assignment, checked row by row).
             let hints: Vec<(usize, Vec<bool>)> = std::mem::take(&mut engine.witnesses)
                 .into_iter()
                 .filter(|(x, _)| reason.contains(x))
