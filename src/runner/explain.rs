@@ -49,11 +49,17 @@ pub fn cost(kind: Kind) -> u32 {
     }
 }
 
-/// Conflicts a deletion trial of a global core may take before the core counts as hard.
+/// Conflicts a deletion trial of a global core may take, at first, before the core counts as
+/// hard at that budget.
 const BUDGET: i32 = 5_000;
 
-/// How many of the cheapest global cores are tried under [`BUDGET`] before the cheapest is
-/// shrunk whatever it costs.
+/// Each pass over the hard cores multiplies the budget by this.
+const BUDGET_GROWTH: i32 = 4;
+
+/// Past this budget, the cheapest core is shrunk whatever it costs.
+const BUDGET_MAX: i32 = 320_000;
+
+/// How many of the cheapest global cores are tried at each budget.
 const TRIED: usize = 8;
 
 /// Reasons dearer than this are not searched for a cheaper one (the hitting sets grow).
@@ -388,9 +394,9 @@ fn core_of(e: &mut Engine, pool: &[usize], concl: Option<Lit>) -> Found {
 /// Shrinks a subset forcing `concl` to a subset-minimal one by deletion, trying the dearest
 /// elements first; `None` if a limit stops it.
 fn shrink(e: &mut Engine, core: Vec<usize>, concl: Option<Lit>) -> Option<Vec<usize>> {
-    match shrink_within(e, core, concl, None) {
+    match shrink_within(e, core, concl, None, 0) {
         Shrunk::Minimal(r) => Some(r),
-        Shrunk::Hard(_) | Shrunk::Stopped => None,
+        Shrunk::Hard(..) | Shrunk::Stopped => None,
     }
 }
 
@@ -399,21 +405,26 @@ enum Shrunk {
     /// Subset-minimal.
     Minimal(Vec<usize>),
     /// A deletion trial ran past its budget: the core as far as it was shrunk (it still
-    /// forces the conclusion, but may not be minimal).
-    Hard(Vec<usize>),
+    /// forces the conclusion, but may not be minimal), and how many of its first elements
+    /// are proved necessary (a shrink of it can start there).
+    Hard(Vec<usize>, usize),
     Stopped,
 }
 
-/// [`shrink`], each deletion trial held to `budget` conflicts when one is given.
+/// [`shrink`], each deletion trial held to `budget` conflicts when one is given, starting
+/// after the first `start` elements (in the order the shrink sorts them), proved necessary
+/// by an earlier shrink of a superset: without one, a superset less it was satisfiable, so
+/// any subset less it is too.
 fn shrink_within(
     e: &mut Engine,
     mut core: Vec<usize>,
     concl: Option<Lit>,
     budget: Option<i32>,
+    start: usize,
 ) -> Shrunk {
     core.sort_by_key(|&x| (std::cmp::Reverse(e.costs[x]), x));
     e.witnesses.clear();
-    let mut i = 0;
+    let mut i = start.min(core.len());
     while i < core.len() {
         let mut trial = core.clone();
         trial.remove(i);
@@ -432,7 +443,7 @@ fn shrink_within(
                 i += 1;
             }
             Solve::Stopped if budget.is_some() && !e.search.out_of_time() && !e.lost() => {
-                return Shrunk::Hard(core)
+                return Shrunk::Hard(core, i)
             }
             Solve::Stopped => return Shrunk::Stopped,
         }
@@ -750,9 +761,11 @@ fn sequence<'a, P: Puzzle>(
     let mut failed_at = vec![0usize; n];
     // Over every element, a decision's core not yet shrunk (a reason, not minimal): kept
     // until a conclusion lands near it, so that each round shrinks one and finds no other.
-    let mut cores_kept: Vec<Option<(u32, Vec<usize>)>> = vec![None; n];
-    // Decisions whose core's shrinking ran past [`BUDGET`] (until a conclusion lands near).
-    let mut hard = vec![false; n];
+    // With each, how many of its first elements a shrink proved necessary.
+    let mut cores_kept: Vec<Option<(u32, Vec<usize>, usize)>> = vec![None; n];
+    // The budget at which a decision's core's shrinking last ran past it (0: never), until a
+    // conclusion lands near.
+    let mut hard = vec![0i32; n];
     let mut steps: Vec<Step> = Vec::new();
     let mut stopped = false;
     let first_level = if plain { LEVELS } else { 1 };
@@ -782,7 +795,7 @@ fn sequence<'a, P: Puzzle>(
                     continue;
                 }
                 if level == LEVELS {
-                    if let Some((c, core)) = &cores_kept[k] {
+                    if let Some((c, core, _)) = &cores_kept[k] {
                         cores.push((*c, k, core.clone()));
                         continue;
                     }
@@ -803,7 +816,7 @@ fn sequence<'a, P: Puzzle>(
                     // Over every element, cores first: only one a round is shrunk (below).
                     Found::Reason(core) if level == LEVELS => {
                         let c = engine.cost_of(&core);
-                        cores_kept[k] = Some((c, core.clone()));
+                        cores_kept[k] = Some((c, core.clone(), 0));
                         cores.push((c, k, core));
                     }
                     Found::Reason(r) => {
@@ -842,42 +855,44 @@ fn sequence<'a, P: Puzzle>(
                 }
             } else if !cores.is_empty() {
                 // The cheapest cores first, each deletion held to a budget: where one runs
-                // past it (a reason whose proof is hard), the next core is tried, and only
-                // when every core is hard is the cheapest shrunk whatever it costs.
+                // past it (a reason whose proof is hard), the next core is tried. When every
+                // core tried is hard, they are tried again with a budget four times as high,
+                // each from where it stopped, and past the last budget the cheapest is
+                // shrunk whatever it costs.
                 let mut done = false;
-                for (_, k, core) in cores.iter_mut().take(TRIED) {
-                    if hard[*k] {
-                        continue;
-                    }
-                    match shrink_within(&mut engine, core.clone(), Some(lit(*k)), Some(BUDGET)) {
-                        Shrunk::Minimal(r) => {
-                            let c = engine.cost_of(&r);
-                            cache[*k] = Some((r, c, level));
-                            done = true;
-                            break;
-                        }
-                        Shrunk::Hard(part) => {
-                            hard[*k] = true;
-                            let c = engine.cost_of(&part);
-                            cores_kept[*k] = Some((c, part.clone()));
-                            *core = part;
-                        }
-                        Shrunk::Stopped => {
-                            stopped = true;
-                            break;
-                        }
-                    }
-                }
-                if !done && !stopped {
+                let mut budget = BUDGET;
+                while !done && !stopped {
                     cores.sort();
-                    let (_, k, core) = cores.swap_remove(0);
-                    match shrink(&mut engine, core, Some(lit(k))) {
-                        Some(r) => {
-                            let c = engine.cost_of(&r);
-                            cache[k] = Some((r, c, level));
+                    for (_, k, core) in cores.iter_mut().take(TRIED) {
+                        if hard[*k] >= budget {
+                            continue;
                         }
-                        None => stopped = true,
+                        let start = cores_kept[*k].as_ref().map_or(0, |c| c.2);
+                        let lim = (budget <= BUDGET_MAX).then_some(budget);
+                        match shrink_within(&mut engine, core.clone(), Some(lit(*k)), lim, start) {
+                            Shrunk::Minimal(r) => {
+                                let c = engine.cost_of(&r);
+                                cache[*k] = Some((r, c, level));
+                                done = true;
+                                break;
+                            }
+                            Shrunk::Hard(part, proved) => {
+                                hard[*k] = budget;
+                                let c = engine.cost_of(&part);
+                                cores_kept[*k] = Some((c, part.clone(), proved));
+                                *core = part;
+                            }
+                            Shrunk::Stopped => {
+                                stopped = true;
+                                break;
+                            }
+                        }
+                        if lim.is_none() {
+                            // Only the cheapest is shrunk without a budget.
+                            break;
+                        }
                     }
+                    budget = budget.saturating_mul(BUDGET_GROWTH);
                 }
                 cores.clear();
             }
@@ -1029,7 +1044,7 @@ fn sequence<'a, P: Puzzle>(
                     cache[m] = None;
                     failed_at[m] = 0;
                     cores_kept[m] = None;
-                    hard[m] = false;
+                    hard[m] = 0;
                 }
             }
         }
@@ -1399,5 +1414,50 @@ mod tests {
         // The reason does not force the cell's other value.
         let why = recheck(&mut checker, &reason, &[l, !l], l, &[]).expect_err("both values");
         assert!(why.contains("does not force"), "{why}");
+    }
+
+    #[test]
+    fn a_shrink_stopped_by_its_budget_resumes_to_a_minimal_reason() {
+        let (_, grid) = formats::parse(NO_CLUES, None).expect("puzzle");
+        let options = Default::default();
+        let query = Query::Explain;
+        let engine = |rows, config| {
+            let mut f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
+            Engine::new(&mut f, None, None, config, rows)
+        };
+        let mut explaining = engine(Rows::Counted, "explain");
+        let mut checker = Checker {
+            refuter: engine(Rows::Encoded, "assumptions"),
+            finder: engine(Rows::Counted, "assumptions"),
+        };
+        let f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
+        let all: Vec<usize> = (0..explaining.lits.len()).collect();
+        let Solve::Found(a) = explaining.solve(&all, None) else {
+            panic!("the puzzle has a solution");
+        };
+        let mut stops = 0;
+        for &v in &f.decisions {
+            let l = if a[v.index()] { v.pos() } else { v.negated() };
+            let Found::Reason(mut core) = core_of(&mut explaining, &all, Some(l)) else {
+                panic!("the puzzle is unique: every cell is forced");
+            };
+            // From no conflict at all upwards, each shrink starting where the last stopped.
+            let (mut budget, mut start) = (0, 0);
+            let reason = loop {
+                match shrink_within(&mut explaining, core.clone(), Some(l), Some(budget), start) {
+                    Shrunk::Minimal(r) => break r,
+                    Shrunk::Hard(part, proved) => {
+                        assert!(proved >= start && proved <= part.len());
+                        (core, start) = (part, proved);
+                        stops += 1;
+                        budget = budget * 2 + 1;
+                    }
+                    Shrunk::Stopped => panic!("no time limit was set"),
+                }
+            };
+            assert_eq!(recheck(&mut checker, &reason, &[l], l, &[]), Ok(()));
+        }
+        // The budgets did stop some shrinks, so the resumption was exercised.
+        assert!(stops > 0);
     }
 }
