@@ -338,7 +338,7 @@ pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {
 pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
     match (&output.svg, report.facts.explanation.as_ref()) {
         (Some(dir), Some(x)) if output.svg_dir => {
-            for (i, picture) in x.pictures.iter().enumerate() {
+            for (i, picture) in quandary::runner::explain::pictures(x).iter().enumerate() {
                 write_file(&format!("{dir}/step-{:03}.svg", i + 1), picture)?;
             }
             if let Some(svg) = &report.svg {

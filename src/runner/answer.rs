@@ -232,10 +232,22 @@ pub struct Explanation {
     pub open: usize,
     /// How a step's cost is counted.
     pub costs: String,
-    /// One picture a step: what is known before it, its reason outlined, its conclusions
-    /// shaded (`--svg DIR`, the page's stepper).
+    /// What the steps' pictures are drawn on (`explain::pictures`, for `--svg DIR` and the
+    /// page's stepper): drawn only when asked for, since on a large board they take longer
+    /// than a time limit should be overrun by.
     #[serde(skip)]
-    pub pictures: Vec<String>,
+    pub board: StepBoard,
+}
+
+/// The board the pictures of an explanation's steps are drawn on.
+#[derive(Clone, Debug, Default)]
+pub struct StepBoard {
+    /// Every place a decision speaks of.
+    pub places: Vec<Place>,
+    /// Rows and columns, for a board of square cells.
+    pub extent: Option<(usize, usize)>,
+    /// The instance, for the captions.
+    pub title: String,
 }
 
 /// The answer to a query: its facts, and the verified solutions (the first, and for

@@ -28,7 +28,7 @@
 //! says so (`complete` false). Where it has an objective, the optimum (proved by the runner
 //! first) is one more given.
 
-pub use super::answer::{Cited, Difficulty, Explanation, Minimal, Step};
+pub use super::answer::{Cited, Difficulty, Explanation, Minimal, Step, StepBoard};
 use super::answer::{Forced, Outcome};
 use crate::error::{Error, Result};
 use crate::model::{Kind, Lit, Model, Sense, Var};
@@ -1063,14 +1063,19 @@ fn sequence<'a, P: Puzzle>(
     } else {
         Status::Solved
     };
-    let pictures = pictures(&steps, &f.meanings, &P::describe(instance));
+    let (places, extent) = crate::runner::forced::board(&f.meanings);
+    let board = StepBoard {
+        places,
+        extent,
+        title: P::describe(instance),
+    };
     outcome.explanation = Some(Explanation {
         steps,
         difficulty,
         complete: open == 0,
         open,
         costs: COSTS.into(),
-        pictures,
+        board,
     });
     let stats = engine.search.finish();
     outcome.stats.method = format!(
@@ -1317,9 +1322,12 @@ impl Incidence {
 /// One picture a step, on the board the decisions' places make: places concluded before the
 /// step pale with their mark, the step's conclusions shaded, the places its reason speaks of
 /// outlined in red.
-fn pictures(steps: &[Step], meanings: &[Meaning], title: &str) -> Vec<String> {
+/// One picture a step of `x`: what is known before it, its reason outlined, its conclusions
+/// shaded.
+pub fn pictures(x: &Explanation) -> Vec<String> {
     use std::collections::BTreeMap;
-    let (places, extent) = crate::runner::forced::board(meanings);
+    let (steps, places, extent, title) =
+        (&x.steps, &x.board.places, x.board.extent, &x.board.title);
     let mark = |d: &Forced| match (d.value, &d.meaning.otherwise) {
         (true, _) => Some(d.meaning.says.clone()),
         (false, Some(o)) => Some(o.clone()),
@@ -1364,7 +1372,7 @@ fn pictures(steps: &[Step], meanings: &[Meaning], title: &str) -> Vec<String> {
                 // Hex boards: the conclusions and what is known, labelled.
                 let mut labels = known.clone();
                 labels.extend(now.clone());
-                crate::runner::forced::hex_labels(&places, &labels, &caption)
+                crate::runner::forced::hex_labels(places, &labels, &caption)
             }
         });
         known.extend(now);

@@ -642,7 +642,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             out["text"] = json!(report.text);
             out["svg"] = json!(report.svg);
             if let Some(x) = &report.facts.explanation {
-                out["step_svgs"] = json!(x.pictures);
+                out["step_svgs"] = json!(quandary::runner::explain::pictures(x));
             }
             Answer::json(200, out)
         }
