@@ -450,6 +450,10 @@ fn shards_split_the_jobs_by_flag_slurm_or_kubernetes_index() {
 }
 
 #[test]
+#[cfg_attr(
+    quandary_missing = "parallel",
+    ignore = "needs GNU parallel (apt-get install parallel); CI runs it"
+)]
 fn the_gnu_parallel_recipe_gives_the_direct_answers() {
     if !common::tool_here("parallel", "--version", "apt-get install parallel") {
         return;

@@ -81,6 +81,10 @@ fn agrees<P: Puzzle>(words: &[&str], o: Value, tag: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    quandary_missing = "glpsol",
+    ignore = "needs GLPK's glpsol (apt-get install glpk-utils); CI runs it"
+)]
 fn glpk_reads_every_formulation_and_agrees() {
     use quandary::puzzles::battleship::{puzzle::EXAMPLE_URL, BattleshipPuzzle};
     use quandary::puzzles::chess::ChessAvoidance;
