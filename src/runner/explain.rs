@@ -1319,11 +1319,9 @@ impl Incidence {
     }
 }
 
-/// One picture a step, on the board the decisions' places make: places concluded before the
-/// step pale with their mark, the step's conclusions shaded, the places its reason speaks of
-/// outlined in red.
-/// One picture a step of `x`: what is known before it, its reason outlined, its conclusions
-/// shaded.
+/// One picture a step of `x`, on the board the decisions' places make: places concluded
+/// before the step pale with their mark, the step's conclusions shaded, the places its reason
+/// speaks of outlined in red. Drawn when asked for (`--svg DIR`, the page), not by the run.
 pub fn pictures(x: &Explanation) -> Vec<String> {
     use std::collections::BTreeMap;
     let (steps, places, extent, title) =
