@@ -1385,26 +1385,42 @@ mod tests {
 
     const NO_CLUES: &str = "size 4 5\nfleet 2 1 1\nrows 2 1 3 1\ncols 2 2 1 0 2\ngrid\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
 
-    #[test]
-    fn the_recheck_passes_a_minimal_reason_and_rejects_a_wrong_one() {
-        let (_, grid) = formats::parse(NO_CLUES, None).expect("puzzle");
-        let options = Default::default();
+    /// On the puzzle with no clues: an explaining engine holding the rows as `rows` says, a
+    /// checker, the decisions, every element, and a solution.
+    fn engines(
+        rows: Rows,
+    ) -> (
+        Engine<'static>,
+        Checker<'static>,
+        Vec<Var>,
+        Vec<usize>,
+        Vec<bool>,
+    ) {
+        // The engines borrow the puzzle; a test's engines may keep it to the end.
+        let grid = Box::leak(Box::new(formats::parse(NO_CLUES, None).expect("puzzle").1));
+        let options = Box::leak(Box::default());
         let query = Query::Explain;
         let engine = |rows, config| {
-            let mut f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
+            let mut f = BattleshipPuzzle::formulate(grid, options, query).expect("model");
             Engine::new(&mut f, None, None, config, rows)
         };
-        let mut explaining = engine(Rows::Encoded, "explain");
-        let mut checker = Checker {
+        let mut explaining = engine(rows, "explain");
+        let checker = Checker {
             refuter: engine(Rows::Encoded, "assumptions"),
             finder: engine(Rows::Counted, "assumptions"),
         };
-        let f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
+        let f = BattleshipPuzzle::formulate(grid, options, query).expect("model");
         let all: Vec<usize> = (0..explaining.lits.len()).collect();
         let Solve::Found(a) = explaining.solve(&all, None) else {
             panic!("the puzzle has a solution");
         };
-        let v = f.decisions[0];
+        (explaining, checker, f.decisions, all, a)
+    }
+
+    #[test]
+    fn the_recheck_passes_a_minimal_reason_and_rejects_a_wrong_one() {
+        let (mut explaining, mut checker, decisions, all, a) = engines(Rows::Encoded);
+        let v = decisions[0];
         let l = if a[v.index()] { v.pos() } else { v.negated() };
         // A subset-minimal reason for the first cell passes.
         let Found::Reason(reason) = minimal_reason(&mut explaining, &all, Some(l)) else {
@@ -1424,25 +1440,9 @@ mod tests {
 
     #[test]
     fn a_shrink_stopped_by_its_budget_resumes_to_a_minimal_reason() {
-        let (_, grid) = formats::parse(NO_CLUES, None).expect("puzzle");
-        let options = Default::default();
-        let query = Query::Explain;
-        let engine = |rows, config| {
-            let mut f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
-            Engine::new(&mut f, None, None, config, rows)
-        };
-        let mut explaining = engine(Rows::Counted, "explain");
-        let mut checker = Checker {
-            refuter: engine(Rows::Encoded, "assumptions"),
-            finder: engine(Rows::Counted, "assumptions"),
-        };
-        let f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
-        let all: Vec<usize> = (0..explaining.lits.len()).collect();
-        let Solve::Found(a) = explaining.solve(&all, None) else {
-            panic!("the puzzle has a solution");
-        };
+        let (mut explaining, mut checker, decisions, all, a) = engines(Rows::Counted);
         let mut stops = 0;
-        for &v in &f.decisions {
+        for &v in &decisions {
             let l = if a[v.index()] { v.pos() } else { v.negated() };
             let Found::Reason(mut core) = core_of(&mut explaining, &all, Some(l)) else {
                 panic!("the puzzle is unique: every cell is forced");
