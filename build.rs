@@ -16,7 +16,8 @@ fn main() {
         .map(|p| std::env::split_paths(&p).collect())
         .unwrap_or_default();
     // A tool installed later changes its directory: the probe runs again.
-    for d in dirs.iter().filter(|d| d.is_dir()) {
+    // (Absolute ones only: a relative one, such as ".", would be the package itself.)
+    for d in dirs.iter().filter(|d| d.is_absolute() && d.is_dir()) {
         println!("cargo::rerun-if-changed={}", d.display());
     }
     if std::env::var_os("CI").is_some() {
