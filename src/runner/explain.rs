@@ -1127,8 +1127,9 @@ impl Checker<'_> {
 
 /// The re-check of a step on engines of its own: `reason` forces every literal of `derived`
 /// (on the refuter), and without any one of its elements some literal of `derived` fails in
-/// an assignment that the finder finds and the model's rows (read directly) accept. `first`
-/// is the decision the reason was found for.
+/// an assignment that the model's rows (read directly) accept: the explaining engine's own
+/// from `hints` where it passes, else one the finder finds. `first` is the decision the
+/// reason was found for.
 fn recheck(
     checker: &mut Checker,
     reason: &[usize],
@@ -1150,11 +1151,19 @@ fn recheck(
             .filter(|&(j, _)| j != i)
             .map(|(_, &y)| y)
             .collect();
+        let hint = hints.iter().find(|(y, _)| *y == x);
+        // The explaining engine's own counter-assignment, where it has one, settles it when
+        // the model's rows (read directly, no solver) accept it: an assignment of the rest
+        // where a conclusion fails is all this check asks for, whoever found it.
+        if let Some((_, a)) = hint {
+            if checker.finder.satisfies(&rest, a) && derived.iter().any(|l| !l.value(a)) {
+                continue;
+            }
+        }
         let mut needed = false;
         // The conclusions the hint breaks are tried first (with no hint, the step's own
         // decision, the first): most others still follow without x.
         let mut order: Vec<Lit> = derived.to_vec();
-        let hint = hints.iter().find(|(y, _)| *y == x);
         match hint {
             Some((_, a)) => order.sort_by_key(|l| l.value(a)),
             None => {
@@ -1427,8 +1436,28 @@ mod tests {
             panic!("the puzzle is unique: every cell is forced");
         };
         assert_eq!(recheck(&mut checker, &reason, &[l], l, &[]), Ok(()));
+        // With the shrink's own counter-assignments as hints, the rows accept each of them
+        // and the finder is not asked at all.
+        let hints = std::mem::take(&mut explaining.witnesses);
+        assert!(reason.iter().all(|x| hints.iter().any(|(y, _)| y == x)));
+        let asked = checker.finder.search.stats.solver_calls;
+        assert_eq!(recheck(&mut checker, &reason, &[l], l, &hints), Ok(()));
+        assert_eq!(checker.finder.search.stats.solver_calls, asked);
         // Every element forces the cell, but not every one is needed.
         let why = recheck(&mut checker, &all, &[l], l, &[]).expect_err("not minimal");
+        assert!(why.contains("is not needed"), "{why}");
+        // A hint does not make it so: a solution (where the cell keeps its value) offered
+        // for every element is turned down by the rows, and the finder finds none.
+        let false_hints: Vec<(usize, Vec<bool>)> = all.iter().map(|&x| (x, a.clone())).collect();
+        let why = recheck(&mut checker, &all, &[l], l, &false_hints).expect_err("not minimal");
+        assert!(why.contains("is not needed"), "{why}");
+        // Nor the solution with the cell flipped (the cell fails, but its row's count
+        // breaks).
+        let mut flipped = a.clone();
+        flipped[v.index()] = !flipped[v.index()];
+        let false_hints: Vec<(usize, Vec<bool>)> =
+            all.iter().map(|&x| (x, flipped.clone())).collect();
+        let why = recheck(&mut checker, &all, &[l], l, &false_hints).expect_err("not minimal");
         assert!(why.contains("is not needed"), "{why}");
         // Nothing forces nothing.
         let why = recheck(&mut checker, &[], &[l], l, &[]).expect_err("no reason");
