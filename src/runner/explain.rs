@@ -965,7 +965,11 @@ fn sequence<'a, P: Puzzle>(
             if plain {
                 maybe.clear();
             }
-            match engine.solve(&reason, None) {
+            // These are looked for on the re-checking engine that refutes: a conclusion it
+            // refutes here is proved by it once (the re-check's own proof), and the
+            // explaining engine spends no search on it.
+            let refuter = &mut checker.refuter;
+            match refuter.solve(&reason, None) {
                 Solve::Found(a) => maybe.retain(|&j| a[f.decisions[j].index()] == target[j]),
                 Solve::Stopped => {
                     stopped = true;
@@ -978,7 +982,7 @@ fn sequence<'a, P: Puzzle>(
             let mut i = 0;
             while i < maybe.len() {
                 let j = maybe[i];
-                match engine.solve(&reason, Some(lit(j))) {
+                match refuter.solve(&reason, Some(lit(j))) {
                     Solve::Exhausted => {
                         derived.push(j);
                         i += 1;
@@ -997,14 +1001,15 @@ fn sequence<'a, P: Puzzle>(
             }
             derived.sort_unstable();
             let lits: Vec<Lit> = derived.iter().map(|&j| lit(j)).collect();
-            // The search's own counter-assignments, where it has them for this reason, are given
-            // to the re-checking engine that finds assignments as a hint where to start (a
-            // phase, not an answer: it finds its own assignment, checked row by row).
+            // The search's own counter-assignments, where it has them for this reason, go to
+            // the re-check: each is checked row by row there, and where one fails, the
+            // re-checking engine that finds assignments starts from it (a phase only).
             let hints: Vec<(usize, Vec<bool>)> = std::mem::take(&mut engine.witnesses)
                 .into_iter()
                 .filter(|(x, _)| reason.contains(x))
                 .collect();
-            if let Err(why) = recheck(&mut checker, &reason, &lits, lit(k), &hints) {
+            let refuted: Vec<Lit> = lits.iter().copied().filter(|&l| l != lit(k)).collect();
+            if let Err(why) = recheck(&mut checker, &reason, &lits, lit(k), &hints, &refuted) {
                 if why == "stopped" {
                     stopped = true;
                     break 'batch;
@@ -1126,7 +1131,8 @@ impl Checker<'_> {
 }
 
 /// The re-check of a step on engines of its own: `reason` forces every literal of `derived`
-/// (on the refuter), and without any one of its elements some literal of `derived` fails in
+/// (on the refuter; those of `refuted` it has refuted already, when they were found), and
+/// without any one of its elements some literal of `derived` fails in
 /// an assignment that the model's rows (read directly) accept: the explaining engine's own
 /// from `hints` where it passes, else one the finder finds. `first` is the decision the
 /// reason was found for.
@@ -1136,8 +1142,9 @@ fn recheck(
     derived: &[Lit],
     first: Lit,
     hints: &[(usize, Vec<bool>)],
+    refuted: &[Lit],
 ) -> std::result::Result<(), String> {
-    for &l in derived {
+    for &l in derived.iter().filter(|l| !refuted.contains(l)) {
         match checker.refuter.solve(reason, Some(l)) {
             Solve::Exhausted => {}
             Solve::Stopped => return Err("stopped".into()),
@@ -1435,21 +1442,21 @@ mod tests {
         let Found::Reason(reason) = minimal_reason(&mut explaining, &all, Some(l)) else {
             panic!("the puzzle is unique: every cell is forced");
         };
-        assert_eq!(recheck(&mut checker, &reason, &[l], l, &[]), Ok(()));
+        assert_eq!(recheck(&mut checker, &reason, &[l], l, &[], &[]), Ok(()));
         // With the shrink's own counter-assignments as hints, the rows accept each of them
         // and the finder is not asked at all.
         let hints = std::mem::take(&mut explaining.witnesses);
         assert!(reason.iter().all(|x| hints.iter().any(|(y, _)| y == x)));
         let asked = checker.finder.search.stats.solver_calls;
-        assert_eq!(recheck(&mut checker, &reason, &[l], l, &hints), Ok(()));
+        assert_eq!(recheck(&mut checker, &reason, &[l], l, &hints, &[]), Ok(()));
         assert_eq!(checker.finder.search.stats.solver_calls, asked);
         // Every element forces the cell, but not every one is needed.
-        let why = recheck(&mut checker, &all, &[l], l, &[]).expect_err("not minimal");
+        let why = recheck(&mut checker, &all, &[l], l, &[], &[]).expect_err("not minimal");
         assert!(why.contains("is not needed"), "{why}");
         // A hint does not make it so: a solution (where the cell keeps its value) offered
         // for every element is turned down by the rows, and the finder finds none.
         let false_hints: Vec<(usize, Vec<bool>)> = all.iter().map(|&x| (x, a.clone())).collect();
-        let why = recheck(&mut checker, &all, &[l], l, &false_hints).expect_err("not minimal");
+        let why = recheck(&mut checker, &all, &[l], l, &false_hints, &[]).expect_err("not minimal");
         assert!(why.contains("is not needed"), "{why}");
         // Nor the solution with the cell flipped (the cell fails, but its row's count
         // breaks).
@@ -1457,13 +1464,13 @@ mod tests {
         flipped[v.index()] = !flipped[v.index()];
         let false_hints: Vec<(usize, Vec<bool>)> =
             all.iter().map(|&x| (x, flipped.clone())).collect();
-        let why = recheck(&mut checker, &all, &[l], l, &false_hints).expect_err("not minimal");
+        let why = recheck(&mut checker, &all, &[l], l, &false_hints, &[]).expect_err("not minimal");
         assert!(why.contains("is not needed"), "{why}");
         // Nothing forces nothing.
-        let why = recheck(&mut checker, &[], &[l], l, &[]).expect_err("no reason");
+        let why = recheck(&mut checker, &[], &[l], l, &[], &[]).expect_err("no reason");
         assert!(why.contains("does not force"), "{why}");
         // The reason does not force the cell's other value.
-        let why = recheck(&mut checker, &reason, &[l, !l], l, &[]).expect_err("both values");
+        let why = recheck(&mut checker, &reason, &[l, !l], l, &[], &[]).expect_err("both values");
         assert!(why.contains("does not force"), "{why}");
     }
 
@@ -1490,7 +1497,7 @@ mod tests {
                     Shrunk::Stopped => panic!("no time limit was set"),
                 }
             };
-            assert_eq!(recheck(&mut checker, &reason, &[l], l, &[]), Ok(()));
+            assert_eq!(recheck(&mut checker, &reason, &[l], l, &[], &[]), Ok(()));
         }
         // The budgets did stop some shrinks, so the resumption was exercised.
         assert!(stops > 0);
