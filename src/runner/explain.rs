@@ -1132,10 +1132,9 @@ impl Checker<'_> {
 
 /// The re-check of a step on engines of its own: `reason` forces every literal of `derived`
 /// (on the refuter; those of `refuted` it has refuted already, when they were found), and
-/// without any one of its elements some literal of `derived` fails in
-/// an assignment that the model's rows (read directly) accept: the explaining engine's own
-/// from `hints` where it passes, else one the finder finds. `first` is the decision the
-/// reason was found for.
+/// without any one of its elements some literal of `derived` fails in an assignment that
+/// the model's rows (read directly) accept: the explaining engine's own from `hints` where
+/// it passes, else one the finder finds. `first` is the decision the reason was found for.
 fn recheck(
     checker: &mut Checker,
     reason: &[usize],
