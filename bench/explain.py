@@ -8,6 +8,7 @@ one decision a step) on the instances where it ends.
     python3 bench/explain.py --runs 1 --plain    # also the baseline (slow: minutes each)
     python3 bench/explain.py --set large         # sb_12..sb_15 and two generated 30x20
     python3 bench/explain.py --set cpsat15       # 15x15 puzzles made with CP-SAT (cpsat_puzzles.py)
+    python3 bench/explain.py --set published15   # the published 15x15 puzzles at hand (one)
 
 Writes a markdown table on standard output; nothing else is changed.
 """
@@ -30,6 +31,9 @@ LARGE = [
     "data/battleship/generated/30x20-seed11.txt",
     "data/battleship/generated/30x20-seed16.txt",
 ]
+
+# Published for people to solve (a puzzle site), 15x15.
+PUBLISHED15 = ["data/battleship/puzzle-battleships-15x15.txt"]
 
 # Made without quandary: a random fleet, clues until CP-SAT finds one solution, minimised.
 CPSAT15 = sorted(glob.glob(os.path.join(ROOT, "data/battleship/cpsat/15x15-seed*.txt")),
@@ -70,7 +74,7 @@ def main():
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--plain", action="store_true", help="also run the baseline, once")
     ap.add_argument("--plain-limit", type=float, default=600)
-    ap.add_argument("--set", choices=["csplib", "large", "cpsat15"], default="csplib")
+    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15"], default="csplib")
     ap.add_argument("--ids", help="CSPLib ids, comma-separated (default: all 20)")
     ap.add_argument("--no-build", action="store_true", help="time the binary as it is")
     ap.add_argument("--threads", type=int,
@@ -82,7 +86,8 @@ def main():
         [(f"CSPLib {i}", [CSPLIB, "--instance", str(i)])
          for i in (map(int, a.ids.split(",")) if a.ids else IDS)]
         if a.set == "csplib"
-        else [(os.path.basename(p), [p]) for p in (LARGE if a.set == "large" else CPSAT15)]
+        else [(os.path.basename(p), [p])
+              for p in {"large": LARGE, "cpsat15": CPSAT15, "published15": PUBLISHED15}[a.set]]
     )
     # The baseline runs on one engine and takes no --threads.
     threads = ["--threads", str(a.threads)] if a.threads else []
