@@ -6,8 +6,11 @@ for each is in bench/results/explain-trials-2026-11-26.md.
 
     python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --workers 1
     python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --workers 8
+    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --lp
 
-Prints one line per file: CP-SAT's status and wall seconds.
+Prints one line per file: CP-SAT's status and wall seconds; with `--lp`, whether the linear
+relaxation (every variable in [0, 1], GLOP) is feasible: an infeasible relaxation would refute
+the trial without any search.
 """
 
 import argparse
@@ -20,9 +23,28 @@ import common
 
 common.ensure_ortools()
 
+from ortools.linear_solver import pywraplp  # noqa: E402
 from ortools.sat.python import cp_model  # noqa: E402
 
 ROW = re.compile(r"(.*?)(>=|<=|=)\s*(-?\d+)$")
+
+
+def rows(path):
+    """The rows of an OPB file: (terms, sense, rhs), each term (coefficient, variable,
+    negated) for `c x` or `c ~x`."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("*") or line.startswith(("min:", "max:")):
+                continue
+            m = ROW.match(line.rstrip(";").strip())
+            if not m:
+                raise SystemExit(f"{path}:{n}: not an OPB row: {line[:60]}")
+            toks = m.group(1).split()
+            terms = [(int(c), int(name.lstrip("~x")), name.startswith("~"))
+                     for c, name in zip(toks[0::2], toks[1::2])]
+            yield terms, m.group(2), int(m.group(3))
 
 
 def load(path):
@@ -35,28 +57,33 @@ def load(path):
             xs[i] = model.NewBoolVar(f"x{i}")
         return xs[i]
 
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        for n, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("*") or line.startswith(("min:", "max:")):
-                continue
-            m = ROW.match(line.rstrip(";").strip())
-            if not m:
-                raise SystemExit(f"{path}:{n}: not an OPB row: {line[:60]}")
-            toks = m.group(1).split()
-            expr = 0
-            for coef, name in zip(toks[0::2], toks[1::2]):
-                x = var(int(name.lstrip("~x")))
-                expr += int(coef) * (x.Not() if name.startswith("~") else x)
-            rhs = int(m.group(3))
-            if m.group(2) == ">=":
-                model.Add(expr >= rhs)
-            elif m.group(2) == "<=":
-                model.Add(expr <= rhs)
-            else:
-                model.Add(expr == rhs)
+    for terms, sense, rhs in rows(path):
+        expr = sum(c * (var(i).Not() if neg else var(i)) for c, i, neg in terms)
+        if sense == ">=":
+            model.Add(expr >= rhs)
+        elif sense == "<=":
+            model.Add(expr <= rhs)
+        else:
+            model.Add(expr == rhs)
     return model
+
+
+def relaxation_feasible(path):
+    """Whether the OPB file's linear relaxation has a point, by GLOP; and its seconds."""
+    lp = pywraplp.Solver.CreateSolver("GLOP")
+    xs = {}
+    for terms, sense, rhs in rows(path):
+        # c ~x is c - c x: the constant moves to the right-hand side.
+        shift = sum(c for c, _, neg in terms if neg)
+        lo = rhs - shift if sense in (">=", "=") else -lp.infinity()
+        hi = rhs - shift if sense in ("<=", "=") else lp.infinity()
+        row = lp.Constraint(lo, hi)
+        for c, i, neg in terms:
+            x = xs.setdefault(i, lp.NumVar(0, 1, f"x{i}"))
+            row.SetCoefficient(x, row.GetCoefficient(x) + (-c if neg else c))
+    start = time.time()
+    status = lp.Solve()
+    return status, time.time() - start
 
 
 def main():
@@ -64,8 +91,15 @@ def main():
     ap.add_argument("files", nargs="+")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--limit", type=float, default=60.0)
+    ap.add_argument("--lp", action="store_true", help="the linear relaxation only (GLOP)")
     args = ap.parse_args()
     for path in args.files:
+        if args.lp:
+            status, secs = relaxation_feasible(path)
+            name = {pywraplp.Solver.OPTIMAL: "relaxation feasible",
+                    pywraplp.Solver.INFEASIBLE: "relaxation INFEASIBLE"}.get(status, f"status {status}")
+            print(f"{os.path.basename(path)}  {name}  {secs:.2f} s", flush=True)
+            continue
         solver, status, secs = common.timed_solve(load(path), args.limit, args.workers)
         print(f"{os.path.basename(path)}  {solver.StatusName(status)}  {secs:.2f} s", flush=True)
 
