@@ -24,6 +24,16 @@ def ensure_ortools():
     os.execv(py, [py] + sys.argv)
 
 
+def ensure_pysat():
+    """As ensure_ortools, and python-sat (PySAT: CaDiCaL, Kissat, Gluecard and cardinality
+    encodings) installed in the same environment."""
+    ensure_ortools()
+    try:
+        import pysat  # noqa: F401
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "python-sat"], check=True)
+
+
 def timed_solve(model, limit, workers=2):
     """Solves a CP-SAT model under a time limit; returns (solver, status, wall seconds)."""
     from ortools.sat.python import cp_model
