@@ -395,6 +395,8 @@ impl SatBackend {
     pub fn steer(&mut self, deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>>) {
         self.cancel = cancel;
         self.stop = None;
+        // The pauses of the runs before (a busy machine, another board) are not this run's.
+        self.pauses.longest.store(0, Ordering::Relaxed);
         self.set_deadline(deadline);
     }
 
@@ -810,6 +812,22 @@ mod tests {
         // No deadline: a pause alone never stops.
         let mut free = Deadline::new(None, None, None, pauses);
         assert!(!free.reached());
+    }
+
+    /// An engine handed to the next run forgets the pauses of the runs before.
+    #[test]
+    fn a_steered_engine_forgets_the_pauses_before() {
+        let mut m = Model::new();
+        let x = m.var("x").pos();
+        m.add("one", vec![(1, x)], Sense::Eq, 1);
+        let mut b = SatBackend::build(&m, "default", None, TOTALIZERS_IN_ALL);
+        b.pauses.longest.store(5_000_000_000, Ordering::Relaxed);
+        let deadline = Instant::now() + Duration::from_secs(3);
+        b.set_deadline(Some(deadline));
+        assert_eq!(b.solve(&[]), Answer::Unknown, "a 5 s pause seen, 3 s left");
+        b.steer(Some(deadline), None);
+        assert_eq!(b.pauses.longest(), Duration::ZERO);
+        assert_eq!(b.solve(&[]), Answer::Sat);
     }
 
     /// Every assignment of `n` variables that satisfies every row of `m`, by brute force.
