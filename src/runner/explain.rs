@@ -199,6 +199,16 @@ enum Rows {
     Counted,
 }
 
+impl Rows {
+    /// The engine's name in a progress report.
+    fn engine_name(self) -> &'static str {
+        match self {
+            Rows::Encoded => "clauses engine",
+            Rows::Counted => "counting engine",
+        }
+    }
+}
+
 /// One engine: the model with its groups behind selectors, and the elements a reason may cite.
 struct Engine<'a> {
     search: Search<'a, SatBackend>,
@@ -394,7 +404,7 @@ fn core_of(e: &mut Engine, pool: &[usize], concl: Option<Lit>) -> Found {
 /// Shrinks a subset forcing `concl` to a subset-minimal one by deletion, trying the dearest
 /// elements first; `None` if a limit stops it.
 fn shrink(e: &mut Engine, core: Vec<usize>, concl: Option<Lit>) -> Option<Vec<usize>> {
-    match shrink_within(e, core, concl, None, 0) {
+    match shrink_within(e, core, concl, None, 0, None) {
         Shrunk::Minimal(r) => Some(r),
         Shrunk::Hard(..) | Shrunk::Stopped => None,
     }
@@ -414,18 +424,26 @@ enum Shrunk {
 /// [`shrink`], each deletion trial held to `budget` conflicts when one is given, starting
 /// after the first `start` elements (in the order the shrink sorts them), proved necessary
 /// by an earlier shrink of a superset: without one, a superset less it was satisfiable, so
-/// any subset less it is too.
+/// any subset less it is too. With `progress`, what is left of the core is reported after
+/// that text at each trial (a shrink over every element can take minutes).
 fn shrink_within(
     e: &mut Engine,
     mut core: Vec<usize>,
     concl: Option<Lit>,
     budget: Option<i32>,
     start: usize,
+    progress: Option<&str>,
 ) -> Shrunk {
     core.sort_by_key(|&x| (std::cmp::Reverse(e.costs[x]), x));
     e.witnesses.clear();
     let mut i = start.min(core.len());
     while i < core.len() {
+        if let Some(text) = progress {
+            crate::guard::progress::message(&format!(
+                "{text}: {} elements left, {i} needed",
+                core.len()
+            ));
+        }
         let mut trial = core.clone();
         trial.remove(i);
         if let Some(b) = budget {
@@ -869,7 +887,21 @@ fn sequence<'a, P: Puzzle>(
                         }
                         let start = cores_kept[*k].as_ref().map_or(0, |c| c.2);
                         let lim = (budget <= BUDGET_MAX).then_some(budget);
-                        match shrink_within(&mut engine, core.clone(), Some(lit(*k)), lim, start) {
+                        let progress = format!(
+                            "{} steps; shrinking a reason for {} ({})",
+                            steps.len(),
+                            place_text(f.meanings[*k].place),
+                            rows.engine_name()
+                        );
+                        let shrunk = shrink_within(
+                            &mut engine,
+                            core.clone(),
+                            Some(lit(*k)),
+                            lim,
+                            start,
+                            Some(&progress),
+                        );
+                        match shrunk {
                             Shrunk::Minimal(r) => {
                                 let c = engine.cost_of(&r);
                                 cache[*k] = Some((r, c, level));
@@ -1485,7 +1517,14 @@ mod tests {
             // From no conflict at all upwards, each shrink starting where the last stopped.
             let (mut budget, mut start) = (0, 0);
             let reason = loop {
-                match shrink_within(&mut explaining, core.clone(), Some(l), Some(budget), start) {
+                match shrink_within(
+                    &mut explaining,
+                    core.clone(),
+                    Some(l),
+                    Some(budget),
+                    start,
+                    None,
+                ) {
                     Shrunk::Minimal(r) => break r,
                     Shrunk::Hard(part, proved) => {
                         assert!(proved >= start && proved <= part.len());
@@ -1500,5 +1539,72 @@ mod tests {
         }
         // The budgets did stop some shrinks, so the resumption was exercised.
         assert!(stops > 0);
+    }
+
+    /// What a shrink says while it runs: each trial reports what is left of the core and how
+    /// much of it is proved needed, after the text it was given.
+    #[test]
+    fn a_shrink_reports_what_is_left_at_each_trial() {
+        struct Kept(std::sync::Mutex<Vec<String>>);
+        impl crate::guard::progress::Progress for Kept {
+            fn phase(&self, _: &str) {}
+            fn message(&self, text: &str) {
+                self.0.lock().expect("not poisoned").push(text.to_string());
+            }
+            fn finish(&self) {}
+        }
+        let (mut explaining, _, decisions, all, a) = engines(Rows::Counted);
+        let v = decisions[0];
+        let l = if a[v.index()] { v.pos() } else { v.negated() };
+        let Found::Reason(core) = core_of(&mut explaining, &all, Some(l)) else {
+            panic!("the puzzle is unique: every cell is forced");
+        };
+        let kept = Arc::new(Kept(Default::default()));
+        let bounds = crate::guard::Bounds {
+            progress: Some(kept.clone()),
+            ..Default::default()
+        };
+        let text = "3 steps; shrinking a reason for (1,1) (counting engine)";
+        let shrunk = crate::guard::guarded(&bounds, || {
+            shrink_within(&mut explaining, core.clone(), Some(l), None, 0, Some(text))
+        });
+        let Ok(Shrunk::Minimal(reason)) = shrunk else {
+            panic!("no limit was set");
+        };
+        let said = kept.0.lock().expect("not poisoned").clone();
+        assert_eq!(
+            said[0],
+            format!("{text}: {} elements left, 0 needed", core.len())
+        );
+        // One message a trial: at least one for each element the reason keeps.
+        assert!(said.len() >= reason.len(), "{said:?}");
+        // What is left only shrinks, and never below the reason; what is needed only grows.
+        let counts: Vec<(usize, usize)> = said
+            .iter()
+            .map(|m| {
+                let rest = m.strip_prefix(text).expect("the text first");
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                assert_eq!(
+                    [words[0], words[2], words[3], words[5]],
+                    [":", "elements", "left,", "needed"]
+                );
+                (
+                    words[1].parse().expect("left"),
+                    words[4].parse().expect("needed"),
+                )
+            })
+            .collect();
+        assert!(counts
+            .windows(2)
+            .all(|w| w[1].0 <= w[0].0 && w[1].1 >= w[0].1));
+        assert!(counts
+            .iter()
+            .all(|&(left, needed)| left >= reason.len() && needed < left));
+        // Without a text, nothing is said.
+        let shrunk = crate::guard::guarded(&bounds, || {
+            shrink_within(&mut explaining, core.clone(), Some(l), None, 0, None)
+        });
+        assert!(matches!(shrunk, Ok(Shrunk::Minimal(_))));
+        assert_eq!(kept.0.lock().expect("not poisoned").len(), said.len());
     }
 }
