@@ -389,6 +389,15 @@ impl SatBackend {
         );
     }
 
+    /// One solve of CaDiCaL under `assumptions`, counted as a new solve, so that its deadline
+    /// measures pauses within it only.
+    fn engine_solve(&mut self, assumptions: &[Lit]) -> Option<bool> {
+        self.pauses.solves.fetch_add(1, Ordering::Relaxed);
+        let name = self.naming;
+        self.solver
+            .solve(assumptions.iter().map(|&l| name.ipasir(l)))
+    }
+
     /// Hands an engine kept between runs (the setter's workbench) to the next run: its later
     /// solves stop at `deadline` or when `cancel` is raised, and no longer at the limits of
     /// the run that built it.
@@ -591,11 +600,7 @@ impl Backend for SatBackend {
             "decisions",
             assumptions.len().min(i32::MAX as usize - 1) as i32,
         );
-        self.pauses.solves.fetch_add(1, Ordering::Relaxed);
-        let answer = self
-            .solver
-            .solve(assumptions.iter().map(|&l| self.naming.ipasir(l)));
-        answer == Some(false)
+        self.engine_solve(assumptions) == Some(false)
     }
 
     fn add_guarded(&mut self, c: &Constraint, guard: Lit) {
@@ -616,10 +621,7 @@ impl Backend for SatBackend {
         if !self.watching {
             self.connect();
         }
-        self.pauses.solves.fetch_add(1, Ordering::Relaxed);
-        let answer = self
-            .solver
-            .solve(assumptions.iter().map(|&l| self.naming.ipasir(l)));
+        let answer = self.engine_solve(assumptions);
         if answer == Some(true) && !self.counted.is_empty() {
             // Not expected (the counting watcher sees every assignment), but a model that
             // breaks a counted row is never answered: its clause goes in, and the engine is
