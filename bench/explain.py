@@ -50,6 +50,7 @@ def one(args, limit):
         "hardest": d.get("hardest"),
         "total": d.get("total"),
         "complete": data.get("complete"),
+        "open": data.get("open"),
         "won": won(data.get("stats", {}).get("method", "")),
     }
 
@@ -92,7 +93,7 @@ def main():
     # The baseline runs on one engine and takes no --threads.
     threads = ["--threads", str(a.threads)] if a.threads else []
     print(f"runs: {a.runs}, limit {a.limit} s a run; times min / median / max (s)\n")
-    head = "| instance | explain (s) | steps | hardest | total | complete | won |"
+    head = "| instance | explain (s) | steps | hardest | total | complete | open | won |"
     if a.plain:
         head += " --plain (s) | steps | hardest | total | time ratio |"
     print(head)
@@ -104,7 +105,7 @@ def main():
         med = statistics.median(r["wall"] for r in runs)
         medians.append(med)
         row = (f"| {name} | {summary(runs)} | {last['steps']} | {last['hardest']} | "
-               f"{last['total']} | {last['complete']} | "
+               f"{last['total']} | {last['complete']} | {last['open']} | "
                f"{', '.join(r['won'] for r in runs)} |")
         if a.plain:
             p = one(args + ["--plain"], a.plain_limit)

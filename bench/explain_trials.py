@@ -7,10 +7,13 @@ for each is in bench/results/explain-trials-2026-11-26.md.
     python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --workers 1
     python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --workers 8
     python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --lp
+    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --mip scip
+    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --mip highs
 
 Prints one line per file: CP-SAT's status and wall seconds; with `--lp`, whether the linear
 relaxation (every variable in [0, 1], GLOP) is feasible: an infeasible relaxation would refute
-the trial without any search.
+the trial without any search; with `--mip`, the status and seconds of a MIP solver (SCIP by
+pyscipopt, or HiGHS by highspy, one thread; installed into the harness's venv on first use).
 """
 
 import argparse
@@ -86,14 +89,66 @@ def relaxation_feasible(path):
     return status, time.time() - start
 
 
+def mip(path, which, limit):
+    """The OPB file as a 0-1 program on SCIP or HiGHS: (status, wall seconds)."""
+    import importlib
+    import subprocess
+    import sys
+    module = {"scip": "pyscipopt", "highs": "highspy"}[which]
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", module], check=True)
+    parsed = list(rows(path))
+    if which == "scip":
+        import pyscipopt
+        m = pyscipopt.Model()
+        m.hideOutput()
+        m.setParam("limits/time", limit)
+        m.setParam("parallel/maxnthreads", 1)
+        new = lambda i: m.addVar(vtype="B", name=f"x{i}")  # noqa: E731
+        add = m.addCons
+    else:
+        import highspy
+        m = highspy.Highs()
+        m.setOptionValue("output_flag", False)
+        m.setOptionValue("time_limit", float(limit))
+        m.setOptionValue("threads", 1)
+        new = lambda i: m.addBinary()  # noqa: E731
+        add = m.addConstr
+    xs = {}
+    for terms, sense, rhs in parsed:
+        expr, shift = 0, 0
+        for c, i, neg in terms:
+            x = xs.setdefault(i, new(i))
+            # c ~x is c - c x.
+            expr = expr + (-c if neg else c) * x
+            shift += c if neg else 0
+        bound = rhs - shift
+        add(expr >= bound if sense == ">=" else expr <= bound if sense == "<=" else expr == bound)
+    start = time.time()
+    if which == "scip":
+        m.optimize()
+        status = m.getStatus()
+    else:
+        m.run()
+        status = m.modelStatusToString(m.getModelStatus())
+    return status, time.time() - start
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="+")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--limit", type=float, default=60.0)
     ap.add_argument("--lp", action="store_true", help="the linear relaxation only (GLOP)")
+    ap.add_argument("--mip", choices=["scip", "highs"], help="a MIP solver instead of CP-SAT")
     args = ap.parse_args()
     for path in args.files:
+        if args.mip:
+            status, secs = mip(path, args.mip, args.limit)
+            print(f"{os.path.basename(path)}  {args.mip}  {status}  {secs:.2f} s", flush=True)
+            continue
         if args.lp:
             status, secs = relaxation_feasible(path)
             name = {pywraplp.Solver.OPTIMAL: "relaxation feasible",
