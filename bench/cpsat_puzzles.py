@@ -5,9 +5,13 @@ quandary's own generator did not make (explain and the setter's loop are measure
 
     python3 bench/cpsat_puzzles.py --size 15x15 --fleet "5 4 3 2 1" --seeds 1..10
     python3 bench/cpsat_puzzles.py --size 30x20 --fleet "23 29 12 9 7" --seeds 1..5
+    python3 bench/cpsat_puzzles.py --size 30x20 --fleet "23 29 12 9 7" --seeds 1..5 --keep-redundant
 
 Writes data/battleship/cpsat/RxC-seedN.txt (quandary's text format) and prints one line per
-puzzle: clues kept, CP-SAT calls and seconds.
+puzzle: clues kept, CP-SAT calls and seconds. With --keep-redundant the clues are not taken
+away again (RxC-redundant-seedN.txt): the puzzle is unique but keeps clues it does not need,
+as Meuffels and den Hertog's own 30x20 Example 2 does ("The puzzle has a unique solution, but
+still contains redundant information", battleship.txt, section 5).
 """
 
 import argparse
@@ -110,7 +114,7 @@ def other_solution(rows, cols, fleet, rc, cc, clues, symbols, limit):
     return ships
 
 
-def make(rows, cols, fleet, seed, limit):
+def make(rows, cols, fleet, seed, limit, minimise=True):
     rng = random.Random(seed)
     symbols = place(rows, cols, fleet, rng)
     if symbols is None:
@@ -130,7 +134,7 @@ def make(rows, cols, fleet, seed, limit):
         c = rng.choice(wrong)
         clues[c] = truth[c]
     added = len(clues)
-    order = list(clues)
+    order = list(clues) if minimise else []
     rng.shuffle(order)
     for c in order:
         trial = {k: v for k, v in clues.items() if k != c}
@@ -140,10 +144,11 @@ def make(rows, cols, fleet, seed, limit):
     return rc, cc, clues, added, calls
 
 
-def write(path, rows, cols, fleet, rc, cc, clues, added, seed):
+def write(path, rows, cols, fleet, rc, cc, clues, added, seed, minimise=True):
     with open(path, "w") as f:
-        f.write(f"; made by bench/cpsat_puzzles.py --seed {seed} (random fleet, uniqueness by\n")
-        f.write(f"; CP-SAT's ship model); {added} clues added, {len(clues)} kept\n")
+        extra = "" if minimise else " --keep-redundant"
+        f.write(f"; made by bench/cpsat_puzzles.py --seed {seed}{extra} (random fleet, uniqueness\n")
+        f.write(f"; by CP-SAT's ship model); {added} clues added, {len(clues)} kept\n")
         f.write(f"size {rows} {cols}\n")
         f.write("fleet " + " ".join(map(str, fleet)) + "\n")
         f.write("rows " + " ".join(map(str, rc)) + "\n")
@@ -159,16 +164,20 @@ def main():
     ap.add_argument("--fleet", default="5 4 3 2 1")
     ap.add_argument("--seeds", default="1..10")
     ap.add_argument("--limit", type=float, default=120)
+    ap.add_argument("--keep-redundant", action="store_true",
+                    help="stop once unique; do not take clues away (the paper's Example 2 style)")
     a = ap.parse_args()
+    minimise = not a.keep_redundant
     rows, cols = map(int, a.size.split("x"))
     fleet = [int(x) for x in a.fleet.split()]
     lo, hi = map(int, a.seeds.split(".."))
     os.makedirs(OUT, exist_ok=True)
     for seed in range(lo, hi + 1):
         start = time.perf_counter()
-        rc, cc, clues, added, calls = make(rows, cols, fleet, seed, a.limit)
-        path = os.path.join(OUT, f"{rows}x{cols}-seed{seed}.txt")
-        write(path, rows, cols, fleet, rc, cc, clues, added, seed)
+        rc, cc, clues, added, calls = make(rows, cols, fleet, seed, a.limit, minimise)
+        kind = "" if minimise else "redundant-"
+        path = os.path.join(OUT, f"{rows}x{cols}-{kind}seed{seed}.txt")
+        write(path, rows, cols, fleet, rc, cc, clues, added, seed, minimise)
         took = time.perf_counter() - start
         print(f"{os.path.relpath(path, common.ROOT)}: {len(clues)} clues kept of {added}, "
               f"{calls} CP-SAT calls, {took:.1f} s", flush=True)

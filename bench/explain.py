@@ -9,6 +9,8 @@ one decision a step) on the instances where it ends.
     python3 bench/explain.py --set large         # sb_12..sb_15 and two generated 30x20
     python3 bench/explain.py --set cpsat15       # 15x15 puzzles made with CP-SAT (cpsat_puzzles.py)
     python3 bench/explain.py --set published15   # the published 15x15 puzzles at hand (one)
+    python3 bench/explain.py --set paper30       # 30x20, the paper's fleet, made with CP-SAT,
+                                                 # clues not minimised (as the paper's Example 2)
 
 Writes a markdown table on standard output; nothing else is changed.
 """
@@ -31,6 +33,11 @@ LARGE = [
     "data/battleship/generated/30x20-seed11.txt",
     "data/battleship/generated/30x20-seed16.txt",
 ]
+
+# The paper's size and fleet (Meuffels and den Hertog's Example 2: 30x20, 23 29 12 9 7),
+# made with CP-SAT and, like that example, unique with clues it does not need.
+PAPER30 = sorted(glob.glob(os.path.join(ROOT, "data/battleship/cpsat/30x20-redundant-seed*.txt")),
+                 key=lambda p: int(p.split("seed")[1].split(".")[0]))
 
 # Published for people to solve (a puzzle site), 15x15.
 PUBLISHED15 = ["data/battleship/puzzle-battleships-15x15.txt"]
@@ -75,7 +82,7 @@ def main():
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--plain", action="store_true", help="also run the baseline, once")
     ap.add_argument("--plain-limit", type=float, default=600)
-    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15"], default="csplib")
+    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15", "paper30"], default="csplib")
     ap.add_argument("--ids", help="CSPLib ids, comma-separated (default: all 20)")
     ap.add_argument("--no-build", action="store_true", help="time the binary as it is")
     ap.add_argument("--threads", type=int,
@@ -88,7 +95,8 @@ def main():
          for i in (map(int, a.ids.split(",")) if a.ids else IDS)]
         if a.set == "csplib"
         else [(os.path.basename(p), [p])
-              for p in {"large": LARGE, "cpsat15": CPSAT15, "published15": PUBLISHED15}[a.set]]
+              for p in {"large": LARGE, "cpsat15": CPSAT15, "published15": PUBLISHED15,
+                        "paper30": PAPER30}[a.set]]
     )
     # The baseline runs on one engine and takes no --threads.
     threads = ["--threads", str(a.threads)] if a.threads else []
