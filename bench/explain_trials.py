@@ -120,7 +120,9 @@ def mip(path, which, limit):
     for terms, sense, rhs in parsed:
         expr, shift = 0, 0
         for c, i, neg in terms:
-            x = xs.setdefault(i, new(i))
+            if i not in xs:
+                xs[i] = new(i)
+            x = xs[i]
             # c ~x is c - c x.
             expr = expr + (-c if neg else c) * x
             shift += c if neg else 0
