@@ -71,19 +71,26 @@ def load(path):
     return model
 
 
+def linear(terms, rhs):
+    """An OPB row over plain variables: c ~x is c - c x, so the constants move to the
+    right-hand side. Returns ([(coefficient, variable)], right-hand side)."""
+    shift = sum(c for c, _, neg in terms if neg)
+    return [(-c if neg else c, i) for c, i, neg in terms], rhs - shift
+
+
 def relaxation_feasible(path):
     """Whether the OPB file's linear relaxation has a point, by GLOP; and its seconds."""
     lp = pywraplp.Solver.CreateSolver("GLOP")
     xs = {}
     for terms, sense, rhs in rows(path):
-        # c ~x is c - c x: the constant moves to the right-hand side.
-        shift = sum(c for c, _, neg in terms if neg)
-        lo = rhs - shift if sense in (">=", "=") else -lp.infinity()
-        hi = rhs - shift if sense in ("<=", "=") else lp.infinity()
+        coefs, bound = linear(terms, rhs)
+        lo = bound if sense in (">=", "=") else -lp.infinity()
+        hi = bound if sense in ("<=", "=") else lp.infinity()
         row = lp.Constraint(lo, hi)
-        for c, i, neg in terms:
-            x = xs.setdefault(i, lp.NumVar(0, 1, f"x{i}"))
-            row.SetCoefficient(x, row.GetCoefficient(x) + (-c if neg else c))
+        for c, i in coefs:
+            if i not in xs:
+                xs[i] = lp.NumVar(0, 1, f"x{i}")
+            row.SetCoefficient(xs[i], row.GetCoefficient(xs[i]) + c)
     start = time.time()
     status = lp.Solve()
     return status, time.time() - start
@@ -118,15 +125,12 @@ def mip(path, which, limit):
         add = m.addConstr
     xs = {}
     for terms, sense, rhs in parsed:
-        expr, shift = 0, 0
-        for c, i, neg in terms:
+        coefs, bound = linear(terms, rhs)
+        expr = 0
+        for c, i in coefs:
             if i not in xs:
                 xs[i] = new(i)
-            x = xs[i]
-            # c ~x is c - c x.
-            expr = expr + (-c if neg else c) * x
-            shift += c if neg else 0
-        bound = rhs - shift
+            expr = expr + c * xs[i]
         add(expr >= bound if sense == ">=" else expr <= bound if sense == "<=" else expr == bound)
     start = time.time()
     if which == "scip":
