@@ -24,14 +24,21 @@ def ensure_ortools():
     os.execv(py, [py] + sys.argv)
 
 
+def ensure_package(module, package):
+    """Installs `package` from PyPI into the running environment (bench/.venv, after
+    ensure_ortools) unless `module` imports already."""
+    import importlib
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", package], check=True)
+
+
 def ensure_pysat():
     """As ensure_ortools, and python-sat (PySAT: CaDiCaL, Kissat, Gluecard and cardinality
     encodings) installed in the same environment."""
     ensure_ortools()
-    try:
-        import pysat  # noqa: F401
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "python-sat"], check=True)
+    ensure_package("pysat", "python-sat")
 
 
 def timed_solve(model, limit, workers=2):

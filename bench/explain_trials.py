@@ -98,14 +98,8 @@ def relaxation_feasible(path):
 
 def mip(path, which, limit):
     """The OPB file as a 0-1 program on SCIP or HiGHS: (status, wall seconds)."""
-    import importlib
-    import subprocess
-    import sys
     module = {"scip": "pyscipopt", "highs": "highspy"}[which]
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", module], check=True)
+    common.ensure_package(module, module)
     parsed = list(rows(path))
     if which == "scip":
         import pyscipopt
