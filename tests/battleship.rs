@@ -437,6 +437,7 @@ fn the_readers_never_panic_on_mangled_input() {
         data("sb_12_12_6_0.dzn"),
         data("csplib-prob014.pl"),
         data("generated-30x20-seed3.txt"),
+        data("demystify/conceptis-8x8.param"),
         "begin\npuzzle battleships\nsize 4\nships 2 1\nclabels 1 1 0 2\nrlabels 2 0 1 1\nproblem\n- - - -\n- x - -\n- - - -\n- - - o\nend\n".to_string(),
     ];
     let alphabet: Vec<char> = "0123456789 -?x.o<>^v+~#/\n|[],;:=@abcdefghijklmnopqrstuvwxyz"
@@ -563,4 +564,99 @@ fn a_window_without_a_solution_falls_back_to_the_whole_board() {
     )
     .unwrap();
     assert_eq!(full.window(4), None);
+}
+
+/// Demystify's Essence′ parameter files (`letting hint be [...]`) read as the same puzzle
+/// written in our own format, by hand, from the codes its model states (0 water, 1 circle,
+/// 2 middle, 3 top, 4 bottom, 5 right, 6 left, 7 no hint).
+#[test]
+fn an_essence_parameter_file_reads_as_the_same_puzzle_in_our_format() {
+    let essence = "language ESSENCE' 1.0\n$ a comment\nletting LARGEST be 3\n\
+        letting width be 5\nletting height be 4\nletting num_types be [2,1,1]\n\
+        letting column_tallies be [1,1,1,2,2]\nletting row_tallies be [3,1,0,3]\n\
+        letting hint be [ [6,7,7,7,1],\n [7,7,0,7,7],\n [7,7,7,7,7],\n [7,3,4,5,2] ]\n";
+    let ours = "size 4 5\nfleet 2 1 1\nrows 3 1 0 3\ncols 1 1 1 2 2\ngrid\n\
+        < . . . o\n. . ~ . .\n. . . . .\n. ^ v > +\n";
+    let (format, a) = formats::parse(essence, None).expect("Essence′ parameters read");
+    assert_eq!(format, formats::Format::Essence);
+    let (_, b) = formats::parse(ours, None).expect("our format reads");
+    assert_eq!(a, b);
+}
+
+/// The published puzzles Demystify explains (data/battleship/demystify: conceptis,
+/// dkmgames, puzzler.com, tectonicpuzzel and one of Savile Row's) are each unique, by two
+/// formulations, and their solution passes the verifier.
+#[test]
+fn the_demystify_puzzles_are_unique_by_two_formulations() {
+    let dir = format!("{}/data/battleship/demystify", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".param"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 11, "{names:?}");
+    for name in &names {
+        let (format, p) =
+            formats::parse(&data(&format!("demystify/{name}")), None).expect("parses");
+        assert_eq!(format, formats::Format::Essence, "{name}");
+        let runs = unique_solution(&p, Formulation::Runs);
+        let cell = unique_solution(&p, Formulation::Cell);
+        assert_eq!(runs.occupied(), cell.occupied(), "{name}");
+        assert!(verify::verify(&p, &runs.occupied()).is_ok(), "{name}");
+    }
+}
+
+/// Wrong Essence′ parameters are refused with the line and what is wrong.
+#[test]
+fn wrong_essence_parameters_name_the_line_and_the_fault() {
+    let good = "letting width be 2\nletting height be 2\nletting num_types be [1]\n\
+        letting column_tallies be [1,0]\nletting row_tallies be [1,0]\n\
+        letting hint be [[7,7],[7,7]]\n";
+    assert!(formats::parse(good, None).is_ok());
+    let cases = [
+        (
+            good.replace("[[7,7],[7,7]]", "[[7,8],[7,7]]"),
+            "line 6: hint 8 at row 1, column 2",
+        ),
+        (
+            good.replace("[[7,7],[7,7]]", "[[7,7],[7]]"),
+            "line 6: hint has 3 entries for a 2×2",
+        ),
+        (
+            good.replace("letting height be 2\n", ""),
+            "no `letting height be ...`",
+        ),
+        (
+            format!("{good}letting width be 3\n"),
+            "line 7: 'width' is given twice",
+        ),
+        (
+            good.replace("be [1,0]\nletting row", "be [1,-1]\nletting row"),
+            "line 4: 'column_tallies': '-'",
+        ),
+        (
+            format!("letting LARGEST be 2\n{good}"),
+            "line 1: LARGEST is 2 but num_types lists 1",
+        ),
+        (
+            good.replace("width be 2", "width 2"),
+            "line 1: expected `letting NAME be VALUE`",
+        ),
+        (
+            good.replace(
+                "[1,0]\nletting row_tallies be [1,0]",
+                "[1,0]\nletting row_tallies be [0,0]",
+            ),
+            "row",
+        ),
+        (
+            good.replace("letting height be 2", "letting height be [2,2]"),
+            "line 2: 'height' must be one number",
+        ),
+    ];
+    for (text, needle) in cases {
+        let e = formats::parse(&text, None).expect_err(needle).to_string();
+        assert!(e.contains(needle), "{needle}: {e}");
+    }
 }

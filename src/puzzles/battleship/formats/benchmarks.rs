@@ -1,4 +1,5 @@
-//! The formats of benchmark sets: CSPLib prob014 Prolog facts and MiniZinc data files.
+//! The formats of benchmark sets: CSPLib prob014 Prolog facts, MiniZinc data files and the
+//! Essence′ parameter files of Demystify's Solitaire Battleship model.
 
 use super::*;
 use crate::error::{Error, Result};
@@ -206,6 +207,124 @@ pub fn parse_dzn(text: &str) -> Result<Grid> {
         fleet,
         rowsum.into_iter().map(Some).collect(),
         colsum.into_iter().map(Some).collect(),
+        clues,
+    )
+}
+
+/// An Essence′ parameter file for Demystify's `solitaire_battleship.eprime` (after Barbara
+/// Smith's model): `letting width be 10`, `letting num_types be [4,3,2,1]` (ships of length 1,
+/// 2, …), `row_tallies`, `column_tallies`, and `hint`, a matrix of 0 water, 1 circle, 2 middle,
+/// 3 top, 4 bottom, 5 right, 6 left, 7 no hint. `$` starts a comment.
+pub fn parse_essence(text: &str) -> Result<Grid> {
+    let clean: String = text
+        .lines()
+        .map(|l| l.split('$').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut vals: std::collections::HashMap<String, (usize, Vec<usize>)> = Default::default();
+    let mut pieces = clean.split("letting");
+    let head = pieces.next().unwrap_or("");
+    let head_words: Vec<&str> = head.split_whitespace().collect();
+    if !(head_words.is_empty() || head_words.first() == Some(&"language")) {
+        return Err(at_line(
+            1,
+            "an Essence′ parameter file holds `letting NAME be VALUE` statements",
+        ));
+    }
+    let mut line = 1 + head.matches('\n').count();
+    for piece in pieces {
+        let at = line;
+        line += piece.matches('\n').count();
+        let (name, value) = piece
+            .trim()
+            .split_once(char::is_whitespace)
+            .and_then(|(n, rest)| Some((n, rest.trim_start().strip_prefix("be")?)))
+            .ok_or_else(|| at_line(at, "expected `letting NAME be VALUE`"))?;
+        if let Some(bad) = value
+            .chars()
+            .find(|c| !(c.is_ascii_digit() || c.is_whitespace() || ",[]".contains(*c)))
+        {
+            return Err(at_line(
+                at,
+                format!(
+                    "'{name}': '{bad}' is not allowed here; a value is a count or a matrix of counts"
+                ),
+            ));
+        }
+        let numbers = value
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse::<usize>()
+                    .map_err(|_| at_line(at, format!("'{name}': '{s}' is too large")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if vals.insert(name.to_string(), (at, numbers)).is_some() {
+            return Err(at_line(at, format!("'{name}' is given twice")));
+        }
+    }
+    let get = |k: &str| -> Result<&(usize, Vec<usize>)> {
+        vals.get(k)
+            .ok_or_else(|| Error::input(format!("Essence′ parameters: no `letting {k} be ...`")))
+    };
+    let one = |k: &str| -> Result<usize> {
+        match get(k)? {
+            (_, v) if v.len() == 1 => Ok(v[0]),
+            (at, _) => Err(at_line(*at, format!("'{k}' must be one number"))),
+        }
+    };
+    let height = one("height")?;
+    let width = one("width")?;
+    let fleet = get("num_types")?.1.clone();
+    if vals.contains_key("LARGEST") && one("LARGEST")? != fleet.len() {
+        return Err(at_line(
+            get("LARGEST")?.0,
+            format!(
+                "LARGEST is {} but num_types lists {} lengths",
+                one("LARGEST")?,
+                fleet.len()
+            ),
+        ));
+    }
+    let (at, hint) = get("hint")?;
+    if hint.len() != height.saturating_mul(width) {
+        return Err(at_line(
+            *at,
+            format!(
+                "hint has {} entries for a {height}×{width} board",
+                hint.len()
+            ),
+        ));
+    }
+    let clues = hint
+        .iter()
+        .enumerate()
+        .map(|(n, &h)| match h {
+            0 => Ok(Some(Symbol::Water)),
+            1 => Ok(Some(Symbol::Sub)),
+            2 => Ok(Some(Symbol::Middle)),
+            3 => Ok(Some(Symbol::Top)),
+            4 => Ok(Some(Symbol::Bottom)),
+            5 => Ok(Some(Symbol::Right)),
+            6 => Ok(Some(Symbol::Left)),
+            7 => Ok(None),
+            other => Err(at_line(
+                *at,
+                format!(
+                    "hint {other} at row {}, column {} is not 0..7 (8, \"some part of a ship\", \
+                     has no symbol here)",
+                    n / width + 1,
+                    n % width + 1
+                ),
+            )),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Grid::new(
+        height,
+        width,
+        fleet,
+        get("row_tallies")?.1.iter().map(|&n| Some(n)).collect(),
+        get("column_tallies")?.1.iter().map(|&n| Some(n)).collect(),
         clues,
     )
 }

@@ -15,12 +15,14 @@
 //! - a janko.at block (`begin`, `puzzle battleships`, `size`, `ships`, `clabels`, `rlabels`,
 //!   `problem`, `end`);
 //! - CSPLib prob014 Prolog facts `problem(Id, Fleet, RowSums, ColSums, Hints).`;
-//! - MiniZinc benchmark data (`.dzn` with `height`, `width`, `ship`, `hint`, `rowsum`, `colsum`).
+//! - MiniZinc benchmark data (`.dzn` with `height`, `width`, `ship`, `hint`, `rowsum`, `colsum`);
+//! - Essence′ parameters of Demystify's Solitaire Battleship model (`letting row_tallies be
+//!   [...]`, with `width`, `height`, `num_types`, `column_tallies`, `hint`).
 
 mod benchmarks;
 mod online;
 
-pub use benchmarks::{parse_csplib, parse_dzn};
+pub use benchmarks::{parse_csplib, parse_dzn, parse_essence};
 pub use online::{parse_janko, parse_puzzlink, to_puzzlink};
 
 use super::{Grid, Symbol};
@@ -34,6 +36,7 @@ pub enum Format {
     Janko,
     Csplib,
     Dzn,
+    Essence,
 }
 
 impl Format {
@@ -44,6 +47,7 @@ impl Format {
             Format::Janko => "janko.at block",
             Format::Csplib => "CSPLib prob014 facts",
             Format::Dzn => "MiniZinc data",
+            Format::Essence => "Essence′ parameters",
         }
     }
 }
@@ -60,6 +64,8 @@ pub fn detect(text: &str) -> Format {
         Format::Csplib
     } else if lower.contains("rowsum") && lower.contains("colsum") {
         Format::Dzn
+    } else if lower.contains("letting") && lower.contains("row_tallies") {
+        Format::Essence
     } else {
         Format::Quandary
     }
@@ -93,6 +99,7 @@ pub fn parse(text: &str, instance: Option<&str>) -> Result<(Format, Grid)> {
         Format::PuzzLink => parse_puzzlink(text.trim())?,
         Format::Janko => parse_janko(text)?,
         Format::Dzn => parse_dzn(text)?,
+        Format::Essence => parse_essence(text)?,
         Format::Csplib => {
             let all = parse_csplib(text)?;
             match instance {
