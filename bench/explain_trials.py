@@ -9,11 +9,15 @@ for each is in bench/results/explain-trials-2026-11-26.md.
     python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --lp
     python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --mip scip
     python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --mip highs
+    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --exact
 
 Prints one line per file: CP-SAT's status and wall seconds; with `--lp`, whether the linear
 relaxation (every variable in [0, 1], GLOP) is feasible: an infeasible relaxation would refute
 the trial without any search; with `--mip`, the status and seconds of a MIP solver (SCIP by
-pyscipopt, or HiGHS by highspy, one thread; installed into the harness's venv on first use).
+pyscipopt, or HiGHS by highspy, one thread; installed into the harness's venv on first use);
+with `--exact`, the status and seconds of Exact, a pseudo-Boolean solver that learns by cutting
+planes (division and saturation of linear rows) where a SAT solver learns clauses: the kind of
+reasoning that proves counting arguments in few steps, when any does.
 """
 
 import argparse
@@ -136,6 +140,26 @@ def mip(path, which, limit):
     return status, time.time() - start
 
 
+def cutting_planes(path, limit):
+    """The OPB file on Exact (one thread; installed on first use): (status, wall seconds)."""
+    common.ensure_package("exact", "exact")
+    from exact import Exact
+
+    solver = Exact()
+    names = set()
+    for terms, sense, rhs in rows(path):
+        coefs, bound = linear(terms, rhs)
+        for _, i in coefs:
+            if i not in names:
+                names.add(i)
+                solver.addVariable(f"x{i}")
+        row = [(c, f"x{i}") for c, i in coefs]
+        solver.addConstraint(row, sense in (">=", "="), bound, sense in ("<=", "="), bound)
+    start = time.time()
+    status = solver.runFull(False, limit)
+    return status, time.time() - start
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="+")
@@ -143,8 +167,13 @@ def main():
     ap.add_argument("--limit", type=float, default=60.0)
     ap.add_argument("--lp", action="store_true", help="the linear relaxation only (GLOP)")
     ap.add_argument("--mip", choices=["scip", "highs"], help="a MIP solver instead of CP-SAT")
+    ap.add_argument("--exact", action="store_true", help="Exact (cutting planes) instead of CP-SAT")
     args = ap.parse_args()
     for path in args.files:
+        if args.exact:
+            status, secs = cutting_planes(path, args.limit)
+            print(f"{os.path.basename(path)}  exact  {status}  {secs:.2f} s", flush=True)
+            continue
         if args.mip:
             status, secs = mip(path, args.mip, args.limit)
             print(f"{os.path.basename(path)}  {args.mip}  {status}  {secs:.2f} s", flush=True)
