@@ -10,7 +10,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 VENV = os.path.join(HERE, ".venv")
-BINARY = os.path.join(ROOT, "target", "release", "quandary")
+# QUANDARY_BIN times another build side by side (with --no-build), e.g. one before a change.
+BINARY = os.environ.get("QUANDARY_BIN") or os.path.join(ROOT, "target", "release", "quandary")
 
 
 def ensure_ortools():
