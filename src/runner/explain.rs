@@ -785,7 +785,7 @@ fn sequence<'a, P: Puzzle>(
     // reasons found are dropped again as conclusions land near them, and such a core is
     // nearly always minimal as it comes (on eight CSPLib puzzles 171 of 178 were, on a 30×20
     // board 257 of 259), so its cost is nearly always the minimal reason's.
-    let mut cache: Vec<Option<(Vec<usize>, u32, usize, bool)>> = vec![None; n];
+    let mut cache: Vec<Option<Cached>> = vec![None; n];
     // The highest level at which a decision was tried and no reason found.
     let mut failed_at = vec![0usize; n];
     // Over every element, a decision's core not yet shrunk (a reason, not minimal): kept
@@ -1164,6 +1164,10 @@ fn sequence<'a, P: Puzzle>(
     );
     Ok(outcome)
 }
+
+/// A decision's reason as [`sequence`] keeps it: the elements, their cost, the level of the
+/// pool they came from, and whether they are proved subset-minimal yet.
+type Cached = (Vec<usize>, u32, usize, bool);
 
 /// The engines that re-check each step, sharing nothing with the one that explains.
 struct Checker<'a> {
