@@ -182,25 +182,20 @@ pub fn parse_dzn(text: &str) -> Result<Grid> {
             hint.len()
         )));
     }
-    let clues = hint
-        .iter()
-        .enumerate()
-        .map(|(n, &h)| match h {
-            0 => Ok(None),
-            1 => Ok(Some(Symbol::Water)),
-            2 => Ok(Some(Symbol::Sub)),
-            3 => Ok(Some(Symbol::Left)),
-            4 => Ok(Some(Symbol::Right)),
-            5 => Ok(Some(Symbol::Top)),
-            6 => Ok(Some(Symbol::Bottom)),
-            7 => Ok(Some(Symbol::Middle)),
-            other => Err(Error::input(format!(
-                "MiniZinc data: hint {other} at row {}, column {} is not 0..7",
-                n / width + 1,
-                n % width + 1
-            ))),
-        })
-        .collect::<Result<Vec<_>>>()?;
+    use Symbol::*;
+    let codes = [
+        None,
+        Some(Water),
+        Some(Sub),
+        Some(Left),
+        Some(Right),
+        Some(Top),
+        Some(Bottom),
+        Some(Middle),
+    ];
+    let clues = decode_hints(&hint, width, &codes, |bad| {
+        Error::input(format!("MiniZinc data: {bad} is not 0..7"))
+    })?;
     Grid::new(
         height,
         width,
@@ -296,29 +291,23 @@ pub fn parse_essence(text: &str) -> Result<Grid> {
             ),
         ));
     }
-    let clues = hint
-        .iter()
-        .enumerate()
-        .map(|(n, &h)| match h {
-            0 => Ok(Some(Symbol::Water)),
-            1 => Ok(Some(Symbol::Sub)),
-            2 => Ok(Some(Symbol::Middle)),
-            3 => Ok(Some(Symbol::Top)),
-            4 => Ok(Some(Symbol::Bottom)),
-            5 => Ok(Some(Symbol::Right)),
-            6 => Ok(Some(Symbol::Left)),
-            7 => Ok(None),
-            other => Err(at_line(
-                *at,
-                format!(
-                    "hint {other} at row {}, column {} is not 0..7 (8, \"some part of a ship\", \
-                     has no symbol here)",
-                    n / width + 1,
-                    n % width + 1
-                ),
-            )),
-        })
-        .collect::<Result<Vec<_>>>()?;
+    use Symbol::*;
+    let codes = [
+        Some(Water),
+        Some(Sub),
+        Some(Middle),
+        Some(Top),
+        Some(Bottom),
+        Some(Right),
+        Some(Left),
+        None,
+    ];
+    let clues = decode_hints(hint, width, &codes, |bad| {
+        at_line(
+            *at,
+            format!("{bad} is not 0..7 (8, \"some part of a ship\", has no symbol here)"),
+        )
+    })?;
     Grid::new(
         height,
         width,
@@ -327,6 +316,29 @@ pub fn parse_essence(text: &str) -> Result<Grid> {
         get("column_tallies")?.1.iter().map(|&n| Some(n)).collect(),
         clues,
     )
+}
+
+/// A board's clues from a row-major matrix of hint codes, `table[code]` the clue of each code
+/// (`None`: no clue); a code past the table is refused by `bad`, given "hint 8 at row 1,
+/// column 2".
+fn decode_hints(
+    hint: &[usize],
+    width: usize,
+    table: &[Option<Symbol>],
+    bad: impl Fn(String) -> Error,
+) -> Result<Vec<Option<Symbol>>> {
+    hint.iter()
+        .enumerate()
+        .map(|(n, &h)| {
+            table.get(h).copied().ok_or_else(|| {
+                bad(format!(
+                    "hint {h} at row {}, column {}",
+                    n / width + 1,
+                    n % width + 1
+                ))
+            })
+        })
+        .collect()
 }
 
 /// A small reader of Prolog terms: integers, lists, `A:B`, `T@[I,J]`.
