@@ -7,11 +7,7 @@ use crate::puzzles::battleship::{Grid, Symbol};
 
 /// Every `problem(Id, Fleet, RowSums, ColSums, Hints).` fact of a CSPLib prob014 file.
 pub fn parse_csplib(text: &str) -> Result<Vec<(String, Grid)>> {
-    let clean: String = text
-        .lines()
-        .map(|l| l.split('%').next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let clean = strip_comments(text, '%');
     let mut out = Vec::new();
     let mut lines_of: std::collections::HashMap<i64, usize> = Default::default();
     let mut from = 0;
@@ -123,11 +119,7 @@ pub fn parse_csplib(text: &str) -> Result<Vec<(String, Grid)>> {
 
 /// MiniZinc benchmark data for `sb.mzn` (Solitaire Battleships).
 pub fn parse_dzn(text: &str) -> Result<Grid> {
-    let clean: String = text
-        .lines()
-        .map(|l| l.split('%').next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let clean = strip_comments(text, '%');
     let mut vals: std::collections::HashMap<String, String> = Default::default();
     for stmt in clean.split(';') {
         if let Some((k, v)) = stmt.split_once('=') {
@@ -211,11 +203,7 @@ pub fn parse_dzn(text: &str) -> Result<Grid> {
 /// 2, …), `row_tallies`, `column_tallies`, and `hint`, a matrix of 0 water, 1 circle, 2 middle,
 /// 3 top, 4 bottom, 5 right, 6 left, 7 no hint. `$` starts a comment.
 pub fn parse_essence(text: &str) -> Result<Grid> {
-    let clean: String = text
-        .lines()
-        .map(|l| l.split('$').next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let clean = strip_comments(text, '$');
     let mut vals: std::collections::HashMap<String, (usize, Vec<usize>)> = Default::default();
     let mut pieces = clean.split("letting");
     let head = pieces.next().unwrap_or("");
@@ -271,15 +259,17 @@ pub fn parse_essence(text: &str) -> Result<Grid> {
     let height = one("height")?;
     let width = one("width")?;
     let fleet = get("num_types")?.1.clone();
-    if vals.contains_key("LARGEST") && one("LARGEST")? != fleet.len() {
-        return Err(at_line(
-            get("LARGEST")?.0,
-            format!(
-                "LARGEST is {} but num_types lists {} lengths",
-                one("LARGEST")?,
-                fleet.len()
-            ),
-        ));
+    if vals.contains_key("LARGEST") {
+        let largest = one("LARGEST")?;
+        if largest != fleet.len() {
+            return Err(at_line(
+                get("LARGEST")?.0,
+                format!(
+                    "LARGEST is {largest} but num_types lists {} lengths",
+                    fleet.len()
+                ),
+            ));
+        }
     }
     let (at, hint) = get("hint")?;
     if hint.len() != height.saturating_mul(width) {
@@ -316,6 +306,15 @@ pub fn parse_essence(text: &str) -> Result<Grid> {
         get("column_tallies")?.1.iter().map(|&n| Some(n)).collect(),
         clues,
     )
+}
+
+/// `text` with each line cut at its first `marker` (a comment), lines kept (so line numbers
+/// stay).
+fn strip_comments(text: &str, marker: char) -> String {
+    text.lines()
+        .map(|l| l.split(marker).next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A board's clues from a row-major matrix of hint codes, `table[code]` the clue of each code
