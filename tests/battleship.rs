@@ -418,12 +418,84 @@ fn the_verifier_rejects_touching_ships_wrong_counts_and_wrong_clues() {
     clues[2] = Some(Symbol::Sub);
     let why = verify::verify(&p.with_clues(clues), &good).unwrap_err();
     assert!(why.contains("row 1, column 3"), "{why}");
+    // A ship part of no kind: any part of a ship keeps it, water does not.
+    let ship_at = good.iter().position(|&b| b).expect("a ship cell");
+    let water_at = good.iter().position(|&b| !b).expect("a water cell");
+    let mut clues = p.clues.clone();
+    clues[ship_at] = Some(Symbol::Ship);
+    assert!(verify::verify(&p.with_clues(clues.clone()), &good).is_ok());
+    clues[water_at] = Some(Symbol::Ship);
+    let why = verify::verify(&p.with_clues(clues), &good).unwrap_err();
+    let at = format!("row {}, column {}", water_at / 6 + 1, water_at % 6 + 1);
+    assert!(why.contains(&at) && why.contains("ship part"), "{why}");
     // A bent ship.
     let mut bent = vec![false; 36];
     for c in [0, 1, 7] {
         bent[c] = true;
     }
     assert!(verify::verify(&p, &bent).is_err());
+}
+
+/// A clue that says only "a part of a ship" (`#`; Demystify's hint 8): on random clue sets of
+/// such clues and water on the 6×6 puzz.link board (its counts and fleet), every formulation
+/// finds what brute force over the fleet's positions, checked by the verifier, finds (no
+/// solution, one, or more), and where the solution is unique, the redundant clues are those
+/// without which a cold uniqueness check still finds one solution.
+#[test]
+fn a_ship_part_of_no_kind_is_read_solved_and_judged_as_brute_force_says() {
+    let text = data("puzzlink-example.txt");
+    let url = text.lines().find_map(|l| l.strip_prefix("; url ")).unwrap();
+    let (_, p) = formats::parse(url, None).unwrap();
+    let published = occupancy(&grid_rows(&text, ';'));
+    // Our format reads '#' as that clue.
+    let ours = "size 2 3\nfleet 1 1\nrows 2 1\ncols 1 1 1\ngrid\n# . ~\n. . #\n";
+    let (_, q) = formats::parse(ours, None).expect("reads");
+    assert_eq!(q.clues[0], Some(Symbol::Ship));
+    assert_eq!(q.clues[5], Some(Symbol::Ship));
+    let mut rng = setter::Rng::new(7);
+    let (mut none, mut one, mut more) = (0, 0, 0);
+    for _ in 0..40 {
+        let mut clues = vec![None; 36];
+        for _ in 0..1 + rng.below(6) {
+            let c = rng.below(36);
+            // Mostly true to the published solution; now and then a ship part on its water.
+            clues[c] = Some(if published[c] || rng.below(8) == 0 {
+                Symbol::Ship
+            } else {
+                Symbol::Water
+            });
+        }
+        let p = p.with_clues(clues);
+        let brute = brute_force(&p, 2);
+        for f in SOUND {
+            let u = setter::unique(&p, f, None);
+            assert_eq!(u.solutions.len(), brute.len(), "{f:?} on {:?}", p.clues);
+            if brute.len() == 1 {
+                assert_eq!(u.solutions[0].occupied(), brute[0], "{f:?}");
+            }
+        }
+        match brute.len() {
+            0 => none += 1,
+            1 => {
+                one += 1;
+                let found = setter::redundant(&p, Formulation::Runs, None).expect("unique");
+                for (i, j, sym) in p.given() {
+                    let mut clues = p.clues.clone();
+                    clues[i * 6 + j] = None;
+                    let alone = brute_force(&p.with_clues(clues), 2).len() == 1;
+                    assert_eq!(
+                        alone,
+                        found.redundant.contains(&(i, j, sym)),
+                        "clue at {i},{j} of {:?}",
+                        p.clues
+                    );
+                }
+            }
+            _ => more += 1,
+        }
+    }
+    // The sets met every case.
+    assert!(none > 0 && one > 0 && more > 0, "{none} {one} {more}");
 }
 
 /// Small random edits of valid inputs: the readers answer with a value or an error, never a
@@ -584,8 +656,9 @@ fn an_essence_parameter_file_reads_as_the_same_puzzle_in_our_format() {
 }
 
 /// The published puzzles Demystify explains (data/battleship/demystify: conceptis,
-/// dkmgames, puzzler.com, tectonicpuzzel and one of Savile Row's) are each unique, by two
-/// formulations, and their solution passes the verifier.
+/// dkmgames, puzzler.com, tectonicpuzzel and one of Savile Row's; three of them with hint 8,
+/// a ship part of no kind) are each unique, by two formulations, and their solution passes
+/// the verifier.
 #[test]
 fn the_demystify_puzzles_are_unique_by_two_formulations() {
     let dir = format!("{}/data/battleship/demystify", env!("CARGO_MANIFEST_DIR"));
@@ -595,7 +668,7 @@ fn the_demystify_puzzles_are_unique_by_two_formulations() {
         .filter(|n| n.ends_with(".param"))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 11, "{names:?}");
+    assert_eq!(names.len(), 14, "{names:?}");
     for name in &names {
         let (format, p) =
             formats::parse(&data(&format!("demystify/{name}")), None).expect("parses");
@@ -616,8 +689,8 @@ fn wrong_essence_parameters_name_the_line_and_the_fault() {
     assert!(formats::parse(good, None).is_ok());
     let cases = [
         (
-            good.replace("[[7,7],[7,7]]", "[[7,8],[7,7]]"),
-            "line 6: hint 8 at row 1, column 2",
+            good.replace("[[7,7],[7,7]]", "[[7,9],[7,7]]"),
+            "line 6: hint 9 at row 1, column 2",
         ),
         (
             good.replace("[[7,7],[7,7]]", "[[7,7],[7]]"),

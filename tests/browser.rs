@@ -342,7 +342,7 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
         "the next hint",
     );
     // The workbench: the example is unique, with a difficulty; its explanation steps; the
-    // '<' clue at row 4, column 1 removed (five clicks cycle it back to blank), several
+    // '<' clue at row 4, column 1 removed (six clicks cycle it back to blank), several
     // solutions.
     b.wait_for(
         "const s = document.getElementById('b-status'); return s.dataset.state === 'unique' && s.dataset.hardest !== ''",
@@ -361,7 +361,7 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
         "return document.getElementById('b-steps').dataset.step === '1' && document.querySelector('#b-steps svg') !== null",
         "the workbench's explanation",
     );
-    for _ in 0..5 {
+    for _ in 0..6 {
         b.click("#b-grid button[data-cell='18']");
     }
     b.wait_for(

@@ -167,9 +167,9 @@ impl Memory {
 
     /// A solution other than `target` that meets every clue but the one at `except`.
     fn witness(&self, target: &[Symbol], clues: &[Clue], except: usize) -> bool {
-        self.solutions
-            .iter()
-            .any(|w| w.as_slice() != target && clues.iter().all(|&(c, s)| c == except || w[c] == s))
+        self.solutions.iter().any(|w| {
+            w.as_slice() != target && clues.iter().all(|&(c, s)| c == except || s.admits(w[c]))
+        })
     }
 }
 
@@ -178,8 +178,8 @@ struct Engine {
     bm: BattleshipModel,
     backend: SatBackend,
     /// A selector per cell and symbol, and which of them have their clauses in.
-    act: Vec<[Var; 7]>,
-    added: Vec<[bool; 7]>,
+    act: Vec<[Var; 8]>,
+    added: Vec<[bool; 8]>,
     /// Selectors for "differs from a target" not yet given out, and those given out.
     free: Vec<Var>,
     targets: Vec<(Vec<bool>, Var)>,
@@ -200,9 +200,9 @@ impl Engine {
         let n = p.rows * p.cols;
         let bare = p.with_clues(vec![None; n]);
         let mut bm = BattleshipModel::new(&bare, Formulation::Runs, false);
-        let act: Vec<[Var; 7]> = (0..n)
+        let act: Vec<[Var; 8]> = (0..n)
             .map(|c| {
-                Symbol::ALL.map(|s| {
+                Symbol::CLUES.map(|s| {
                     bm.model.var(format!(
                         "clue_{}_{}_{}",
                         c / p.cols + 1,
@@ -223,7 +223,7 @@ impl Engine {
             bm,
             backend,
             act,
-            added: vec![[false; 7]; n],
+            added: vec![[false; 8]; n],
             free,
             targets: Vec::new(),
             scratch,
@@ -254,8 +254,8 @@ impl Engine {
         clues
             .iter()
             .map(|&(c, s)| {
-                let a = self.act[c][s.k()];
-                if !self.added[c][s.k()] {
+                let a = self.act[c][s as usize];
+                if !self.added[c][s as usize] {
                     for clause in self.bm.clue_clauses(c / cols, c % cols, s) {
                         let mut lits = vec![a.negated()];
                         lits.extend(clause);
@@ -263,7 +263,7 @@ impl Engine {
                     }
                     // Marked once all are in: a run stopped while adding them adds them
                     // again next time (a clause twice is harmless).
-                    self.added[c][s.k()] = true;
+                    self.added[c][s as usize] = true;
                 }
                 a.pos()
             })
@@ -403,7 +403,7 @@ impl Bench {
             .memory
             .solutions
             .iter()
-            .filter(|w| clues.iter().all(|&(c, s)| w[c] == s))
+            .filter(|w| clues.iter().all(|&(c, s)| s.admits(w[c])))
             .take(2)
             .map(|w| {
                 let occupied: Vec<bool> = w.iter().map(|s| s.is_ship()).collect();
@@ -536,7 +536,7 @@ impl Bench {
         let target = first.occupied();
         let mut same: Vec<bool> = vec![true; n];
         for w in &self.memory.solutions {
-            if clues.iter().all(|&(c, s)| w[c] == s) {
+            if clues.iter().all(|&(c, s)| s.admits(w[c])) {
                 for c in 0..n {
                     if w[c].is_ship() != target[c] {
                         same[c] = false;

@@ -21,7 +21,9 @@ pub use puzzle::BattleshipPuzzle;
 use crate::error::{Error, Result};
 
 /// What a cell shows. The order is the paper's: k = 0 water, 1 left end, 2 right end, 3 top
-/// end, 4 bottom end, 5 middle, 6 submarine.
+/// end, 4 bottom end, 5 middle, 6 submarine. [`Symbol::Ship`] is a clue only, never what a
+/// solved cell shows: "a part of a ship, which part not said" (as many published puzzles
+/// give, Demystify's hint 8 among them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Symbol {
     Water,
@@ -31,9 +33,11 @@ pub enum Symbol {
     Bottom,
     Middle,
     Sub,
+    Ship,
 }
 
 impl Symbol {
+    /// What a solved cell can show (every symbol but the clue [`Symbol::Ship`]).
     pub const ALL: [Symbol; 7] = [
         Symbol::Water,
         Symbol::Left,
@@ -44,9 +48,34 @@ impl Symbol {
         Symbol::Sub,
     ];
 
-    /// The paper's index k.
+    /// What a clue can say: every symbol a solved cell can show, and [`Symbol::Ship`] last
+    /// (so that `s as usize` indexes this).
+    pub const CLUES: [Symbol; 8] = [
+        Symbol::Water,
+        Symbol::Left,
+        Symbol::Right,
+        Symbol::Top,
+        Symbol::Bottom,
+        Symbol::Middle,
+        Symbol::Sub,
+        Symbol::Ship,
+    ];
+
+    /// The paper's index k (of a symbol a solved cell can show; not of [`Symbol::Ship`]).
     pub fn k(self) -> usize {
+        debug_assert!(
+            self != Symbol::Ship,
+            "a ship part of no kind has no index k"
+        );
         self as usize
+    }
+
+    /// Whether a cell showing `shown` (a solved cell's symbol) agrees with this clue.
+    pub fn admits(self, shown: Symbol) -> bool {
+        match self {
+            Symbol::Ship => shown.is_ship(),
+            _ => self == shown,
+        }
     }
 
     pub fn is_ship(self) -> bool {
@@ -63,11 +92,12 @@ impl Symbol {
             Symbol::Bottom => 'v',
             Symbol::Middle => '+',
             Symbol::Sub => 'o',
+            Symbol::Ship => '#',
         }
     }
 
     pub fn from_char(c: char) -> Option<Symbol> {
-        Symbol::ALL.into_iter().find(|s| s.char() == c)
+        Symbol::CLUES.into_iter().find(|s| s.char() == c)
     }
 
     pub fn name(self) -> &'static str {
@@ -79,6 +109,7 @@ impl Symbol {
             Symbol::Bottom => "bottom end",
             Symbol::Middle => "middle",
             Symbol::Sub => "submarine",
+            Symbol::Ship => "ship part",
         }
     }
 }
@@ -608,6 +639,16 @@ pub fn to_svg(p: &Grid, layout: Option<&Layout>) -> String {
                         .set("y", cy - r)
                         .set("width", 2.0 * r)
                         .set("height", 2.0 * r)
+                        .set("fill", ink),
+                ),
+                // A part of a ship, which part not said: a square with rounded corners.
+                Some(Symbol::Ship) => doc.append(
+                    Rectangle::new()
+                        .set("x", cx - r)
+                        .set("y", cy - r)
+                        .set("width", 2.0 * r)
+                        .set("height", 2.0 * r)
+                        .set("rx", r * 0.6)
                         .set("fill", ink),
                 ),
                 Some(Symbol::Left) => doc.append(end(1.0, 0.0)),

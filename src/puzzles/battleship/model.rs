@@ -11,7 +11,9 @@
 //!   and the cell model could add ships the fleet does not have; row (7b) then states that the
 //!   ship cells number the fleet's cells. It is only added when a count is unknown.
 //! - eq. (30) with M = 1 says only "a ship is here"; a clue also tells which part of a ship, so
-//!   the row sums only the grids whose ship shows that symbol in the cell.
+//!   the row sums only the grids whose ship shows that symbol in the cell. A clue that says
+//!   only "a part of a ship" ([`Symbol::Ship`]) is the paper's M = 1 as printed, and row (2)
+//!   of the cell model then says the cell is not water.
 
 use super::{placements, Grid, Layout, Ship, Symbol};
 use crate::model::{Kind, Lit, Model, Sense, Var};
@@ -38,6 +40,7 @@ impl Symbol {
             Symbol::Bottom => "the bottom end of a ship",
             Symbol::Middle => "the middle of a ship",
             Symbol::Sub => "a submarine",
+            Symbol::Ship => "a part of a ship",
         }
     }
 }
@@ -182,6 +185,10 @@ impl BattleshipModel {
             return runs_clue(self, i, j, symbol);
         }
         match self.formulation.ship_based() {
+            // A ship part of no kind: the cell is not water.
+            false if symbol == Symbol::Ship => {
+                vec![vec![self.x[i * self.cols + j][Symbol::Water.k()].negated()]]
+            }
             false => vec![vec![self.x[i * self.cols + j][symbol.k()].pos()]],
             true => {
                 if symbol == Symbol::Water {
@@ -245,7 +252,8 @@ impl BattleshipModel {
         }
     }
 
-    /// Ship model: the variables of the grids covering (i, j), with that symbol there if given.
+    /// Ship model: the variables of the grids covering (i, j), with a symbol there that the
+    /// clue `symbol` admits, if given.
     fn covering(&self, i: usize, j: usize, symbol: Option<Symbol>) -> Vec<Var> {
         self.grids
             .iter()
@@ -253,7 +261,7 @@ impl BattleshipModel {
             .filter(|(g, _)| {
                 g.cells()
                     .iter()
-                    .any(|&(a, b, s)| a == i && b == j && symbol.is_none_or(|t| t == s))
+                    .any(|&(a, b, s)| a == i && b == j && symbol.is_none_or(|t| t.admits(s)))
             })
             .map(|(_, &v)| v)
             .collect()
@@ -308,11 +316,16 @@ fn cell_model(p: &Grid, with_clues: bool, as_printed: bool) -> BattleshipModel {
     // (2) the given symbols.
     if with_clues {
         for (i, j, sym) in p.given() {
+            // A ship part of no kind: any symbol but water.
+            let (k, want) = match sym {
+                Symbol::Ship => (Symbol::Water.k(), 0),
+                _ => (sym.k(), 1),
+            };
             m.add(
                 "(2) given symbols",
-                vec![(1, x[i * cols + j][sym.k()].pos())],
+                vec![(1, x[i * cols + j][k].pos())],
                 Sense::Eq,
-                1,
+                want,
             );
         }
     }

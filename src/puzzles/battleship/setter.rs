@@ -55,8 +55,9 @@ pub struct ClueSession {
     search: Search<'static, SatBackend>,
     act: Vec<Var>,
     target: Layout,
-    /// The target's symbols, and those of every other solution found so far: a witness that
-    /// differs from the target at exactly one clue of a set shows that clue necessary there.
+    /// The clue each cell gives (the target's symbol, or [`Symbol::Ship`] where the puzzle
+    /// says only "a part of a ship"), and the symbols of every other solution found so far: a
+    /// witness that breaks exactly one clue of a set shows that clue necessary there.
     symbols: Vec<Symbol>,
     witnesses: Vec<Vec<Symbol>>,
     /// Per cell, a selector of "the solution differs from the target at the cell or next to
@@ -89,7 +90,16 @@ impl ClueSession {
             })
             .collect();
         let mut backend = crate::solve::default_backend(&bm.model);
-        let symbols = target.symbols();
+        // A puzzle's clue that names no part stays as weak as it is.
+        let symbols: Vec<Symbol> = target
+            .symbols()
+            .into_iter()
+            .zip(&p.clues)
+            .map(|(s, clue)| match clue {
+                Some(Symbol::Ship) => Symbol::Ship,
+                _ => s,
+            })
+            .collect();
         let occupied = target.occupied();
         if bm.ship_at(0).is_some() {
             for c in 0..n {
@@ -234,7 +244,7 @@ impl ClueSession {
     fn witnessed(&self, cells: &[usize]) -> bool {
         self.witnesses
             .iter()
-            .any(|w| cells.iter().all(|&c| w[c] == self.symbols[c]))
+            .any(|w| cells.iter().all(|&c| self.symbols[c].admits(w[c])))
     }
 
     /// When the clues at `cells` leave the target unique: the cells whose clues the proof
@@ -676,7 +686,8 @@ pub(crate) fn cell_lit(bm: &BattleshipModel, c: usize, target: &[bool], agree: b
 pub(crate) fn around(p: &Grid, cell: usize, symbol: Symbol) -> Vec<usize> {
     let (r, c) = (cell / p.cols, cell % p.cols);
     let mut out = vec![cell];
-    if symbol.is_ship() {
+    // Which part of a ship a cell shows depends on its neighbours; that it is one does not.
+    if symbol.is_ship() && symbol != Symbol::Ship {
         if r > 0 {
             out.push(cell - p.cols);
         }

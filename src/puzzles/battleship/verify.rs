@@ -135,7 +135,12 @@ pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, String> {
     // The clues.
     for (c, clue) in p.clues.iter().enumerate() {
         if let Some(want) = *clue {
-            if symbol[c] != want {
+            // A clue of a ship part of no kind asks only that the cell is not water.
+            let kept = match want {
+                Symbol::Ship => symbol[c] != Symbol::Water,
+                _ => symbol[c] == want,
+            };
+            if !kept {
                 return Err(format!(
                     "row {}, column {} shows {} but the clue there is {}",
                     c / cols + 1,

@@ -201,7 +201,8 @@ pub fn parse_dzn(text: &str) -> Result<Grid> {
 /// An Essence′ parameter file for Demystify's `solitaire_battleship.eprime` (after Barbara
 /// Smith's model): `letting width be 10`, `letting num_types be [4,3,2,1]` (ships of length 1,
 /// 2, …), `row_tallies`, `column_tallies`, and `hint`, a matrix of 0 water, 1 circle, 2 middle,
-/// 3 top, 4 bottom, 5 right, 6 left, 7 no hint. `$` starts a comment.
+/// 3 top, 4 bottom, 5 right, 6 left, 7 no hint, 8 some part of a ship ([`Symbol::Ship`]). `$`
+/// starts a comment.
 pub fn parse_essence(text: &str) -> Result<Grid> {
     let clean = strip_comments(text, '$');
     let mut vals: std::collections::HashMap<String, (usize, Vec<usize>)> = Default::default();
@@ -291,12 +292,10 @@ pub fn parse_essence(text: &str) -> Result<Grid> {
         Some(Right),
         Some(Left),
         None,
+        Some(Ship),
     ];
     let clues = decode_hints(hint, width, &codes, |bad| {
-        at_line(
-            *at,
-            format!("{bad} is not 0..7 (8, \"some part of a ship\", has no symbol here)"),
-        )
+        at_line(*at, format!("{bad} is not 0..8"))
     })?;
     Grid::new(
         height,

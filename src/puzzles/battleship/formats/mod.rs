@@ -8,7 +8,7 @@
 //!   rows ? 3 0 ? 3 ?          ; ship cells per row, '?' unknown
 //!   cols ? 1 2 ? ? 2
 //!   grid                      ; '.' unknown, '~' water, 'o' submarine, '<' '>' '^' 'v' ends,
-//!   . . . . . ~               ; '+' middle (spaces optional)
+//!   . . . . . ~               ; '+' middle, '#' a ship part of no kind (spaces optional)
 //!   ...
 //!   ```
 //! - a puzz.link / pzprjs URL `...?battleship/COLS/ROWS/...` (fleets `//c`, `//d`, `//e`);
@@ -173,7 +173,7 @@ pub fn parse_quandary(text: &str) -> Result<Grid> {
                     return Err(at_line(
                         n,
                         format!(
-                            "unknown symbol '{c}' in the grid (use . unknown, ~ water, o submarine, < > ^ v ends, + middle)"
+                            "unknown symbol '{c}' in the grid (use . unknown, ~ water, o submarine, < > ^ v ends, + middle, # a ship part of no kind)"
                         ),
                     ));
                 }

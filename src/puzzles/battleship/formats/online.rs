@@ -224,7 +224,8 @@ pub fn parse_puzzlink(url: &str) -> Result<Grid> {
 }
 
 /// The puzzle as a puzz.link URL, which [`parse_puzzlink`] reads back; `None` when the fleet
-/// is not one of the standard fleets a URL can name (//c, //d, //e) or a count is over 4095.
+/// is not one of the standard fleets a URL can name (//c, //d, //e), a count is over 4095, or
+/// a clue is a ship part of no kind (a URL has no code for it).
 pub fn to_puzzlink(p: &Grid) -> Option<String> {
     let fleet = match p.fleet.as_slice() {
         [3, 2, 1] => "c",
@@ -232,6 +233,10 @@ pub fn to_puzzlink(p: &Grid) -> Option<String> {
         [5, 4, 3, 2, 1] => "e",
         _ => return None,
     };
+    // A URL has no code for a ship part of no kind.
+    if p.clues.contains(&Some(Symbol::Ship)) {
+        return None;
+    }
     let code = |s: Symbol| match s {
         Symbol::Water => 0,
         Symbol::Top => 1,
@@ -240,6 +245,7 @@ pub fn to_puzzlink(p: &Grid) -> Option<String> {
         Symbol::Right => 4,
         Symbol::Middle => 5,
         Symbol::Sub => 6,
+        Symbol::Ship => unreachable!("refused above"),
     };
     let items: Vec<Option<usize>> = p
         .col_counts
