@@ -11,6 +11,7 @@ one decision a step) on the instances where it ends.
     python3 bench/explain.py --set published15   # the published 15x15 puzzles at hand (one)
     python3 bench/explain.py --set demystify     # the published puzzles Demystify explains
                                                  # (conceptis and others; 6x6 to 10x10)
+    python3 bench/explain.py --set krazydad      # twelve published KrazyDad 10x10 puzzles
     python3 bench/explain.py --set paper30       # 30x20, the paper's fleet, made with CP-SAT,
                                                  # clues not minimised (as the paper's Example 2)
 
@@ -47,6 +48,9 @@ PUBLISHED15 = ["data/battleship/puzzle-battleships-15x15.txt"]
 # Published for people (conceptis, dkmgames, puzzler.com, tectonicpuzzel; one of the Savile Row
 # distribution), as Demystify's repository gives them.
 DEMYSTIFY = sorted(glob.glob(os.path.join(ROOT, "data/battleship/demystify/*.param")))
+
+# Published for people (KrazyDad, volume 1, books 1, 50 and 100), 10x10, 4 to 8 clues.
+KRAZYDAD = sorted(glob.glob(os.path.join(ROOT, "data/battleship/krazydad/*.txt")))
 
 # Made without quandary: a random fleet, clues until CP-SAT finds one solution, minimised.
 CPSAT15 = sorted(glob.glob(os.path.join(ROOT, "data/battleship/cpsat/15x15-seed*.txt")),
@@ -88,7 +92,7 @@ def main():
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--plain", action="store_true", help="also run the baseline, once")
     ap.add_argument("--plain-limit", type=float, default=600)
-    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15", "paper30", "demystify"], default="csplib")
+    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15", "paper30", "demystify", "krazydad"], default="csplib")
     ap.add_argument("--ids", help="CSPLib ids, comma-separated (default: all 20)")
     ap.add_argument("--no-build", action="store_true", help="time the binary as it is")
     ap.add_argument("--threads", type=int,
@@ -102,7 +106,8 @@ def main():
         if a.set == "csplib"
         else [(os.path.basename(p), [p])
               for p in {"large": LARGE, "cpsat15": CPSAT15, "published15": PUBLISHED15,
-                        "paper30": PAPER30, "demystify": DEMYSTIFY}[a.set]]
+                        "paper30": PAPER30, "demystify": DEMYSTIFY,
+                        "krazydad": KRAZYDAD}[a.set]]
     )
     # The baseline runs on one engine and takes no --threads.
     threads = ["--threads", str(a.threads)] if a.threads else []

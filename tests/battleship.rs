@@ -655,29 +655,40 @@ fn an_essence_parameter_file_reads_as_the_same_puzzle_in_our_format() {
     assert_eq!(a, b);
 }
 
-/// The published puzzles Demystify explains (data/battleship/demystify: conceptis,
-/// dkmgames, puzzler.com, tectonicpuzzel and one of Savile Row's; three of them with hint 8,
-/// a ship part of no kind) are each unique, by two formulations, and their solution passes
-/// the verifier.
-#[test]
-fn the_demystify_puzzles_are_unique_by_two_formulations() {
-    let dir = format!("{}/data/battleship/demystify", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
+/// Each puzzle of `data/battleship/{dir}` (files ending in `ext`, `count` of them, read as
+/// `format`) is unique, by two formulations, and its solution passes the verifier.
+fn published_set_is_unique(dir: &str, ext: &str, count: usize, format: formats::Format) {
+    let path = format!("{}/data/battleship/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&path)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.ends_with(".param"))
+        .filter(|n| n.ends_with(ext))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 14, "{names:?}");
+    assert_eq!(names.len(), count, "{names:?}");
     for name in &names {
-        let (format, p) =
-            formats::parse(&data(&format!("demystify/{name}")), None).expect("parses");
-        assert_eq!(format, formats::Format::Essence, "{name}");
+        let (read_as, p) = formats::parse(&data(&format!("{dir}/{name}")), None).expect("parses");
+        assert_eq!(read_as, format, "{name}");
         let runs = unique_solution(&p, Formulation::Runs);
         let cell = unique_solution(&p, Formulation::Cell);
         assert_eq!(runs.occupied(), cell.occupied(), "{name}");
         assert!(verify::verify(&p, &runs.occupied()).is_ok(), "{name}");
     }
+}
+
+/// The published puzzles Demystify explains (data/battleship/demystify: conceptis,
+/// dkmgames, puzzler.com, tectonicpuzzel and one of Savile Row's; three of them with hint 8,
+/// a ship part of no kind).
+#[test]
+fn the_demystify_puzzles_are_unique_by_two_formulations() {
+    published_set_is_unique("demystify", ".param", 14, formats::Format::Essence);
+}
+
+/// Twelve published KrazyDad 10×10 puzzles (data/battleship/krazydad), 4 to 8 clues each,
+/// some of them ship parts of no kind.
+#[test]
+fn the_krazydad_puzzles_are_unique_by_two_formulations() {
+    published_set_is_unique("krazydad", ".txt", 12, formats::Format::Quandary);
 }
 
 /// Wrong Essence′ parameters are refused with the line and what is wrong.
