@@ -8,7 +8,7 @@ one decision a step) on the instances where it ends.
     python3 bench/explain.py --runs 1 --plain    # also the baseline (slow: minutes each)
     python3 bench/explain.py --set large         # sb_12..sb_15 and two generated 30x20
     python3 bench/explain.py --set cpsat15       # 15x15 puzzles made with CP-SAT (cpsat_puzzles.py)
-    python3 bench/explain.py --set published15   # the published 15x15 puzzles at hand (one)
+    python3 bench/explain.py --set published15   # the published 15x15 puzzles at hand (two)
     python3 bench/explain.py --set demystify     # the published puzzles Demystify explains
                                                  # (conceptis and others; 6x6 to 10x10)
     python3 bench/explain.py --set krazydad      # twelve published KrazyDad 10x10 puzzles
@@ -42,8 +42,8 @@ LARGE = [
 PAPER30 = sorted(glob.glob(os.path.join(ROOT, "data/battleship/cpsat/30x20-redundant-seed*.txt")),
                  key=lambda p: int(p.split("seed")[1].split(".")[0]))
 
-# Published for people to solve (a puzzle site), 15x15.
-PUBLISHED15 = ["data/battleship/puzzle-battleships-15x15.txt"]
+# Published for people to solve (puzzle sites: puzzle-battleships.com, BrainBashers), 15x15.
+PUBLISHED15 = ["data/battleship/puzzle-battleships-15x15.txt", "data/battleship/brainbashers-15x15.txt"]
 
 # Published for people (conceptis, dkmgames, puzzler.com, tectonicpuzzel; one of the Savile Row
 # distribution), as Demystify's repository gives them.

@@ -661,13 +661,19 @@ fn published_set_is_unique(dir: &str, ext: &str, count: usize, format: formats::
     let path = format!("{}/data/battleship/{dir}", env!("CARGO_MANIFEST_DIR"));
     let mut names: Vec<_> = std::fs::read_dir(&path)
         .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .map(|e| format!("{dir}/{}", e.unwrap().file_name().into_string().unwrap()))
         .filter(|n| n.ends_with(ext))
         .collect();
     names.sort();
     assert_eq!(names.len(), count, "{names:?}");
-    for name in &names {
-        let (read_as, p) = formats::parse(&data(&format!("{dir}/{name}")), None).expect("parses");
+    each_is_unique(&names, format);
+}
+
+/// Each of the puzzles `names` (under `data/battleship/`, read as `format`) is unique, by two
+/// formulations, and its solution passes the verifier.
+fn each_is_unique(names: &[String], format: formats::Format) {
+    for name in names {
+        let (read_as, p) = formats::parse(&data(name), None).expect("parses");
         assert_eq!(read_as, format, "{name}");
         let runs = unique_solution(&p, Formulation::Runs);
         let cell = unique_solution(&p, Formulation::Cell);
@@ -682,6 +688,14 @@ fn published_set_is_unique(dir: &str, ext: &str, count: usize, format: formats::
 #[test]
 fn the_demystify_puzzles_are_unique_by_two_formulations() {
     published_set_is_unique("demystify", ".param", 14, formats::Format::Essence);
+}
+
+/// The two published 15×15 puzzles at hand: puzzle-battleships.com's and BrainBashers' (five
+/// of its clues ship parts of no kind).
+#[test]
+fn the_published_15x15_puzzles_are_unique_by_two_formulations() {
+    let names = ["puzzle-battleships-15x15.txt", "brainbashers-15x15.txt"].map(String::from);
+    each_is_unique(&names, formats::Format::Quandary);
 }
 
 /// Twelve published KrazyDad 10×10 puzzles (data/battleship/krazydad), 4 to 8 clues each,
