@@ -81,7 +81,7 @@ fn edits(text: &str, edits: usize, seed: u64) -> [usize; 3] {
         let c = rng.below(n);
         clues[c] = match rng.below(10) {
             0..=2 => None,
-            3 => Some(Symbol::ALL[rng.below(7)]),
+            3 => Some(Symbol::CLUES[rng.below(7)]),
             4 => Some(all[rng.below(all.len())][c]),
             _ => Some(all[goal][c]),
         };

@@ -37,19 +37,8 @@ pub enum Symbol {
 }
 
 impl Symbol {
-    /// What a solved cell can show (every symbol but the clue [`Symbol::Ship`]).
-    pub const ALL: [Symbol; 7] = [
-        Symbol::Water,
-        Symbol::Left,
-        Symbol::Right,
-        Symbol::Top,
-        Symbol::Bottom,
-        Symbol::Middle,
-        Symbol::Sub,
-    ];
-
-    /// What a clue can say: every symbol a solved cell can show, and [`Symbol::Ship`] last
-    /// (so that `s as usize` indexes this).
+    /// What a clue can say: the seven symbols a solved cell can show, in the paper's order, and
+    /// [`Symbol::Ship`] last (so that `s as usize` indexes this).
     pub const CLUES: [Symbol; 8] = [
         Symbol::Water,
         Symbol::Left,
