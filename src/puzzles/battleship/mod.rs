@@ -578,6 +578,14 @@ pub fn to_svg(p: &Grid, layout: Option<&Layout>) -> String {
             } else {
                 "#222"
             };
+            let square = || {
+                Rectangle::new()
+                    .set("x", cx - r)
+                    .set("y", cy - r)
+                    .set("width", 2.0 * r)
+                    .set("height", 2.0 * r)
+                    .set("fill", ink)
+            };
             // A half-disc on the rounded side, a half-square on the other.
             let end = |dx: f64, dy: f64| -> Path {
                 // (dx, dy) points from the rounded end into the ship.
@@ -622,24 +630,9 @@ pub fn to_svg(p: &Grid, layout: Option<&Layout>) -> String {
                         .set("r", r)
                         .set("fill", ink),
                 ),
-                Some(Symbol::Middle) => doc.append(
-                    Rectangle::new()
-                        .set("x", cx - r)
-                        .set("y", cy - r)
-                        .set("width", 2.0 * r)
-                        .set("height", 2.0 * r)
-                        .set("fill", ink),
-                ),
-                // A part of a ship, which part not said: a square with rounded corners.
-                Some(Symbol::Ship) => doc.append(
-                    Rectangle::new()
-                        .set("x", cx - r)
-                        .set("y", cy - r)
-                        .set("width", 2.0 * r)
-                        .set("height", 2.0 * r)
-                        .set("rx", r * 0.6)
-                        .set("fill", ink),
-                ),
+                Some(Symbol::Middle) => doc.append(square()),
+                // A part of a ship, which part not said: the square with rounded corners.
+                Some(Symbol::Ship) => doc.append(square().set("rx", r * 0.6)),
                 Some(Symbol::Left) => doc.append(end(1.0, 0.0)),
                 Some(Symbol::Right) => doc.append(end(-1.0, 0.0)),
                 Some(Symbol::Top) => doc.append(end(0.0, 1.0)),
