@@ -14,6 +14,9 @@ one decision a step) on the instances where it ends.
     python3 bench/explain.py --set krazydad      # twelve published KrazyDad 10x10 puzzles
     python3 bench/explain.py --set paper30       # 30x20, the paper's fleet, made with CP-SAT,
                                                  # clues not minimised (as the paper's Example 2)
+    python3 bench/explain.py --set boats10       # made by Boats, a generator for people
+    python3 bench/explain.py --set boats15       # (Tatham's collection, unreleased part):
+    python3 bench/explain.py --set boats30       # 10x10, 15x15, and 30x20 with the paper's fleet
 
 Writes a markdown table on standard output; nothing else is changed.
 """
@@ -56,6 +59,13 @@ KRAZYDAD = sorted(glob.glob(os.path.join(ROOT, "data/battleship/krazydad/*.txt")
 CPSAT15 = sorted(glob.glob(os.path.join(ROOT, "data/battleship/cpsat/15x15-seed*.txt")),
                  key=lambda p: int(p.split("seed")[1].split(".")[0]))
 
+# Made by Boats (Lennard Sprong's Battleship generator for Simon Tatham's Portable Puzzle
+# Collection), level "hard": puzzles for people, each solvable by Boats' own step-by-step
+# solver. 10x10 and 15x15 with the usual fleets, 30x20 with the paper's fleet.
+def boats(size):
+    return sorted(glob.glob(os.path.join(ROOT, f"data/battleship/boats/{size}-hard-seed*.txt")),
+                  key=lambda p: int(p.split("seed")[1].split(".")[0]))
+
 
 def one(args, limit):
     status, wall, data = quandary(["battleship", "explain"] + args, limit)
@@ -92,7 +102,8 @@ def main():
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--plain", action="store_true", help="also run the baseline, once")
     ap.add_argument("--plain-limit", type=float, default=600)
-    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15", "paper30", "demystify", "krazydad"], default="csplib")
+    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15", "paper30", "demystify", "krazydad",
+                                            "boats10", "boats15", "boats30"], default="csplib")
     ap.add_argument("--ids", help="CSPLib ids, comma-separated (default: all 20)")
     ap.add_argument("--no-build", action="store_true", help="time the binary as it is")
     ap.add_argument("--threads", type=int,
@@ -107,7 +118,8 @@ def main():
         else [(os.path.basename(p), [p])
               for p in {"large": LARGE, "cpsat15": CPSAT15, "published15": PUBLISHED15,
                         "paper30": PAPER30, "demystify": DEMYSTIFY,
-                        "krazydad": KRAZYDAD}[a.set]]
+                        "krazydad": KRAZYDAD, "boats10": boats("10x10"),
+                        "boats15": boats("15x15"), "boats30": boats("30x20")}[a.set]]
     )
     # The baseline runs on one engine and takes no --threads.
     threads = ["--threads", str(a.threads)] if a.threads else []

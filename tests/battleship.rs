@@ -705,6 +705,14 @@ fn the_krazydad_puzzles_are_unique_by_two_formulations() {
     published_set_is_unique("krazydad", ".txt", 12, formats::Format::Quandary);
 }
 
+/// Forty-five puzzles made by Boats, a Battleship generator for people (data/battleship/boats:
+/// twenty 10×10, twenty 15×15 and five 30×20 with the paper's fleet, each solvable by Boats'
+/// own step-by-step solver), read in our format.
+#[test]
+fn the_boats_puzzles_are_unique_by_two_formulations() {
+    published_set_is_unique("boats", ".txt", 45, formats::Format::Quandary);
+}
+
 /// Wrong Essence′ parameters are refused with the line and what is wrong.
 #[test]
 fn wrong_essence_parameters_name_the_line_and_the_fault() {
