@@ -510,11 +510,13 @@ fn the_readers_never_panic_on_mangled_input() {
         data("csplib-prob014.pl"),
         data("generated-30x20-seed3.txt"),
         data("demystify/conceptis-8x8.param"),
+        "10x10f4dh,4,3,2,1:3,1,3,2,2,2,0,0,6,1,1,4,1,1,4,0,3,1,5,0,kWzzaWfClS".to_string(),
         "begin\npuzzle battleships\nsize 4\nships 2 1\nclabels 1 1 0 2\nrlabels 2 0 1 1\nproblem\n- - - -\n- x - -\n- - - -\n- - - o\nend\n".to_string(),
     ];
-    let alphabet: Vec<char> = "0123456789 -?x.o<>^v+~#/\n|[],;:=@abcdefghijklmnopqrstuvwxyz"
-        .chars()
-        .collect();
+    let alphabet: Vec<char> =
+        "0123456789 -?x.o<>^v+~#/\n|[],;:=@abcdefghijklmnopqrstuvwxyzWSTBLRCVQ"
+            .chars()
+            .collect();
     let mut rng = setter::Rng::new(42);
     for seed in &seeds {
         let chars: Vec<char> = seed.chars().collect();
@@ -711,6 +713,83 @@ fn the_krazydad_puzzles_are_unique_by_two_formulations() {
 #[test]
 fn the_boats_puzzles_are_unique_by_two_formulations() {
     published_set_is_unique("boats", ".txt", 45, formats::Format::Quandary);
+}
+
+/// Each Boats puzzle's game ID (its header's `; its game ID:` line) reads as the same puzzle as
+/// the file's own lines in our format: two readers, one transcription checked by the other.
+#[test]
+fn each_boats_game_id_reads_as_its_file() {
+    let dir = format!("{}/data/battleship/boats", env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = format!(
+            "boats/{}",
+            entry.unwrap().file_name().into_string().unwrap()
+        );
+        let text = data(&name);
+        let id = text
+            .lines()
+            .find_map(|l| l.strip_prefix("; its game ID: "))
+            .unwrap_or_else(|| panic!("{name} states its game ID"));
+        let (format, from_id) = formats::parse(id, None).expect("the game ID reads");
+        assert_eq!(format, formats::Format::Boats, "{name}");
+        let (_, from_file) = formats::parse(&text, None).expect("the file reads");
+        assert_eq!(from_id, from_file, "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 45);
+}
+
+/// A Boats game ID written by hand from Boats' own description of its format reads as the same
+/// puzzle in our format (default fleet 4 3 2 1 for `f4`, counts columns first, `-` hidden).
+#[test]
+fn a_boats_game_id_reads_as_the_same_puzzle_in_our_format() {
+    let id = "5x4f3,2,1,1:1,1,1,2,-,3,1,0,3,aWbSaWiTRC";
+    let ours = "size 4 5\nfleet 2 1 1\nrows 3 1 0 3\ncols 1 1 1 2 ?\ngrid\n\
+        . ~ . . o\n. ~ . . .\n. . . . .\n. ^ > + .\n";
+    let (format, a) = formats::parse(id, None).expect("Boats game ID reads");
+    assert_eq!(format, formats::Format::Boats);
+    let (_, b) = formats::parse(ours, None).expect("our format reads");
+    assert_eq!(a, b);
+    // No fleet given: Boats' default for the longest length N is N, N-1, ..., 1 ships.
+    let (_, d) = formats::parse("4x4f2:2,0,2,0,2,0,2,0,", None).expect("reads");
+    assert_eq!(d.fleet, vec![2, 1]);
+}
+
+/// Wrong Boats game IDs are refused with what is wrong.
+#[test]
+fn wrong_boats_game_ids_name_the_fault() {
+    let cases = [
+        ("0x4f3:1", "a 0×4 board is not allowed"),
+        ("5x999f3:1", "a 5×999 board is not allowed"),
+        ("5x4f3,2,1:1,1,1,2,2,3,1,0,3", "the fleet lists 2 lengths"),
+        (
+            "5x4f3,2,1,1:1,1,1,2,2,3,1,0",
+            "8 counts, but 5 columns and 4 rows need 9",
+        ),
+        (
+            "5x4f3,2,1,1:1,1,1,2,2,3,1,0,3,aQ",
+            "'Q' at character 20 is not a cell of Boats",
+        ),
+        (
+            "5x4f3,2,1,1:1,1,1,2,2,3,1,0,3,zW",
+            "lies past the 5×4 board",
+        ),
+        (
+            "5x4f3,2,1,1:1,1,1,2,W,3,1,0,3",
+            "4 counts for 5 columns and 4 rows, then 'W'",
+        ),
+        (
+            "5x4f3,2,1,1:1,1,1,2,2,3,1,0,99999999999999999999999",
+            "is too large",
+        ),
+    ];
+    for (id, want) in cases {
+        match formats::parse(id, None) {
+            Ok(_) => panic!("{id} was accepted"),
+            Err(e) => assert!(e.to_string().contains(want), "{id}: {e}"),
+        }
+    }
 }
 
 /// Wrong Essence′ parameters are refused with the line and what is wrong.

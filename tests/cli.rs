@@ -1210,3 +1210,29 @@ fn the_workbench_answers_a_run_of_edits() {
     assert!(stderr.contains("bad.txt"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Boats game ID is read from the command line as it is, and gives the same answer as the
+/// file in our format made from it; a broken one is refused, naming the format and the fault.
+#[test]
+fn a_boats_game_id_on_the_command_line_is_read() {
+    let id = "10x10f4dh:3,1,3,2,2,2,0,0,6,1,1,4,1,1,4,0,3,1,5,0,kWzzaWfClS";
+    let (code, stdout, stderr) = quandary(&["battleship", "unique", id, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v = one_json(&stdout);
+    assert_eq!(v["unique"], serde_json::json!(true), "{stdout}");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/battleship/boats/10x10-hard-seed3.txt"
+    );
+    let (code, stdout, stderr) = quandary(&["battleship", "unique", file, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(v["solution"], one_json(&stdout)["solution"]);
+    let broken = id.replace("ClS", "ClQ");
+    let (code, stdout, stderr) = quandary(&["battleship", "solve", &broken]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("Boats game ID: 'Q' at character 50"),
+        "{stderr}"
+    );
+}

@@ -43,7 +43,8 @@ pub fn parse_fleet(text: &str) -> Result<Vec<usize>> {
         .collect()
 }
 
-/// Reads a puzzle from a file, a puzz.link URL, or standard input (`-`), in any format known.
+/// Reads a puzzle from a file, a puzz.link URL, a Boats game ID, or standard input (`-`), in any
+/// format known.
 pub fn load(word: &str, o: &Options, files: Files) -> Result<Grid> {
     let text = if word == "-" {
         files.stdin()?
@@ -51,7 +52,9 @@ pub fn load(word: &str, o: &Options, files: Files) -> Result<Grid> {
         return Err(Error::input(format!(
             "{word}: a directory, not a puzzle file"
         )));
-    } else if !files.exists(word) && word.contains("battleship/") {
+    } else if !files.exists(word)
+        && (word.contains("battleship/") || formats::detect(word) == formats::Format::Boats)
+    {
         word.to_string()
     } else if !files.exists(word) && word.contains("://") {
         return Err(Error::input(format!(
@@ -112,7 +115,7 @@ impl Puzzle for BattleshipPuzzle {
     const TITLE: &'static str = "Battleship";
     const ABOUT: &'static str =
         "Battleship: place a fleet from row and column counts and a few given cells";
-    const INPUT: &'static str = "A puzzle file (our format, janko.at, CSPLib prob014, MiniZinc .dzn), a puzz.link URL, or - for standard input";
+    const INPUT: &'static str = "A puzzle file (our format, janko.at, CSPLib prob014, MiniZinc .dzn, Essence′ parameters), a puzz.link URL, a Boats game ID, or - for standard input";
     const EXAMPLE: &'static [&'static str] = &[EXAMPLE_URL];
     const TOUR: Query = Query::Unique;
 
@@ -121,7 +124,10 @@ impl Puzzle for BattleshipPuzzle {
     type Solution = Layout;
 
     fn read(words: &[String], o: &Options, files: Files) -> Result<Grid> {
-        let [word] = crate::puzzles::words(words, "one word, a puzzle file, a puzz.link URL or -")?;
+        let [word] = crate::puzzles::words(
+            words,
+            "one word, a puzzle file, a puzz.link URL, a Boats game ID or -",
+        )?;
         load(word, o, files)
     }
 

@@ -23,7 +23,7 @@ mod benchmarks;
 mod online;
 
 pub use benchmarks::{parse_csplib, parse_dzn, parse_essence};
-pub use online::{parse_janko, parse_puzzlink, to_puzzlink};
+pub use online::{parse_boats, parse_janko, parse_puzzlink, to_puzzlink};
 
 use super::{Grid, Symbol};
 use crate::error::{Error, Result};
@@ -37,6 +37,7 @@ pub enum Format {
     Csplib,
     Dzn,
     Essence,
+    Boats,
 }
 
 impl Format {
@@ -48,6 +49,7 @@ impl Format {
             Format::Csplib => "CSPLib prob014 facts",
             Format::Dzn => "MiniZinc data",
             Format::Essence => "Essence′ parameters",
+            Format::Boats => "Boats game ID",
         }
     }
 }
@@ -56,7 +58,9 @@ impl Format {
 pub fn detect(text: &str) -> Format {
     let t = text.trim_start();
     let lower = t.to_ascii_lowercase();
-    if lower.contains("battleship/") && !t.contains('\n') || lower.starts_with("http") {
+    if online::is_boats_id(t) {
+        Format::Boats
+    } else if lower.contains("battleship/") && !t.contains('\n') || lower.starts_with("http") {
         Format::PuzzLink
     } else if lower.lines().any(|l| l.trim() == "begin") {
         Format::Janko
@@ -100,6 +104,7 @@ pub fn parse(text: &str, instance: Option<&str>) -> Result<(Format, Grid)> {
         Format::Janko => parse_janko(text)?,
         Format::Dzn => parse_dzn(text)?,
         Format::Essence => parse_essence(text)?,
+        Format::Boats => parse_boats(text)?,
         Format::Csplib => {
             let all = parse_csplib(text)?;
             match instance {

@@ -1,4 +1,5 @@
-//! The formats of puzzle sites: janko.at blocks and puzz.link (pzprjs) URLs.
+//! The formats of puzzle sites and programs: janko.at blocks, puzz.link (pzprjs) URLs and
+//! game IDs of Boats (the Battleship of Simon Tatham's collection's unreleased part).
 
 use super::*;
 use crate::error::{Error, Result};
@@ -221,6 +222,180 @@ pub fn parse_puzzlink(url: &str) -> Result<Grid> {
         });
     }
     Grid::new(rows, cols, fleet, row_counts, col_counts, clues)
+}
+
+/// Whether `text` is one game ID of Boats: `PARAMS:DESC` on one line, the parameters a width
+/// (`15`, `15x10`) followed by Boats' letters (`f` fleet, `d` difficulty, `S`) and counts.
+pub fn is_boats_id(text: &str) -> bool {
+    let t = text.trim();
+    let Some((params, _)) = t.split_once(':') else {
+        return false;
+    };
+    !t.contains('\n')
+        && params.starts_with(|c: char| c.is_ascii_digit())
+        && params.contains('f')
+        && params
+            .chars()
+            .all(|c| c.is_ascii_digit() || "xfdenthS,".contains(c))
+}
+
+/// A game ID of Boats (Lennard Sprong's Battleship for Simon Tatham's Portable Puzzle
+/// Collection, in x-sheep/puzzles-unreleased): `WxHfNdD[S][,n1,...,nN]:DESC`, the fleet's
+/// largest length N (default 4) and how many ships of each length from 1 up (default N, N-1,
+/// …, 1); DESC the W column counts then the H row counts, comma-separated (`-` hidden), then
+/// the given cells row by row, a lowercase letter skipping 1 ('a') to 26 ('z') cells and a
+/// capital giving one: `W` water, `S` submarine, `T` `B` top and bottom ends, `L` `R` left and
+/// right ends, `C` middle, `V` a ship part of no kind.
+pub fn parse_boats(text: &str) -> Result<Grid> {
+    let bad = |why: String| Error::input(format!("Boats game ID: {why}"));
+    let t = text.trim();
+    let (params, desc) = t
+        .split_once(':')
+        .ok_or_else(|| bad("no ':' between the parameters and the puzzle".into()))?;
+    // A number at the start of `s`: its value and what follows.
+    let number = |s: &str, what: &str| -> Result<(usize, usize)> {
+        let digits = s.chars().take_while(char::is_ascii_digit).count();
+        s[..digits]
+            .parse::<usize>()
+            .map(|v| (v, digits))
+            .map_err(|_| bad(format!("{what} is not a number in '{params}'")))
+    };
+    let max = crate::puzzles::battleship::MAX_SIDE;
+    let (cols, used) = number(params, "the width")?;
+    let mut rest = &params[used..];
+    let mut rows = cols;
+    if let Some(r) = rest.strip_prefix('x') {
+        let (h, used) = number(r, "the height")?;
+        rows = h;
+        rest = &r[used..];
+    }
+    if rows == 0 || cols == 0 || rows > max || cols > max {
+        return Err(bad(format!(
+            "a {cols}×{rows} board is not allowed: each side must be 1 to {max}"
+        )));
+    }
+    let mut largest = 4;
+    if let Some(r) = rest.strip_prefix('f') {
+        let (n, used) = number(r, "the fleet's largest length")?;
+        if n == 0 || n > max {
+            return Err(bad(format!(
+                "a fleet whose longest ship has length {n} is not allowed (1 to {max})"
+            )));
+        }
+        largest = n;
+        rest = &r[used..];
+    }
+    if let Some(r) = rest.strip_prefix('d') {
+        // The difficulty the generator was asked for says nothing about the puzzle itself.
+        rest = r.strip_prefix(['e', 'n', 't', 'h']).unwrap_or(r);
+    }
+    rest = rest.strip_prefix('S').unwrap_or(rest);
+    let fleet: Vec<usize> = if rest.is_empty() {
+        (1..=largest).rev().collect()
+    } else {
+        let counts = rest
+            .strip_prefix(',')
+            .ok_or_else(|| bad(format!("'{rest}' in the parameters is not understood")))?;
+        let fleet: Vec<usize> = counts
+            .split(',')
+            .map(|c| c.parse::<usize>())
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|_| bad(format!("the fleet '{counts}' is not a list of numbers")))?;
+        if fleet.len() != largest {
+            return Err(bad(format!(
+                "the fleet lists {} lengths, but its longest ship has length {largest}",
+                fleet.len()
+            )));
+        }
+        fleet
+    };
+    let mut counts: Vec<Option<usize>> = Vec::with_capacity(cols + rows);
+    let mut clues: Vec<Option<Symbol>> = vec![None; rows * cols];
+    let mut at = 0;
+    let chars: Vec<char> = desc.chars().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        let c = chars[k];
+        let counts_done = counts.len() == cols + rows;
+        match c {
+            ',' => k += 1,
+            '0'..='9' | '-' if !counts_done => {
+                if c == '-' {
+                    counts.push(None);
+                    k += 1;
+                } else {
+                    let digits = chars[k..].iter().take_while(|d| d.is_ascii_digit()).count();
+                    let s: String = chars[k..k + digits].iter().collect();
+                    let v = s.parse::<usize>().map_err(|_| {
+                        bad(format!(
+                            "the count '{s}' at character {} is too large",
+                            k + 1
+                        ))
+                    })?;
+                    counts.push(Some(v));
+                    k += digits;
+                }
+            }
+            'a'..='z' | 'A'..='Z' if counts_done => {
+                if c.is_ascii_lowercase() {
+                    at += (c as u8 - b'a') as usize + 1;
+                } else {
+                    let symbol = match c {
+                        'W' => Symbol::Water,
+                        'S' => Symbol::Sub,
+                        'T' => Symbol::Top,
+                        'B' => Symbol::Bottom,
+                        'L' => Symbol::Left,
+                        'R' => Symbol::Right,
+                        'C' => Symbol::Middle,
+                        'V' => Symbol::Ship,
+                        other => return Err(bad(format!(
+                            "'{other}' at character {} is not a cell of Boats (W S T B L R C V)",
+                            k + 1
+                        ))),
+                    };
+                    let cell = clues.get_mut(at).ok_or_else(|| {
+                        bad(format!(
+                            "the given cell at character {} lies past the {cols}×{rows} board",
+                            k + 1
+                        ))
+                    })?;
+                    *cell = Some(symbol);
+                    at += 1;
+                }
+                k += 1;
+            }
+            other if !counts_done => {
+                return Err(bad(format!(
+                    "{} counts for {cols} columns and {rows} rows, then '{other}' at character {}",
+                    counts.len(),
+                    k + 1
+                )))
+            }
+            other => {
+                return Err(bad(format!(
+                    "'{other}' at character {} after the {} counts",
+                    k + 1,
+                    cols + rows
+                )))
+            }
+        }
+    }
+    if counts.len() != cols + rows {
+        return Err(bad(format!(
+            "{} counts, but {cols} columns and {rows} rows need {}",
+            counts.len(),
+            cols + rows
+        )));
+    }
+    if at > rows * cols {
+        return Err(bad(format!(
+            "the cells run past the {cols}×{rows} board ({at} of {})",
+            rows * cols
+        )));
+    }
+    let row_counts = counts.split_off(cols);
+    Grid::new(rows, cols, fleet, row_counts, counts, clues)
 }
 
 /// The puzzle as a puzz.link URL, which [`parse_puzzlink`] reads back; `None` when the fleet
