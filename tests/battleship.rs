@@ -756,6 +756,50 @@ fn a_boats_game_id_reads_as_the_same_puzzle_in_our_format() {
     assert_eq!(d.fleet, vec![2, 1]);
 }
 
+/// Every puzzle under data/battleship, whatever its format (all twenty CSPLib instances among
+/// them), written as a Boats game ID reads back as the same puzzle.
+#[test]
+fn every_puzzle_reads_back_from_its_boats_game_id() {
+    let root = format!("{}/data/battleship", env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(root)];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let mut checked = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let puzzles: Vec<_> = if formats::detect(&text) == formats::Format::Csplib {
+            formats::parse_csplib(&text)
+                .unwrap()
+                .into_iter()
+                .map(|(_, p)| p)
+                .collect()
+        } else {
+            match formats::parse(&text, None) {
+                Ok((_, p)) => vec![p],
+                // Not a puzzle (a licence or notes file).
+                Err(_) => continue,
+            }
+        };
+        for p in puzzles {
+            let id = formats::to_boats(&p);
+            let (format, back) = formats::parse(&id, None).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(format, formats::Format::Boats, "{id}");
+            assert_eq!(back, p, "{}: {id}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 140, "{checked}");
+}
+
 /// Wrong Boats game IDs are refused with what is wrong.
 #[test]
 fn wrong_boats_game_ids_name_the_fault() {

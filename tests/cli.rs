@@ -1227,6 +1227,13 @@ fn a_boats_game_id_on_the_command_line_is_read() {
     let (code, stdout, stderr) = quandary(&["battleship", "unique", file, "--json"]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(v["solution"], one_json(&stdout)["solution"]);
+    // And back: the file converted to a Boats game ID is the ID it was made from.
+    let (code, stdout, stderr) = quandary(&["battleship", "convert", file, "--to", "boats"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout.trim(),
+        "10x10f4,4,3,2,1:3,1,3,2,2,2,0,0,6,1,1,4,1,1,4,0,3,1,5,0,kWzzaWfClS"
+    );
     let broken = id.replace("ClS", "ClQ");
     let (code, stdout, stderr) = quandary(&["battleship", "solve", &broken]);
     assert_eq!(code, 2, "{stderr}");

@@ -149,13 +149,17 @@ enum BattleshipVerb {
         #[command(flatten)]
         common: Common,
     },
-    /// Rewrite a puzzle (any format read) in quandary's own text format
+    /// Rewrite a puzzle (any format read) in quandary's own text format (with --json, also as
+    /// a puzz.link URL where it has one, and as a Boats game ID)
     Convert {
-        /// A puzzle file or puzz.link URL
+        /// A puzzle file, puzz.link URL or Boats game ID
         puzzle: String,
         /// Which puzzle of a CSPLib file (its id; the first by default)
         #[arg(long)]
         instance: Option<String>,
+        /// The format written: quandary's text, a puzz.link URL, or a Boats game ID
+        #[arg(long, default_value = "quandary", value_parser = ["quandary", "puzzlink", "boats"])]
+        to: String,
         /// Write to FILE (default: print it)
         #[arg(long, short = 'o')]
         out: Option<String>,
@@ -315,6 +319,7 @@ fn battleship_verb(
         BattleshipVerb::Convert {
             puzzle,
             instance,
+            to,
             out: _,
         } => {
             let o = puzzle::Options {
@@ -322,7 +327,20 @@ fn battleship_verb(
                 ..Default::default()
             };
             let p = puzzle::load(&puzzle, &o, files)?;
-            let text = battleship::formats::to_quandary(&p, &format!("converted from {puzzle}"));
+            let ours = battleship::formats::to_quandary(&p, &format!("converted from {puzzle}"));
+            let text = match to.as_str() {
+                "puzzlink" => battleship::formats::to_puzzlink(&p)
+                    .map(|u| u + "\n")
+                    .ok_or_else(|| {
+                        crate::error::Error::input(format!(
+                            "{puzzle}: a puzz.link URL cannot say this puzzle (its fleet is not \
+                         3 2 1, 4 3 2 1 or 5 4 3 2 1, a count is over 4095, or a clue is a ship \
+                         part of no kind)"
+                        ))
+                    })?,
+                "boats" => battleship::formats::to_boats(&p) + "\n",
+                _ => ours.clone(),
+            };
             let mut r = Report::new(
                 "battleship",
                 "convert",
@@ -330,8 +348,9 @@ fn battleship_verb(
                 Status::Solved,
             );
             r.solution = Some(serde_json::json!({
-                "puzzle": text,
+                "puzzle": ours,
                 "puzzlink": battleship::formats::to_puzzlink(&p),
+                "boats": battleship::formats::to_boats(&p),
             }));
             r.file = Some(text.clone());
             r.text = text;

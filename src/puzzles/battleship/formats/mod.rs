@@ -23,7 +23,7 @@ mod benchmarks;
 mod online;
 
 pub use benchmarks::{parse_csplib, parse_dzn, parse_essence};
-pub use online::{parse_boats, parse_janko, parse_puzzlink, to_puzzlink};
+pub use online::{parse_boats, parse_janko, parse_puzzlink, to_boats, to_puzzlink};
 
 use super::{Grid, Symbol};
 use crate::error::{Error, Result};

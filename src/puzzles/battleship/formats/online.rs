@@ -349,10 +349,12 @@ pub fn parse_boats(text: &str) -> Result<Grid> {
                         'R' => Symbol::Right,
                         'C' => Symbol::Middle,
                         'V' => Symbol::Ship,
-                        other => return Err(bad(format!(
+                        other => {
+                            return Err(bad(format!(
                             "'{other}' at character {} is not a cell of Boats (W S T B L R C V)",
                             k + 1
-                        ))),
+                        )))
+                        }
                     };
                     let cell = clues.get_mut(at).ok_or_else(|| {
                         bad(format!(
@@ -396,6 +398,49 @@ pub fn parse_boats(text: &str) -> Result<Grid> {
     }
     let row_counts = counts.split_off(cols);
     Grid::new(rows, cols, fleet, row_counts, counts, clues)
+}
+
+/// The puzzle as a Boats game ID, which [`parse_boats`] reads back (Boats itself reads it
+/// where it knows every symbol: it shows a ship part of no kind as `V` too).
+pub fn to_boats(p: &Grid) -> String {
+    let fleet: Vec<String> = p.fleet.iter().map(usize::to_string).collect();
+    let counts: Vec<String> = p
+        .col_counts
+        .iter()
+        .chain(&p.row_counts)
+        .map(|c| c.map_or("-".to_string(), |n| n.to_string()))
+        .collect();
+    let mut cells = String::new();
+    let mut skip = 0;
+    for clue in &p.clues {
+        let Some(s) = clue else {
+            skip += 1;
+            continue;
+        };
+        while skip > 0 {
+            let n = skip.min(26);
+            cells.push((b'a' + n as u8 - 1) as char);
+            skip -= n;
+        }
+        cells.push(match s {
+            Symbol::Water => 'W',
+            Symbol::Sub => 'S',
+            Symbol::Top => 'T',
+            Symbol::Bottom => 'B',
+            Symbol::Left => 'L',
+            Symbol::Right => 'R',
+            Symbol::Middle => 'C',
+            Symbol::Ship => 'V',
+        });
+    }
+    format!(
+        "{}x{}f{},{}:{},{cells}",
+        p.cols,
+        p.rows,
+        p.fleet.len(),
+        fleet.join(","),
+        counts.join(",")
+    )
 }
 
 /// The puzzle as a puzz.link URL, which [`parse_puzzlink`] reads back; `None` when the fleet
