@@ -331,6 +331,12 @@ fn the_workbench_calls_make_and_check_a_puzzle() {
             .starts_with("https://puzz.link/p?battleship/6/6/"),
         "{c}"
     );
+    // The Boats game ID it gives, sent as the text, is the same puzzle.
+    let id = c["solution"]["boats"].as_str().unwrap().to_string();
+    assert!(id.starts_with("6x6f3,3,2,1:"), "{c}");
+    let (code, from_id) = server.run(json!({"puzzle": "battleship", "verb": "unique", "text": id}));
+    assert_eq!(code, 200, "{from_id}");
+    assert_eq!(from_id["solution"], ask("unique", example)["solution"]);
 }
 
 /// Options as the command line's flags: the page offers each puzzle's flags with their values,

@@ -149,8 +149,8 @@ enum BattleshipVerb {
         #[command(flatten)]
         common: Common,
     },
-    /// Rewrite a puzzle (any format read) in quandary's own text format (with --json, also as
-    /// a puzz.link URL where it has one, and as a Boats game ID)
+    /// Rewrite a puzzle (any format read) in quandary's own text format, or with --to as a
+    /// puzz.link URL or a Boats game ID
     Convert {
         /// A puzzle file, puzz.link URL or Boats game ID
         puzzle: String,
