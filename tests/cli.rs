@@ -1234,6 +1234,17 @@ fn a_boats_game_id_on_the_command_line_is_read() {
         stdout.trim(),
         "10x10f4,4,3,2,1:3,1,3,2,2,2,0,0,6,1,1,4,1,1,4,0,3,1,5,0,kWzzaWfClS"
     );
+    // A puzzle a puzz.link URL cannot say (a ship part of no kind) is refused with why.
+    let shipless = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/battleship/krazydad/v1-book1-1.txt"
+    );
+    let (code, _, stderr) = quandary(&["battleship", "convert", shipless, "--to", "puzzlink"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("a puzz.link URL cannot say this puzzle"),
+        "{stderr}"
+    );
     let broken = id.replace("ClS", "ClQ");
     let (code, stdout, stderr) = quandary(&["battleship", "solve", &broken]);
     assert_eq!(code, 2, "{stderr}");

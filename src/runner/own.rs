@@ -328,17 +328,17 @@ fn battleship_verb(
             };
             let p = puzzle::load(&puzzle, &o, files)?;
             let ours = battleship::formats::to_quandary(&p, &format!("converted from {puzzle}"));
+            let url = battleship::formats::to_puzzlink(&p);
+            let boats = battleship::formats::to_boats(&p);
             let text = match to.as_str() {
-                "puzzlink" => battleship::formats::to_puzzlink(&p)
-                    .map(|u| u + "\n")
-                    .ok_or_else(|| {
-                        crate::error::Error::input(format!(
-                            "{puzzle}: a puzz.link URL cannot say this puzzle (its fleet is not \
+                "puzzlink" => url.as_ref().map(|u| format!("{u}\n")).ok_or_else(|| {
+                    crate::error::Error::input(format!(
+                        "{puzzle}: a puzz.link URL cannot say this puzzle (its fleet is not \
                          3 2 1, 4 3 2 1 or 5 4 3 2 1, a count is over 4095, or a clue is a ship \
                          part of no kind)"
-                        ))
-                    })?,
-                "boats" => battleship::formats::to_boats(&p) + "\n",
+                    ))
+                })?,
+                "boats" => format!("{boats}\n"),
                 _ => ours.clone(),
             };
             let mut r = Report::new(
@@ -349,8 +349,8 @@ fn battleship_verb(
             );
             r.solution = Some(serde_json::json!({
                 "puzzle": ours,
-                "puzzlink": battleship::formats::to_puzzlink(&p),
-                "boats": battleship::formats::to_boats(&p),
+                "puzzlink": url,
+                "boats": boats,
             }));
             r.file = Some(text.clone());
             r.text = text;
