@@ -40,10 +40,15 @@ LARGE = [
     "data/battleship/generated/30x20-seed16.txt",
 ]
 
+def by_seed(pattern):
+    """The files under data/battleship matching `pattern` (with `seed*`), in the order of their seeds."""
+    return sorted(glob.glob(os.path.join(ROOT, "data/battleship", pattern)),
+                  key=lambda p: int(p.split("seed")[1].split(".")[0]))
+
+
 # The paper's size and fleet (Meuffels and den Hertog's Example 2: 30x20, 23 29 12 9 7),
 # made with CP-SAT and, like that example, unique with clues it does not need.
-PAPER30 = sorted(glob.glob(os.path.join(ROOT, "data/battleship/cpsat/30x20-redundant-seed*.txt")),
-                 key=lambda p: int(p.split("seed")[1].split(".")[0]))
+PAPER30 = by_seed("cpsat/30x20-redundant-seed*.txt")
 
 # Published for people to solve (puzzle sites: puzzle-battleships.com, BrainBashers), 15x15.
 PUBLISHED15 = ["data/battleship/puzzle-battleships-15x15.txt", "data/battleship/brainbashers-15x15.txt"]
@@ -56,15 +61,13 @@ DEMYSTIFY = sorted(glob.glob(os.path.join(ROOT, "data/battleship/demystify/*.par
 KRAZYDAD = sorted(glob.glob(os.path.join(ROOT, "data/battleship/krazydad/*.txt")))
 
 # Made without quandary: a random fleet, clues until CP-SAT finds one solution, minimised.
-CPSAT15 = sorted(glob.glob(os.path.join(ROOT, "data/battleship/cpsat/15x15-seed*.txt")),
-                 key=lambda p: int(p.split("seed")[1].split(".")[0]))
+CPSAT15 = by_seed("cpsat/15x15-seed*.txt")
 
 # Made by Boats (Lennard Sprong's Battleship generator for Simon Tatham's Portable Puzzle
 # Collection), level "hard": puzzles for people, each solvable by Boats' own step-by-step
 # solver. 10x10 and 15x15 with the usual fleets, 30x20 with the paper's fleet.
 def boats(size):
-    return sorted(glob.glob(os.path.join(ROOT, f"data/battleship/boats/{size}-hard-seed*.txt")),
-                  key=lambda p: int(p.split("seed")[1].split(".")[0]))
+    return by_seed(f"boats/{size}-hard-seed*.txt")
 
 
 def one(args, limit):
@@ -102,8 +105,8 @@ def main():
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--plain", action="store_true", help="also run the baseline, once")
     ap.add_argument("--plain-limit", type=float, default=600)
-    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15", "paper30", "demystify", "krazydad",
-                                            "boats10", "boats15", "boats30"], default="csplib")
+    ap.add_argument("--set", choices=["csplib", "large", "cpsat15", "published15", "paper30", "demystify",
+                                      "krazydad", "boats10", "boats15", "boats30"], default="csplib")
     ap.add_argument("--ids", help="CSPLib ids, comma-separated (default: all 20)")
     ap.add_argument("--no-build", action="store_true", help="time the binary as it is")
     ap.add_argument("--threads", type=int,
