@@ -358,6 +358,16 @@ fn battleship_bad_files_exit_2_naming_the_line() {
             "line 8",
         ),
         ("problem(1, [1:1], [1,0], [1,0], [w@[3,1]]).\n", "3"),
+        // Counts whose ship cells overflow a number: refused, not wrapped round to a small
+        // fleet.
+        (
+            "size 3 3\nfleet 18446744073709551615 1\nrows ? ? ?\ncols ? ? ?\n",
+            "more ship cells than a number can hold",
+        ),
+        (
+            "size 3 3\nfleet 1 9223372036854775808\nrows ? ? ?\ncols ? ? ?\n",
+            "more ship cells than a number can hold",
+        ),
     ];
     for (n, (text, needle)) in cases.iter().enumerate() {
         let file = dir.join(format!("bad{n}.txt"));

@@ -320,6 +320,7 @@ pub fn generate(
     limits: &Limits,
 ) -> Result<Report> {
     let fleet_counts = parse_fleet(fleet)?;
+    Grid::check_sides(rows, cols)?;
     let Some(band) = band else {
         let g = bounded(limits, "the generation", || {
             setter::generate(

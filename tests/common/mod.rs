@@ -1,6 +1,8 @@
 //! Running the command-line program from the tests.
 #![allow(dead_code)] // each test file uses what it needs
 
+pub mod server;
+
 /// Runs `quandary args` in the crate's directory: exit status, stdout, stderr and wall-clock
 /// seconds.
 pub fn quandary(args: &[&str]) -> (i32, String, String, f64) {

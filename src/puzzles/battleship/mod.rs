@@ -120,6 +120,18 @@ pub struct Grid {
 pub const MAX_SIDE: usize = 200;
 
 impl Grid {
+    /// Refuses a board whose sides are out of range. Called before anything is allocated
+    /// for a board of that size (by [`Grid::new`], and by whoever makes a board from bare
+    /// sides, such as the generator).
+    pub fn check_sides(rows: usize, cols: usize) -> Result<()> {
+        if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE {
+            return Err(Error::input(format!(
+                "a {rows}×{cols} board is not allowed: each side must be 1 to {MAX_SIDE}"
+            )));
+        }
+        Ok(())
+    }
+
     /// Checks sizes and counts; every reader ends here.
     pub fn new(
         rows: usize,
@@ -129,11 +141,7 @@ impl Grid {
         col_counts: Vec<Option<usize>>,
         clues: Vec<Option<Symbol>>,
     ) -> Result<Grid> {
-        if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE {
-            return Err(Error::input(format!(
-                "a {rows}×{cols} board is not allowed: each side must be 1 to {MAX_SIDE}"
-            )));
-        }
+        Grid::check_sides(rows, cols)?;
         if row_counts.len() != rows {
             return Err(Error::input(format!(
                 "{} row counts given for {rows} rows",
@@ -185,13 +193,25 @@ impl Grid {
                 }
             }
         }
-        let cells: usize = fleet.iter().enumerate().map(|(i, n)| (i + 1) * n).sum();
-        if cells > rows * cols {
-            return Err(Error::input(format!(
-                "the fleet has {cells} ship cells but the board only {} cells",
-                rows * cols
-            )));
-        }
+        // Counted without wrapping: a count of 2^64 - 1 ships is refused, not wrapped round.
+        let cells = fleet.iter().enumerate().try_fold(0usize, |sum, (i, n)| {
+            (i + 1).checked_mul(*n)?.checked_add(sum)
+        });
+        let cells = match cells {
+            Some(c) if c <= rows * cols => c,
+            Some(c) => {
+                return Err(Error::input(format!(
+                    "the fleet has {c} ship cells but the board only {} cells",
+                    rows * cols
+                )))
+            }
+            None => {
+                return Err(Error::input(format!(
+                    "the fleet has more ship cells than a number can hold (the board has {})",
+                    rows * cols
+                )))
+            }
+        };
         let known = |v: &[Option<usize>]| -> Option<usize> { v.iter().copied().sum() };
         if let (Some(r), Some(c)) = (known(&row_counts), known(&col_counts)) {
             if r != c {

@@ -466,6 +466,8 @@ pub fn random_layout(
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Layout> {
+    // Before the vectors below are allocated: a side of 10^9 must be refused, not allocated.
+    Grid::check_sides(rows, cols)?;
     let open = Grid::new(
         rows,
         cols,
