@@ -514,15 +514,16 @@ fn a_long_run_reports_its_progress() {
     assert!(body.contains("\"going\":false"), "{body}");
 }
 
-/// The memory limit is shared among the server's slots: with 200 MB and two slots, each run
-/// may build 100 MB, and a run that needs more is refused as too large (each run used to get
-/// the whole limit, so two at once could take twice of it).
+/// The memory limit is shared among the server's slots and its kept workbench boards: with
+/// 300 MB and two slots, each run may build 100 MB (the third share is the boards'), and a run
+/// that needs more is refused as too large (each run used to get the whole limit, so two at
+/// once could take twice of it).
 #[test]
 fn runs_share_the_memory_limit() {
     let mut command = Command::new(env!("CARGO_BIN_EXE_quandary"));
     command
         .args(["serve", "--port", "0", "--max-runs", "2"])
-        .env("QUANDARY_MEMORY_MB", "200");
+        .env("QUANDARY_MEMORY_MB", "300");
     let server = Server::from(command);
     let (code, r) = server.run(json!({"puzzle": "tank", "verb": "count", "words": ["40"],
                                       "time_limit": 20}));

@@ -327,6 +327,28 @@ pub fn charge(bytes: u64) {
     tick();
 }
 
+/// The bytes this thread's stage has charged so far (0 outside a guard): how a caller that
+/// keeps what it built past the stage (a workbench's engine) knows its size.
+pub fn charged() -> u64 {
+    GUARD.with(|g| {
+        g.borrow()
+            .as_ref()
+            .map_or(0, |g| g.account.bytes.load(Ordering::Relaxed))
+    })
+}
+
+/// Returns memory freed to the system. The allocator keeps freed memory for reuse (in one
+/// arena per thread that allocated), so a server would otherwise stay at the size of its
+/// largest runs for good; called when a request ends and when a large engine has been freed
+/// on a thread of its own.
+pub fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator's arenas.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Records that the guarded stage freed about `bytes` of what it had charged.
 pub fn release(bytes: u64) {
     GUARD.with(|g| {

@@ -467,6 +467,18 @@ impl Workbench {
         self.check(&p, limits)
     }
 
+    /// About the bytes the board's engines and what they remember hold between checks (what
+    /// building them charged to the run that built them): a front end that keeps workbenches
+    /// charges them to its memory limit by this.
+    pub fn bytes(&self) -> u64 {
+        self.bench.as_ref().map_or(0, |b| b.bytes())
+    }
+
+    /// Drops the board's engines and what they remember (the next check builds anew).
+    pub fn forget(&mut self) {
+        self.bench = None;
+    }
+
     /// [`Workbench::check_text`] for a board read already.
     pub fn check(&mut self, p: &Grid, limits: &Limits) -> Result<Report> {
         let slot = &mut self.bench;

@@ -475,7 +475,10 @@ impl Drop for SatBackend {
             std::mem::forget(solver);
         } else {
             // If no thread can be started (memory is short), the engine is freed here.
-            let _ = std::thread::Builder::new().spawn(move || drop(solver));
+            let _ = std::thread::Builder::new().spawn(move || {
+                drop(solver);
+                crate::guard::give_back_memory();
+            });
         }
     }
 }

@@ -85,8 +85,11 @@ struct Shared {
     port: u16,
     /// The secret every API request carries; the page gets it from the server.
     token: String,
-    /// The memory each run may build: the memory limit shared equally among `max_runs`.
+    /// The memory each run may build, and the memory the kept workbench boards may hold
+    /// together: the memory limit shared equally among `max_runs` runs and the boards.
     memory_per_run: u64,
+    /// The whole memory limit: an idle server holds no more (kept boards are evicted first).
+    memory_limit: u64,
     running: AtomicUsize,
     /// Every run in progress with an id (the one its client gave): its cancel flag and what
     /// it reports.
@@ -97,15 +100,28 @@ struct Shared {
 }
 
 /// Workbench boards the server keeps engines for; a further board evicts the one used least
-/// recently (its next edit is answered by new engines). The engines of a 30×20 board hold
-/// some 70 MB after its first check and grow with what they learn (230 MB seen after many
-/// hard edits), outside every run's memory account, so few are kept.
+/// recently (its next edit is answered by new engines). Their memory is charged too: the
+/// boards kept hold at most one run's share of the memory limit together, by what building
+/// their engines charged (a board larger than that alone is answered and not kept), so an
+/// idle server holds no more than its limit. The engines of a 30×20 board hold some 70 MB
+/// after its first check and grow with what they learn (230 MB seen after many hard edits),
+/// which the estimate does not count, so few are kept.
 pub const MAX_BOARDS: usize = 4;
+
+/// A kept board is charged this many times what its checks charged to their runs (its engines
+/// and the clauses added to them), for what CaDiCaL learned besides, which no estimate sees.
+/// Resident growth over the estimate, measured after checks of 20 s: 2.9 times on the 30×20
+/// data/battleship/generated/30x20-seed6.txt, 1.2 times on an open 50×50 board; 0.3 times on
+/// an open 60×12 board with one ship of length 60. The server's resident size, read after
+/// each check, is the backstop for the rest.
+const KEPT_GROWTH: u64 = 2;
 
 /// One workbench board: its engines and what they learned, kept between edits.
 struct Board {
     id: String,
     bench: Arc<Mutex<setter::Workbench>>,
+    /// The bytes its engines held after its last check ([`setter::Workbench::bytes`]).
+    held: u64,
     /// The cancel flag of the check running on it: a newer edit of the board raises it (the
     /// older answer is of no use any more) and waits for the engines.
     going: Arc<Mutex<Option<Arc<AtomicBool>>>>,
@@ -131,7 +147,8 @@ pub fn serve(settings: Settings) -> Result<(), Error> {
     }
     let (limit, _) = guard::memory_limit_and_source();
     let shared = Arc::new(Shared {
-        memory_per_run: limit / settings.max_runs.max(1) as u64,
+        memory_per_run: limit / (settings.max_runs.max(1) as u64 + 1),
+        memory_limit: limit,
         port: local.port(),
         token,
         settings,
@@ -282,22 +299,11 @@ async fn answer(request: Request<Incoming>, shared: Arc<Shared>) -> Answer {
     let _stop_on_drop = RaiseOnDrop(cancel.clone());
     let work = tokio::task::spawn_blocking(move || {
         let answer = route(&method, &path, &query, &bytes, &shared, cancel);
-        give_back_memory();
+        guard::give_back_memory();
         answer
     });
     work.await
         .unwrap_or_else(|_| Answer::error(500, "the request's work failed"))
-}
-
-/// Returns the memory a finished run freed to the system. The allocator keeps freed memory
-/// for reuse (in one arena per thread that allocated), so a server would otherwise stay at
-/// the size of its largest runs for good.
-fn give_back_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free memory of the allocator's arenas.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 /// Raises a run's cancel flag when the request that asked for it is dropped.
@@ -712,7 +718,8 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         let board = match boards.iter().position(|b| b.id == id) {
             Some(k) => boards.remove(k).expect("a board at k"),
             None => Board {
-                id,
+                id: id.clone(),
+                held: 0,
                 bench: Arc::new(Mutex::new(setter::Workbench::new())),
                 going: Arc::new(Mutex::new(None)),
             },
@@ -746,11 +753,21 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     let limits = Limits::new(Some(limit))
         .with_cancel(cancel)
         .with_memory(shared.memory_per_run);
-    match workbench.check_text(text, &limits) {
+    let checked = workbench.check_text(text, &limits);
+    // The board's engines stay only if the boards kept fit their share of the memory.
+    let held = workbench.bytes().saturating_mul(KEPT_GROWTH);
+    let kept = held > 0 && keep(shared, &id, &bench, held);
+    if !kept {
+        workbench.forget();
+    }
+    drop(workbench);
+    match checked {
         Ok(report) => {
             let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
             out["text"] = json!(report.text);
             out["svg"] = json!(report.svg);
+            out["details"]["kept"] = json!(kept);
+            out["details"]["held_bytes"] = json!(if kept { held } else { 0 });
             Answer::json(200, out)
         }
         Err(Error::Stopped(why)) => Answer::json(
@@ -760,6 +777,71 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
     }
+}
+
+/// Records that board `id` (the one whose workbench is `bench`) holds `held` bytes, and
+/// evicts the boards used least recently until the boards kept hold at most one run's share
+/// of the memory limit. Answers whether the board is kept: not when it alone holds more, nor
+/// when it was evicted while it was being checked.
+fn keep(shared: &Shared, id: &str, bench: &Arc<Mutex<setter::Workbench>>, held: u64) -> bool {
+    let mut boards = match shared.boards.lock() {
+        Ok(b) => b,
+        Err(e) => e.into_inner(),
+    };
+    let Some(k) = boards
+        .iter()
+        .position(|b| b.id == id && Arc::ptr_eq(&b.bench, bench))
+    else {
+        return false;
+    };
+    let budget = shared.memory_per_run;
+    if held > budget {
+        boards.remove(k);
+        return false;
+    }
+    boards[k].held = held;
+    // The most recently used first: evict from the back, never this board. The evicted are
+    // freed after the lock is let go (freeing a large engine takes a while).
+    let mut evicted = Vec::new();
+    while boards.iter().map(|b| b.held).sum::<u64>() > budget {
+        match boards.iter().rposition(|b| b.id != id) {
+            Some(last) => evicted.extend(boards.remove(last)),
+            None => break,
+        }
+    }
+    drop(boards);
+    drop(evicted);
+    // The backstop: past the whole limit, the boards used least recently go, this one last.
+    guard::give_back_memory();
+    while resident_bytes().is_some_and(|r| r > shared.memory_limit) {
+        let mut boards = match shared.boards.lock() {
+            Ok(b) => b,
+            Err(e) => e.into_inner(),
+        };
+        let last = boards
+            .iter()
+            .rposition(|b| b.id != id)
+            .or_else(|| boards.iter().position(|b| b.id == id));
+        let Some(last) = last else { break };
+        let gone = boards.remove(last);
+        drop(boards);
+        let was_this = gone.as_ref().is_some_and(|b| b.id == id);
+        drop(gone);
+        guard::give_back_memory();
+        if was_this {
+            return false;
+        }
+    }
+    true
+}
+
+/// The process's resident bytes (Linux; `None` elsewhere).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages * u64::try_from(page).ok()?)
 }
 
 /// The matches of an own verb (e.g. Battleship's `generate`): the request's fields as the

@@ -117,6 +117,18 @@ struct Memory {
 }
 
 impl Memory {
+    /// About the bytes the remembered solutions and proofs hold.
+    fn bytes(&self) -> u64 {
+        let solutions: usize = self.solutions.iter().map(|s| s.len() + 24).sum();
+        let proofs: usize = self
+            .proofs
+            .iter()
+            .map(|(t, c)| t.len() + 16 * c.len() + 48)
+            .sum();
+        let implied: usize = self.implied.iter().map(|(c, _)| 16 * c.len() + 40).sum();
+        (solutions + proofs + implied) as u64
+    }
+
     fn remember(&mut self, layout: &Layout) {
         let symbols = layout.symbols();
         if !self.solutions.contains(&symbols) {
@@ -185,6 +197,8 @@ struct Engine {
     targets: Vec<(Vec<bool>, Var)>,
     /// Selectors for one-off clauses not yet used.
     scratch: Vec<Var>,
+    /// What building it charged to its run's memory account: the model and the clauses.
+    bytes: u64,
 }
 
 /// A solve's outcome, its layout decoded.
@@ -197,6 +211,7 @@ enum Solved {
 
 impl Engine {
     fn new(p: &Grid) -> Engine {
+        let before = crate::guard::charged();
         let n = p.rows * p.cols;
         let bare = p.with_clues(vec![None; n]);
         let mut bm = BattleshipModel::new(&bare, Formulation::Runs, false);
@@ -227,6 +242,7 @@ impl Engine {
             free,
             targets: Vec::new(),
             scratch,
+            bytes: crate::guard::charged().saturating_sub(before),
         }
     }
 
@@ -324,6 +340,9 @@ pub struct Bench {
     /// One engine per worker, built when first needed.
     engines: Vec<Engine>,
     memory: Memory,
+    /// What the checks so far charged to their runs' memory accounts (engines built, clauses
+    /// added to them), less what engines dropped since were built with.
+    charged: u64,
     /// The limits of the check under way.
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
@@ -341,9 +360,17 @@ impl Bench {
             shape: Shape::of(p),
             engines: Vec::new(),
             memory: Memory::default(),
+            charged: 0,
             deadline: None,
             cancel: None,
         }
+    }
+
+    /// About the bytes this bench holds between checks: what its checks charged to their
+    /// runs (its engines and the clauses added to them; not what CaDiCaL learned), and what
+    /// it remembers. A front end that keeps benches charges them to its memory limit by this.
+    pub fn bytes(&self) -> u64 {
+        self.charged + self.memory.bytes()
     }
 
     /// Whether `p` has this bench's counts and fleet (only its clues differ).
@@ -354,8 +381,14 @@ impl Bench {
     /// Builds the first `k` engines where missing or out of selectors.
     fn engines(&mut self, p: &Grid, k: usize) -> usize {
         let mut built = 0;
-        self.engines
-            .retain(|e| !e.free.is_empty() && e.scratch.len() >= SCRATCH_LOW);
+        let charged = &mut self.charged;
+        self.engines.retain(|e| {
+            let keep = !e.free.is_empty() && e.scratch.len() >= SCRATCH_LOW;
+            if !keep {
+                *charged = charged.saturating_sub(e.bytes);
+            }
+            keep
+        });
         while self.engines.len() < k {
             self.engines.push(Engine::new(p));
             built += 1;
@@ -367,6 +400,19 @@ impl Bench {
     /// cells, and when unique the clues that could each go. Solves stop at `deadline` or
     /// when `cancel` is raised; what was decided by then is answered.
     pub fn check(
+        &mut self,
+        p: &Grid,
+        deadline: Option<Instant>,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Checked {
+        let before = crate::guard::charged();
+        let checked = self.answer(p, deadline, cancel);
+        self.charged += crate::guard::charged().saturating_sub(before);
+        checked
+    }
+
+    /// [`Bench::check`]'s work.
+    fn answer(
         &mut self,
         p: &Grid,
         deadline: Option<Instant>,
