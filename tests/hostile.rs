@@ -97,3 +97,102 @@ fn kept_workbench_boards_are_charged_to_the_memory_limit() {
     }
     assert!(common::server::resident_mib(&server) < 300);
 }
+
+/// 300 connections (to a server that may hold about 190) each POST to the page path a body
+/// they trickle a byte at a time, without the token: a real request is answered within 5 s.
+/// The page path used to read such a body before any check, for up to the 30 s body timeout,
+/// so the trickling connections held every slot (a real request waited 28.9 s).
+#[test]
+fn a_slow_body_sent_to_the_page_does_not_hold_the_server() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let server = Server::with_open_files(256);
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], server.port));
+    let head = b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\nx";
+    let mut slow = Vec::new();
+    for _ in 0..300 {
+        if let Ok(mut s) = std::net::TcpStream::connect_timeout(&address, Duration::from_secs(2)) {
+            let _ = s.write_all(head);
+            slow.push(s);
+        }
+    }
+    assert!(slow.len() >= 200, "only {} connections opened", slow.len());
+    let started = Instant::now();
+    let (code, r) = std::thread::scope(|scope| {
+        let real =
+            scope.spawn(|| server.run(json!({"puzzle": "tank", "verb": "count", "words": ["5"]})));
+        // Trickle while the real request waits (at most 10 s).
+        while !real.is_finished() && started.elapsed() < Duration::from_secs(10) {
+            for s in &mut slow {
+                let _ = s.write_all(b"x");
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        real.join().unwrap()
+    });
+    assert_eq!((code, r["count"].as_u64()), (200, Some(2)), "{r}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "answered after {:?}",
+        started.elapsed()
+    );
+}
+
+/// A request's mistakes are named, not passed over: a time limit that is not a number, an
+/// unknown field (a typo of one the request may have), an option the puzzle does not have;
+/// and an error message quotes at most a little of a large input.
+#[test]
+fn typos_and_wrong_types_are_refused_and_errors_stay_short() {
+    let server = Server::start(&[]);
+    let cases = [
+        (
+            json!({"puzzle": "tank", "verb": "count", "words": ["5"], "time_limit": "abc"}),
+            "time_limit must be a number",
+        ),
+        (
+            json!({"puzzle": "tank", "verb": "count", "words": ["5"], "time_limt": 3}),
+            "unknown field \"time_limt\"",
+        ),
+        (
+            json!({"puzzle": "battleship", "verb": "solve", "words": ["https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c"],
+                   "options": {"formulaton": "cell"}}),
+            "formulaton",
+        ),
+        (
+            json!({"puzzle": "tank", "verb": "reach", "words": ["5"], "at_least": "many"}),
+            "at_least must be a whole number",
+        ),
+        (
+            json!({"puzzle": "battleship", "verb": "generate", "rows": 6, "cols": 6,
+                   "fleet": "3 2 1", "sed": 4}),
+            "--sed",
+        ),
+    ];
+    for (request, needle) in cases {
+        let (code, r) = server.run(request.clone());
+        assert_eq!(code, 400, "{request}: {r}");
+        let why = r["error"].as_str().unwrap_or_default();
+        assert!(why.contains(needle), "{request}: {r}");
+    }
+    let (code, body) = server.request(
+        "POST",
+        "/api/bench",
+        json!({"board": "a", "text": "size 6 6", "time_limt": 3})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(code, 400, "{body}");
+    assert!(body.contains("time_limt"), "{body}");
+    // A 60 KB fleet count is quoted by its start and its length.
+    let blob = "7".repeat(60_000);
+    let (code, r) = server.run(
+        json!({"puzzle": "battleship", "verb": "generate", "rows": 6,
+                                      "cols": 6, "fleet": blob}),
+    );
+    assert_eq!(code, 400, "{r}");
+    let why = r["error"].as_str().unwrap_or_default();
+    assert!(
+        why.len() < 400 && why.contains("(60002 characters)"),
+        "{why}"
+    );
+}

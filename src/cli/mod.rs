@@ -33,6 +33,9 @@ use std::time::Duration;
 const EXIT_HELP: &str = "Exit status: 0 with an answer; 1 when a limit stopped the search (status \"unknown\"); 2 on bad input; 3 on an internal error (a solver answer the verifier rejects: please report it); 4 when `tantrix check` finds that the solution given breaks the rules.";
 
 /// The generic verbs a puzzle has, with their help.
+
+/// The longest `serve --max-time`, in seconds: a year.
+const MAX_SERVE_TIME: u64 = 365 * 24 * 3600;
 fn verbs(e: &dyn Entry) -> Vec<(&'static str, String)> {
     let noun = e.title();
     e.verbs()
@@ -269,9 +272,10 @@ pub fn command() -> Command {
                 Arg::new("max-time")
                     .long("max-time")
                     .value_name("SECS")
-                    .value_parser(clap::value_parser!(u64))
+                    // Bounded: a limit near 2^64 seconds overflows every clock it is added to.
+                    .value_parser(clap::value_parser!(u64).range(1..=MAX_SERVE_TIME))
                     .default_value("30")
-                    .help("The longest time limit a request may ask for"),
+                    .help("The longest time limit a request may ask for (1 to 31536000, a year)"),
             )
             .arg(
                 Arg::new("max-runs")

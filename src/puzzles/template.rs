@@ -42,7 +42,7 @@ pub struct Square {
 /// The options: a real puzzle names its formulations and switches here.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// Maximise the sum of the symbols on the main diagonal (`optimum`, `reach`)
     #[cfg_attr(feature = "cli", arg(long))]

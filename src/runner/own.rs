@@ -640,26 +640,29 @@ fn check(
     Ok(r)
 }
 
+/// The fields of a server request that are the request's own (what to run, on what, within
+/// what), not an own verb's flags; a generic verb takes no other field.
+pub const REQUEST_FIELDS: &[&str] = &[
+    "puzzle",
+    "verb",
+    "words",
+    "text",
+    "args",
+    "options",
+    "id",
+    "time_limit",
+    "at_least",
+];
+
 /// The words of the command line that a JSON request for an own verb stands for: each key
 /// (but those the request itself uses: puzzle, verb, words, text, args, options, id,
 /// time_limit, at_least) as `--key value` (`--key` alone for `true`; underscores become
 /// dashes), then the request's `args`, then its words.
 pub fn words_of_json(v: &serde_json::Value, words: &[String]) -> Result<Vec<String>> {
-    const OWN: [&str; 9] = [
-        "puzzle",
-        "verb",
-        "words",
-        "text",
-        "args",
-        "options",
-        "id",
-        "time_limit",
-        "at_least",
-    ];
     let mut out = Vec::new();
     if let Some(o) = v.as_object() {
         for (k, val) in o {
-            if OWN.contains(&k.as_str()) {
+            if REQUEST_FIELDS.contains(&k.as_str()) {
                 continue;
             }
             let flag = format!("--{}", k.replace('_', "-"));

@@ -253,7 +253,9 @@ impl Answer {
         }
     }
     fn error(code: u16, message: impl Into<String>) -> Answer {
-        Answer::json(code, json!({"status": "error", "error": message.into()}))
+        // Clipped: an error names what was wrong without sending a whole input back.
+        let message = quandary::error::clip(&message.into());
+        Answer::json(code, json!({"status": "error", "error": message}))
     }
 }
 
@@ -284,7 +286,10 @@ async fn answer(request: Request<Incoming>, shared: Arc<Shared>) -> Answer {
             return a;
         }
     }
-    let bytes = if parts.method == Method::POST {
+    // Only an API request, its token checked, has its body read: a body sent to any other
+    // path is never waited for (a client trickling one to the page held its connection for
+    // the whole body timeout).
+    let bytes = if parts.method == Method::POST && path.starts_with("/api/") {
         match read_body(&parts.headers, body).await {
             Ok(b) => b,
             Err(a) => return a,
@@ -571,8 +576,21 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         }
         _ => return Answer::error(400, "\"text\" must be a string"),
     }
-    // A generic verb's options; an own verb's flags are read with the verb below.
+    // A generic verb's options; an own verb's flags are read with the verb below (where a
+    // field the verb does not know is refused by its parser).
     let own = verb != "model" && !entry.verbs().contains(&verb);
+    if !own {
+        if let Err(a) = known_fields(v, quandary::runner::own::REQUEST_FIELDS) {
+            return a;
+        }
+    }
+    let at_least = match &v["at_least"] {
+        Value::Null => None,
+        n => match n.as_i64() {
+            Some(k) => Some(k),
+            None => return Answer::error(400, "at_least must be a whole number"),
+        },
+    };
     let mut parsed = None;
     let options = if own {
         OptionsIn::Default
@@ -586,7 +604,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Ok(l) => l,
         Err(a) => return a,
     };
-    let query = match entry.query(verb, v["at_least"].as_i64()) {
+    let query = match entry.query(verb, at_least) {
         Ok(q) => q,
         Err(e) => return Answer::error(400, e.to_string()),
     };
@@ -661,10 +679,38 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     }
 }
 
+/// The fields of `POST /api/bench`.
+const BENCH_FIELDS: &[&str] = &["board", "text", "time_limit"];
+
+/// Refuses a request with a field outside `known` (a typo such as `time_limt` would
+/// otherwise be ignored, and the run go on with the default).
+fn known_fields(v: &Value, known: &[&str]) -> Result<(), Answer> {
+    let Some(o) = v.as_object() else {
+        return Err(Answer::error(400, "the request must be a JSON object"));
+    };
+    match o.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(Answer::error(
+            400,
+            format!("unknown field \"{k}\" (known: {})", known.join(", ")),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The time limit a request asks for (`time_limit`), capped by `--max-time`.
 fn time_limit(v: &Value, shared: &Shared) -> Result<Duration, Answer> {
     let max = shared.settings.max_time;
-    match v["time_limit"].as_f64() {
+    let asked = match &v["time_limit"] {
+        Value::Null => None,
+        Value::Number(n) => n.as_f64(),
+        other => {
+            return Err(Answer::error(
+                400,
+                format!("time_limit must be a number of seconds, not {other}"),
+            ))
+        }
+    };
+    match asked {
         None => Ok(max),
         // Capped before it becomes a Duration (which cannot hold 1e300 seconds).
         Some(s) if s.is_finite() && s >= 0.0 => {
@@ -682,6 +728,9 @@ fn time_limit(v: &Value, shared: &Shared) -> Result<Duration, Answer> {
 /// engines as the board's earlier edits left them. `board` is the page's name for its board
 /// (1 to 64 letters, digits, `-` or `_`).
 fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
+    if let Err(a) = known_fields(v, BENCH_FIELDS) {
+        return a;
+    }
     let id = match v["board"].as_str() {
         Some(id)
             if (1..=64).contains(&id.len())

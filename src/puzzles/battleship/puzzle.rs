@@ -11,7 +11,7 @@ use crate::puzzles::{Formulated, Phase, Puzzle};
 /// The options of every Battleship query.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
-#[serde(default, rename_all = "kebab-case")]
+#[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Options {
     /// Which puzzle of a CSPLib file (its id; the first by default)
     #[cfg_attr(feature = "cli", arg(long))]

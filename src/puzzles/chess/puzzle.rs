@@ -11,7 +11,7 @@ use crate::solve::search::Status;
 /// The options of every chess query.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
-#[serde(default, rename_all = "kebab-case")]
+#[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Options {
     /// The army, e.g. B4N2 (letters Q R B N K with counts); overrides the file's `army:` line
     #[cfg_attr(feature = "cli", arg(long))]

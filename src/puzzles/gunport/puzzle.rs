@@ -16,7 +16,7 @@ use crate::solve::search::Status;
 /// The options of every Gunport query.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
-#[serde(default, rename_all = "kebab-case")]
+#[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Options {
     /// Which integer program to solve (default: strong; charge for `reach`)
     #[cfg_attr(feature = "cli", arg(long, value_enum))]

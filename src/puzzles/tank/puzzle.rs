@@ -12,7 +12,7 @@ use crate::solve::search::Status;
 /// How a Tank Attack query is answered.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
-#[serde(default, rename_all = "kebab-case")]
+#[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Options {
     /// Which method answers: `auto` (the line search for sides 2 to 8, SAT otherwise), `sat`
     /// (the integer program) or `exact` (the line search over the feasible-line automaton,

@@ -26,7 +26,7 @@ pub fn default_radius(n: usize) -> i32 {
 /// The options of every Tantrix query.
 #[derive(Clone, Debug, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
-#[serde(default, rename_all = "kebab-case")]
+#[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Options {
     /// The challenge number n ≥ 3 (default: the number of cells of the board; needed without
     /// a board)
