@@ -32,10 +32,10 @@ use std::time::Duration;
 
 const EXIT_HELP: &str = "Exit status: 0 with an answer; 1 when a limit stopped the search (status \"unknown\"); 2 on bad input; 3 on an internal error (a solver answer the verifier rejects: please report it); 4 when `tantrix check` finds that the solution given breaks the rules.";
 
-/// The generic verbs a puzzle has, with their help.
-
 /// The longest `serve --max-time`, in seconds: a year.
 const MAX_SERVE_TIME: u64 = 365 * 24 * 3600;
+
+/// The generic verbs a puzzle has, with their help.
 fn verbs(e: &dyn Entry) -> Vec<(&'static str, String)> {
     let noun = e.title();
     e.verbs()
