@@ -9,6 +9,7 @@ pub mod geometry;
 pub mod guard;
 pub mod input;
 pub mod model;
+pub mod output;
 pub mod puzzles;
 pub mod render;
 pub mod runner;

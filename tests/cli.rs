@@ -1264,3 +1264,81 @@ fn a_boats_game_id_on_the_command_line_is_read() {
         "{stderr}"
     );
 }
+
+/// Files the user names are checked before the work and never written twice or through a
+/// link: `--lp` and `--opb` naming one file are refused, a directory that does not exist is
+/// found before the model is built, `--svg` on a dangling link is refused with the link left
+/// as it was and nothing created, and `explain --svg DIR` refuses a directory holding an
+/// earlier explanation's pictures (the steps of two puzzles were mixed).
+#[test]
+fn output_files_are_checked_first_and_never_written_twice_or_through_links() {
+    let dir = std::env::temp_dir().join(format!("quandary-outputs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = |name: &str| dir.join(name).to_string_lossy().to_string();
+    let (code, _, stderr) = quandary(&[
+        "tank",
+        "model",
+        "6",
+        "--lp",
+        &d("same.txt"),
+        "--opb",
+        &d("same.txt"),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("name the same file"), "{stderr}");
+    assert!(!dir.join("same.txt").exists());
+    let (code, _, stderr) = quandary(&[
+        "tank",
+        "model",
+        "6",
+        "--lp",
+        &d("a.lp"),
+        "--opb",
+        &d("no/such/dir/a.opb"),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no/such/dir/a.opb"), "{stderr}");
+    assert!(
+        !dir.join("a.lp").exists(),
+        "the LP file was written before the check"
+    );
+    // A dangling link given to --svg: refused, left as it was, its target not created.
+    let link = dir.join("board.svg");
+    std::os::unix::fs::symlink(dir.join("target.svg"), &link).unwrap();
+    let (code, _, stderr) = quandary(&["tank", "solve", "5", "--svg", &d("board.svg")]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(!dir.join("target.svg").exists());
+    // --svg and -o naming one file.
+    let (code, _, stderr) = quandary(&[
+        "battleship",
+        "generate",
+        "--rows",
+        "6",
+        "--cols",
+        "6",
+        "--fleet",
+        "3 2 1",
+        "--svg",
+        &d("new.txt"),
+        "-o",
+        &d("new.txt"),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("name the same file"), "{stderr}");
+    // explain --svg into a directory that holds an earlier explanation.
+    let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+    let pictures = d("steps");
+    let (code, _, stderr) = quandary(&["battleship", "explain", url, "--svg", &pictures]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(dir.join("steps/step-001.svg").exists());
+    let (code, _, stderr) = quandary(&["battleship", "explain", url, "--svg", &pictures]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("earlier explanation"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

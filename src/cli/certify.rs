@@ -67,7 +67,7 @@ pub fn run(
         .map_err(|e| Error::Internal(format!("the manifest: {e}")))?;
     let write = |name: &str, contents: &str| {
         let path = dir.join(name);
-        std::fs::write(&path, contents)
+        quandary::output::write(&path, contents.as_bytes())
             .map_err(|e| Error::input(format!("--proof: cannot write {}: {e}", path.display())))
     };
     write("certificate.json", &(text + "\n"))?;

@@ -331,10 +331,13 @@ pub fn seconds(limit: Option<f64>) -> Result<Option<Duration>, Error> {
     quandary::solve::limits::time_limit(limit)
 }
 
+/// Writes a file the user named, never through a symbolic link ([`quandary::output`]).
 pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {
-    std::fs::write(path, contents).map_err(|source| Error::Io {
-        path: path.to_string(),
-        source,
+    quandary::output::write(std::path::Path::new(path), contents.as_bytes()).map_err(|source| {
+        Error::Io {
+            path: path.to_string(),
+            source,
+        }
     })
 }
 
@@ -409,6 +412,7 @@ pub fn check_outputs(output: &Output, out: Option<&String>) -> Result<(), Error>
                 path: dir.clone(),
                 source,
             })?;
+            earlier_pictures(dir)?;
         }
         return match out {
             Some(path) => check_outputs(
@@ -422,21 +426,58 @@ pub fn check_outputs(output: &Output, out: Option<&String>) -> Result<(), Error>
             None => Ok(()),
         };
     }
-    for path in output.svg.iter().chain(out).filter(|p| *p != "-") {
-        let existed = std::path::Path::new(path).exists();
-        std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|source| Error::Io {
-                path: path.clone(),
+    let paths: Vec<&String> = output.svg.iter().chain(out).collect();
+    check_paths(&paths, ("--svg", "-o"))
+}
+
+/// Checks, before the work, that every file to be written can be (not a directory, not a
+/// link, in a directory that exists) and that no two of them name the same file (the second
+/// write would silently replace the first). `flags` names the two options for the message.
+pub fn check_paths(paths: &[&String], flags: (&str, &str)) -> Result<(), Error> {
+    let paths: Vec<&String> = paths.iter().copied().filter(|p| *p != "-").collect();
+    for path in &paths {
+        quandary::output::check_writable(std::path::Path::new(path.as_str())).map_err(
+            |source| Error::Io {
+                path: path.to_string(),
                 source,
-            })?;
-        if !existed {
-            let _ = std::fs::remove_file(path);
+            },
+        )?;
+    }
+    if let [a, b] = paths[..] {
+        if quandary::output::same_file(std::path::Path::new(a), std::path::Path::new(b)) {
+            return Err(Error::input(format!(
+                "{} and {} name the same file ({a}): the second would replace the first; give two files",
+                flags.0, flags.1
+            )));
         }
     }
     Ok(())
+}
+
+/// Refuses an `explain --svg DIR` that holds pictures of an earlier explanation: the new
+/// steps would be mixed with the old ones past their count.
+fn earlier_pictures(dir: &str) -> Result<(), Error> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        path: dir.to_string(),
+        source,
+    })?;
+    let ours = |name: &str| {
+        name == "solution.svg"
+            || name
+                .strip_prefix("step-")
+                .and_then(|r| r.strip_suffix(".svg"))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match entries
+        .flatten()
+        .find(|e| ours(&e.file_name().to_string_lossy()))
+    {
+        Some(e) => Err(Error::input(format!(
+            "--svg {dir}: it holds pictures of an earlier explanation ({}); give a new or empty directory, or remove them",
+            e.file_name().to_string_lossy()
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// After how long a run without `--time-limit` says how to bound it.
@@ -695,29 +736,33 @@ fn model(
         Query::Count
     };
     // A run like any other: the time limit and the memory limit bound building the model
-    // and writing its files.
+    // and writing its files, whose paths are checked first.
+    let files: Vec<&String> = ["lp", "opb"]
+        .iter()
+        .filter_map(|f| m.get_one::<String>(f))
+        .collect();
+    check_paths(&files, ("--lp", "--opb"))?;
     let limits = run_limits(time_limit(m)?);
     let (title, model) = quandary::runner::bounded(&limits, "building the model", || {
         entry.model(words, Files::Disk, options, query)
     })?;
-    quandary::runner::bounded(&limits, "writing the model", || {
-        if let Some(path) = m.get_one::<String>("lp") {
-            write_file(path, &lp::to_lp(&model, &title))?;
-        }
-        if let Some(path) = m.get_one::<String>("opb") {
-            write_file(path, &opb::to_opb(&model, &title))?;
-        }
-        Ok(())
-    })?;
-    let size = model.size();
+    let (size, families) =
+        quandary::runner::bounded(&limits, "measuring and writing the model", || {
+            if let Some(path) = m.get_one::<String>("lp") {
+                write_file(path, &lp::to_lp(&model, &title))?;
+            }
+            if let Some(path) = m.get_one::<String>("opb") {
+                write_file(path, &opb::to_opb(&model, &title))?;
+            }
+            Ok((model.size(), model.families()))
+        })?;
     let relaxation = if m.get_flag("relax") {
         Some(quandary::solve::lp_relaxation(&model, limits.deadline)?)
     } else {
         None
     };
     if m.get_flag("json") {
-        let families: Vec<serde_json::Value> = model
-            .families()
+        let families: Vec<serde_json::Value> = families
             .iter()
             .map(|(f, k)| serde_json::json!({"family": f, "rows": k}))
             .collect();
@@ -732,7 +777,7 @@ fn model(
         if let Some(r) = &relaxation {
             outln!("LP relaxation: {}", r.describe());
         }
-        for (family, rows) in model.families() {
+        for (family, rows) in families {
             outln!("  {rows:>6}  {family}");
         }
     }

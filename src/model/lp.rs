@@ -65,6 +65,17 @@ fn term_list(out: &mut String, names: &[String], terms: &[(i64, super::Var)]) {
 
 /// The model as a CPLEX-LP file. `title` becomes a comment line.
 pub fn to_lp(model: &Model, title: &str) -> String {
+    lp_text(model, title, None).expect("no cap")
+}
+
+/// [`to_lp`], or `None` as soon as the text passes `cap` bytes (the server sends no larger).
+pub fn to_lp_within(model: &Model, title: &str, cap: usize) -> Option<String> {
+    lp_text(model, title, Some(cap))
+}
+
+/// The LP text, charged to the run as it grows, given up past `cap`.
+fn lp_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
+    let mut charged = 0;
     let names = lp_names(model);
     let mut constant = 0;
     let mut out = String::new();
@@ -122,6 +133,9 @@ pub fn to_lp(model: &Model, title: &str) -> String {
             Sense::Eq => "=",
         };
         let _ = writeln!(out, " {sense} {rhs}");
+        if super::text_grown(&out, &mut charged, cap) {
+            return None;
+        }
     }
     if constant != 0 {
         let _ = writeln!(out, "Bounds\n {CONSTANT} = 1");
@@ -129,9 +143,12 @@ pub fn to_lp(model: &Model, title: &str) -> String {
     out.push_str("Binaries\n");
     for name in &names {
         let _ = writeln!(out, " {name}");
+        if super::text_grown(&out, &mut charged, cap) {
+            return None;
+        }
     }
     out.push_str("End\n");
-    out
+    Some(out)
 }
 
 #[cfg(test)]

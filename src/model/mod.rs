@@ -113,20 +113,29 @@ impl Constraint {
     /// variables merged, so the result is what an LP file shows.
     pub fn over_vars(&self) -> (Vec<(i64, Var)>, i64) {
         let mut rhs = self.rhs;
-        let mut acc: std::collections::BTreeMap<Var, i64> = Default::default();
-        for &(c, l) in &self.terms {
-            if l.negated {
-                rhs -= c;
-                *acc.entry(l.var).or_default() -= c;
-            } else {
-                *acc.entry(l.var).or_default() += c;
+        // Sorted by variable and merged in place: one allocation a row (a map per row made
+        // sizing a 17-million-row model take seconds).
+        let mut signed: Vec<(Var, i64)> = self
+            .terms
+            .iter()
+            .map(|&(c, l)| {
+                if l.negated {
+                    rhs -= c;
+                    (l.var, -c)
+                } else {
+                    (l.var, c)
+                }
+            })
+            .collect();
+        signed.sort_unstable_by_key(|t| t.0);
+        let mut terms: Vec<(i64, Var)> = Vec::with_capacity(signed.len());
+        for (v, c) in signed {
+            match terms.last_mut() {
+                Some(last) if last.1 == v => last.0 += c,
+                _ => terms.push((c, v)),
             }
         }
-        let terms = acc
-            .into_iter()
-            .filter(|&(_, c)| c != 0)
-            .map(|(v, c)| (c, v))
-            .collect();
+        terms.retain(|&(c, _)| c != 0);
         (terms, rhs)
     }
 }
@@ -216,6 +225,31 @@ pub struct Model {
     pub groups: Vec<Group>,
     /// The group rows added now join ([`Model::group`]).
     current: Option<u32>,
+}
+
+/// Models with more rows than this are freed away from the run that drops them.
+const FREE_AWAY: usize = 1 << 20;
+
+impl Drop for Model {
+    /// Freeing millions of rows one by one takes a second or more, time a run stopped by its
+    /// limit no longer has: a large model a limit stopped is left to the process's exit when
+    /// the run says so ([`crate::guard::Bounds::leave_to_exit`]), else freed on a thread of
+    /// its own.
+    fn drop(&mut self) {
+        if self.constraints.len() <= FREE_AWAY {
+            return;
+        }
+        let rows = std::mem::take(&mut self.constraints);
+        if crate::guard::leaves_to_exit() && crate::guard::expired() {
+            std::mem::forget(rows);
+        } else {
+            // If no thread can be started (memory is short), the rows are freed here.
+            let _ = std::thread::Builder::new().spawn(move || {
+                drop(rows);
+                crate::guard::give_back_memory();
+            });
+        }
+    }
 }
 
 impl Model {
@@ -345,7 +379,12 @@ impl Model {
         Size {
             variables: self.num_vars(),
             constraints: self.constraints.len(),
-            nonzeros: self.constraints.iter().map(|c| c.over_vars().0.len()).sum(),
+            nonzeros: self
+                .constraints
+                .iter()
+                .inspect(|_| crate::guard::tick())
+                .map(|c| c.over_vars().0.len())
+                .sum(),
         }
     }
 
@@ -391,6 +430,7 @@ impl Model {
     pub fn families(&self) -> Vec<(&'static str, usize)> {
         let mut out: Vec<(&'static str, usize)> = Vec::new();
         for c in &self.constraints {
+            crate::guard::tick();
             match out.iter_mut().find(|(f, _)| *f == c.family) {
                 Some((_, n)) => *n += 1,
                 None => out.push((c.family, 1)),
@@ -402,6 +442,18 @@ impl Model {
 
 fn unit(lits: &[Lit]) -> Vec<(i64, Lit)> {
     lits.iter().map(|&l| (1, l)).collect()
+}
+
+/// For the LP and OPB writers: charges a text's growth to the run that writes it (in steps of
+/// a MiB, by its capacity), so a text too large for the memory limit stops the run; and says
+/// whether it has passed `cap` bytes (a writer with a cap then gives up).
+pub(crate) fn text_grown(out: &String, charged: &mut usize, cap: Option<usize>) -> bool {
+    let now = out.capacity();
+    if now >= *charged + (1 << 20) {
+        crate::guard::charge((now - *charged) as u64);
+        *charged = now;
+    }
+    cap.is_some_and(|c| out.len() > c)
 }
 
 #[cfg(test)]

@@ -14,21 +14,27 @@ fn terms_text(out: &mut String, terms: &[(i64, super::Var)], scale: i64) {
 /// The model as an OPB file. `<=` rows are negated into `>=` rows; a maximised objective is
 /// negated into a minimised one (the file says so in a comment).
 pub fn to_opb(model: &Model, title: &str) -> String {
+    opb_text(model, title, None).expect("no cap")
+}
+
+/// [`to_opb`], or `None` as soon as the text passes `cap` bytes (the server sends no larger).
+pub fn to_opb_within(model: &Model, title: &str, cap: usize) -> Option<String> {
+    opb_text(model, title, Some(cap))
+}
+
+/// The OPB text, charged to the run as it grows, given up past `cap`.
+fn opb_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
+    let mut charged = 0;
+    // The rows are counted as they are written; the header that names the count goes in
+    // front at the end (a first pass to count them took seconds on large models).
+    let mut rows = 0;
     let mut out = String::new();
-    let rows: usize = model
-        .constraints
-        .iter()
-        .filter(|c| !c.over_vars().0.is_empty())
-        .count();
-    let _ = writeln!(
-        out,
-        "* #variable= {} #constraint= {}",
-        model.num_vars(),
-        rows
-    );
     let _ = writeln!(out, "* {title}");
     for v in 0..model.num_vars() {
         let _ = writeln!(out, "* x{} = {}", v + 1, model.name(super::Var(v as u32)));
+        if super::text_grown(&out, &mut charged, cap) {
+            return None;
+        }
     }
     if let Some(obj) = &model.objective {
         let row = super::Constraint {
@@ -73,8 +79,14 @@ pub fn to_opb(model: &Model, title: &str) -> String {
         };
         terms_text(&mut out, &terms, scale);
         let _ = writeln!(out, "{sense} {rhs} ;");
+        rows += 1;
+        if super::text_grown(&out, &mut charged, cap) {
+            return None;
+        }
     }
-    out
+    let header = format!("* #variable= {} #constraint= {}\n", model.num_vars(), rows);
+    out.insert_str(0, &header);
+    Some(out)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 use serde::Serialize;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::io::Write;
+use std::os::fd::IntoRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -29,7 +30,7 @@ use pindakaas_cadical::{
 extern "C" {
     fn ccadical_trace_proof(solver: *mut c_void, file: *mut c_void, name: *const c_char) -> c_int;
     fn ccadical_close_proof(solver: *mut c_void);
-    fn fopen(path: *const c_char, mode: *const c_char) -> *mut c_void;
+    fn fdopen(fd: c_int, mode: *const c_char) -> *mut c_void;
     fn fclose(file: *mut c_void) -> c_int;
 }
 
@@ -142,11 +143,7 @@ pub fn witness(shared: &Shared, model: &[i32]) {
             line.push_str(&l.to_string());
         }
         line.push_str(" 0\n");
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
+        let written = crate::output::append(&path).and_then(|mut f| f.write_all(line.as_bytes()));
         match written {
             Ok(()) => rec.models += 1,
             Err(e) => rec
@@ -228,7 +225,7 @@ fn write_and_prove(
     let search_clauses = log.clauses - log.model_clauses;
     let cnf_path = rec.dir.join(&cnf);
     let write = || -> std::io::Result<()> {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&cnf_path)?);
+        let mut out = std::io::BufWriter::new(crate::output::create(&cnf_path)?);
         for line in &rec.header {
             writeln!(out, "c {line}")?;
         }
@@ -271,9 +268,15 @@ fn write_and_prove(
     // SAFETY: the engine is used on this thread only and released before `stop` and `c_path`
     // go; proof tracing starts right after initialisation (CaDiCaL requires it) and is closed
     // before the file is.
+    // Opened here, never through a link planted in the directory (crate::output), and
+    // handed to C as a stream that owns the descriptor from now on.
+    let fd = crate::output::create(&proof_path)
+        .map_err(|e| format!("cannot write {}: {e}", proof_path.display()))?
+        .into_raw_fd();
     let answer = unsafe {
-        let file = fopen(c_path.as_ptr(), c"w".as_ptr());
+        let file = fdopen(fd, c"w".as_ptr());
         if file.is_null() {
+            libc::close(fd);
             return Err(format!("cannot write {}", proof_path.display()));
         }
         let solver = ccadical_init();

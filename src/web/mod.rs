@@ -1007,32 +1007,29 @@ fn model(
 ) -> Answer {
     let built = quandary::runner::bounded(limits, "building the model", || {
         let (title, m) = entry.model(words, files, options, Query::Count)?;
-        let lp = lp::to_lp(&m, &title);
-        let opb = opb::to_opb(&m, &title);
-        Ok((title, m, lp, opb))
+        let lp = lp::to_lp_within(&m, &title, MAX_MODEL_TEXT);
+        let opb = opb::to_opb_within(&m, &title, MAX_MODEL_TEXT);
+        Ok((title, m.size(), m.families(), lp, opb))
     });
     match built {
-        Ok((title, m, lp, opb)) => {
-            let families: Vec<Value> = m
-                .families()
+        Ok((title, size, families, lp, opb)) => {
+            let families: Vec<Value> = families
                 .iter()
                 .map(|(f, k)| json!({"family": f, "rows": k}))
                 .collect();
-            let text = |t: String| {
-                if t.len() <= MAX_MODEL_TEXT {
-                    json!(t)
-                } else {
-                    json!(format!(
-                        "\\ {} bytes: larger than this server sends; write it with `quandary {} model ... --lp FILE`",
-                        t.len(),
-                        entry.name()
-                    ))
-                }
+            let text = |t: Option<String>| {
+                match t {
+                Some(t) => json!(t),
+                None => json!(format!(
+                    "\\ over {MAX_MODEL_TEXT} bytes: larger than this server sends; write it with `quandary {} model ... --lp FILE`",
+                    entry.name()
+                )),
+            }
             };
             Answer::json(
                 200,
                 json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
-                       "title": title, "stats": {"model": m.size()}, "families": families,
+                       "title": title, "stats": {"model": size}, "families": families,
                        "lp": text(lp), "opb": text(opb)}),
             )
         }
