@@ -628,6 +628,61 @@ fn one_batch_per_results_file_and_jobs_die_with_their_batch() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// A job run through a wrapper that does not `exec` (a shell script starting quandary as its
+/// child) dies with its batch too: the batch's parent-death signal kills the wrapper, and
+/// quandary, told it is a batch job, dies with the wrapper (it used to run on).
+#[test]
+fn a_job_behind_a_wrapper_dies_with_its_batch() {
+    let dir = scratch("wrapped");
+    let wrapper = dir.join("wrapper.sh");
+    std::fs::write(&wrapper, format!("#!/bin/sh\n{BIN} \"$@\"\nexit $?\n")).unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let file = dir.join("long.jsonl");
+    std::fs::write(
+        &file,
+        r#"{"id":"long","puzzle":"tank","query":"count","args":["30"],"time_limit":60}"#
+            .to_string()
+            + "\n",
+    )
+    .unwrap();
+    let mut batch = Command::new(BIN)
+        .args(["batch", s(&file), "--jobs", "1"])
+        .env("QUANDARY_BATCH_PROGRAM", &wrapper)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The batch's child is the wrapper; the wrapper's child is the job.
+    let mut job = Vec::new();
+    for _ in 0..100 {
+        job = children_of(batch.id())
+            .into_iter()
+            .flat_map(children_of)
+            .collect();
+        if !job.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(job.len(), 1, "the wrapper started the job");
+    batch.kill().unwrap();
+    batch.wait().unwrap();
+    let mut alive = true;
+    for _ in 0..50 {
+        alive = running(job[0]);
+        if !alive {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(!alive, "the job {} outlived its batch", job[0]);
+}
+
 /// A job whose time limit no clock can hold (1e300 s) runs as a job with no limit and is
 /// recorded; the batch used to panic on it (exit 101) and again on every resume.
 #[test]

@@ -311,6 +311,19 @@ fn the_page_solves_proves_and_edits_in_headless_chromium() {
     );
     assert_eq!(ships, json!(10), "3 submarines, 2 destroyers, 1 cruiser");
     assert!(headline.contains("solved"), "{headline}");
+    // The board as text is shown under the picture (it went into the input box, which
+    // shared its id, and was never seen).
+    let board = b.run("return document.getElementById('answer-text').textContent");
+    let board = board.as_str().unwrap_or_default();
+    assert!(
+        board.lines().filter(|l| !l.trim().is_empty()).count() >= 6,
+        "{board}"
+    );
+    let pasted = b.run("return document.getElementById('text').value");
+    assert_eq!(
+        pasted,
+        json!("https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c")
+    );
     b.screenshot("battleship-solve.png");
     // Forced cells: every cell is settled in a unique puzzle.
     b.choose("verb", "forced");

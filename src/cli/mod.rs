@@ -486,6 +486,7 @@ const HINT_AFTER_SECS: u64 = 10;
 /// Runs the command line; the result is the process's exit status.
 pub fn main() -> i32 {
     let started = std::time::Instant::now();
+    batch::follow_parent();
     let matches = match command().try_get_matches() {
         Ok(m) => m,
         Err(e) => {

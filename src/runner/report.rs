@@ -85,7 +85,7 @@ pub fn status_word(s: Status) -> &'static str {
         Status::Solved => "solved",
         Status::Optimal => "optimal",
         Status::Infeasible => "infeasible",
-        Status::Unknown => "unknown (a limit stopped the search)",
+        Status::Unknown => "unknown (stopped before the search ended: a time limit or a stop request)",
         Status::Rejected => "rejected (the solution given breaks the rules)",
     }
 }
@@ -123,6 +123,9 @@ pub fn report<P: Puzzle>(
         // Never from a run: only `tantrix check` reports it.
         (_, Status::Rejected) => status_word(status).to_string(),
         (_, Status::Unknown) if o.solutions.is_empty() => match o.count_at_least {
+            Some(0) if o.query == Query::Count => {
+                format!("none found yet; {}", status_word(Status::Unknown))
+            }
             Some(n) if o.query == Query::Count => format!(
                 "at least {}; {}",
                 plural(n, noun),

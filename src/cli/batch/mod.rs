@@ -15,7 +15,7 @@ mod jobs;
 mod run;
 
 pub use jobs::jobs;
-pub use run::batch;
+pub use run::{batch, follow_parent};
 
 use super::command;
 use clap::ArgMatches;

@@ -73,6 +73,29 @@ pub(super) fn resume(path: &str, jobs: &[Job]) -> Result<HashSet<String>, Error>
     Ok(done)
 }
 
+/// Set in a job's environment: the quandary that runs the job dies with its parent, which may
+/// be a wrapper program between the batch and it (`QUANDARY_BATCH_PROGRAM` that does not
+/// `exec`): the batch's parent-death signal reaches the wrapper only, and the job went on
+/// after a `kill -9` of its batch.
+pub const FOLLOW_PARENT: &str = "QUANDARY_BATCH_JOB";
+
+/// For a quandary started as a batch job ([`FOLLOW_PARENT`] set): dies when its parent does,
+/// at once if it already has.
+pub fn follow_parent() {
+    #[cfg(target_os = "linux")]
+    if std::env::var_os(FOLLOW_PARENT).is_some() {
+        // SAFETY: prctl and getppid change and read only this process's own state.
+        unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // Adopted by init (or a subreaper) already: the parent died before the signal
+            // was asked for.
+            if libc::getppid() == 1 {
+                libc::_exit(1);
+            }
+        }
+    }
+}
+
 /// Has the child killed when the batch dies, however it dies (SIGKILL included): Linux's
 /// parent-death signal. It is sent when the thread that started the child ends; each job's
 /// thread waits for its child, so that is when the batch itself is gone.
@@ -170,6 +193,9 @@ pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<ResultLine> {
     if let Some(mb) = memory_mb {
         cmd.env("QUANDARY_MEMORY_MB", mb.to_string());
     }
+    // A quandary started by a wrapper (which gets the parent-death signal) follows the
+    // wrapper when it dies ([`follow_parent`]).
+    cmd.env(FOLLOW_PARENT, "1");
     die_with_parent(&mut cmd);
     let mut child = match cmd.spawn() {
         Ok(c) => c,

@@ -126,6 +126,7 @@ pub fn search(
     }
     let shared = Shared {
         next: AtomicUsize::new(0),
+        reported: Mutex::new(0),
         count: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
         stopped: AtomicBool::new(false),
@@ -145,16 +146,20 @@ pub fn search(
             if t >= rows || shared.stopped.load(Ordering::Relaxed) {
                 break;
             }
-            if !s.start_from(&shared.firsts[t * n..(t + 1) * n]) {
-                continue;
+            if s.start_from(&shared.firsts[t * n..(t + 1) * n]) {
+                s.go(n, &mut Sink::Boards(&shared));
             }
-            s.go(n, &mut Sink::Boards(&shared));
-            crate::guard::progress::message(&format!(
-                "line search: {} of {} first rows, {} boards",
-                t + 1,
-                rows,
-                shared.count.load(Ordering::Relaxed)
-            ));
+            // Rows finished, counted and said under one lock, so that what is shown only
+            // grows (each thread used to say the number of its own row, out of order).
+            if let Ok(mut done) = shared.reported.lock() {
+                *done += 1;
+                crate::guard::progress::message(&format!(
+                    "line search: {} of {} first rows, {} boards",
+                    *done,
+                    rows,
+                    shared.count.load(Ordering::Relaxed)
+                ));
+            }
         }
     });
     if answers.iter().any(Result::is_err) {
@@ -169,6 +174,8 @@ pub fn search(
 
 struct Shared<'f> {
     next: AtomicUsize,
+    /// First rows whose search has ended.
+    reported: Mutex<usize>,
     count: AtomicU64,
     nodes: AtomicU64,
     stopped: AtomicBool,
