@@ -449,56 +449,54 @@ fn shards_split_the_jobs_by_flag_slurm_or_kubernetes_index() {
     assert!(err.contains("does not exist"), "{err}");
 }
 
-#[test]
-#[cfg_attr(
-    quandary_missing = "parallel",
-    ignore = "needs GNU parallel (apt-get install parallel); CI runs it"
-)]
-fn the_gnu_parallel_recipe_gives_the_direct_answers() {
-    if !common::tool_here("parallel", "--version", "apt-get install parallel") {
-        return;
-    }
-    let dir = scratch("parallel");
-    ten_jobs(&dir);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/parallel.sh");
-    let run = || {
-        Command::new("bash")
-            .arg(&script)
-            .arg("--json")
-            .current_dir(&dir)
-            .env("JOBS", "ten.jsonl")
-            .env("SHARDS", "3")
-            .env("QUANDARY", BIN)
-            .output()
-            .unwrap()
-    };
-    let out = run();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answers = one_json(&String::from_utf8_lossy(&out.stdout))["answers"]
-        .as_array()
-        .unwrap()
-        .clone();
-    assert_eq!(answers.len(), 10);
-    for a in &answers {
-        let q: Vec<&str> = a["question"].as_str().unwrap().split(' ').collect();
-        let (_, direct, _, _) = quandary(&["gunport", "optimum", q[2], q[3], "--json"]);
-        assert_eq!(a["objective"], one_json(&direct)["objective"], "{a}");
-    }
-    assert!(dir.join("ten.joblog").exists());
-    // Run again: the job log says every shard is done; the merge is the same.
-    let again = run();
-    assert!(again.status.success());
-    assert_eq!(
-        one_json(&String::from_utf8_lossy(&again.stdout))["answers"]
+quandary_probe::needs_parallel! {
+    #[test]
+    fn the_gnu_parallel_recipe_gives_the_direct_answers() {
+        if !common::tool_here("parallel", "--version", "apt-get install parallel") {
+            return;
+        }
+        let dir = scratch("parallel");
+        ten_jobs(&dir);
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/parallel.sh");
+        let run = || {
+            Command::new("bash")
+                .arg(&script)
+                .arg("--json")
+                .current_dir(&dir)
+                .env("JOBS", "ten.jsonl")
+                .env("SHARDS", "3")
+                .env("QUANDARY", BIN)
+                .output()
+                .unwrap()
+        };
+        let out = run();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let answers = one_json(&String::from_utf8_lossy(&out.stdout))["answers"]
             .as_array()
             .unwrap()
-            .len(),
-        10
-    );
+            .clone();
+        assert_eq!(answers.len(), 10);
+        for a in &answers {
+            let q: Vec<&str> = a["question"].as_str().unwrap().split(' ').collect();
+            let (_, direct, _, _) = quandary(&["gunport", "optimum", q[2], q[3], "--json"]);
+            assert_eq!(a["objective"], one_json(&direct)["objective"], "{a}");
+        }
+        assert!(dir.join("ten.joblog").exists());
+        // Run again: the job log says every shard is done; the merge is the same.
+        let again = run();
+        assert!(again.status.success());
+        assert_eq!(
+            one_json(&String::from_utf8_lossy(&again.stdout))["answers"]
+                .as_array()
+                .unwrap()
+                .len(),
+            10
+        );
+    }
 }
 
 #[test]

@@ -128,37 +128,35 @@ fn tank_3_infeasible_is_certified() {
     assert_eq!(manifest["refutations"].as_array().unwrap().len(), 1);
 }
 
-#[test]
-#[cfg_attr(
-    quandary_missing = "rate",
-    ignore = "needs the DRAT checker rate (cargo install rate); CI runs it"
-)]
-fn a_corrupted_proof_or_formula_is_rejected() {
-    let Some(checker) = checker() else { return };
-    let (_, dir) = certified("corrupt", &["gunport", "optimum", "6", "6"], "optimal");
-    let cnf = dir.join("refutation-1.cnf");
-    let proof = dir.join("refutation-1.drat");
-    assert!(verified(&checker, &cnf, &proof));
-    // The proof without its lemmas' second half (the empty clause among them) proves nothing.
-    let text = std::fs::read_to_string(&proof).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let cut = dir.join("cut.drat");
-    std::fs::write(&cut, lines[..lines.len() / 2].join("\n") + "\n").unwrap();
-    assert!(!verified(&checker, &cnf, &cut));
-    // The formula with its first rows dropped is satisfiable: no proof can refute it.
-    let (clauses, _) = read_cnf(&cnf);
-    let kept = &clauses[clauses.len() / 2..];
-    let max = clauses.iter().flatten().map(|l| l.abs()).max().unwrap();
-    let mut weak = format!("p cnf {max} {}\n", kept.len());
-    for c in kept {
-        for l in c {
-            weak.push_str(&format!("{l} "));
+quandary_probe::needs_rate! {
+    #[test]
+    fn a_corrupted_proof_or_formula_is_rejected() {
+        let Some(checker) = checker() else { return };
+        let (_, dir) = certified("corrupt", &["gunport", "optimum", "6", "6"], "optimal");
+        let cnf = dir.join("refutation-1.cnf");
+        let proof = dir.join("refutation-1.drat");
+        assert!(verified(&checker, &cnf, &proof));
+        // The proof without its lemmas' second half (the empty clause among them) proves nothing.
+        let text = std::fs::read_to_string(&proof).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let cut = dir.join("cut.drat");
+        std::fs::write(&cut, lines[..lines.len() / 2].join("\n") + "\n").unwrap();
+        assert!(!verified(&checker, &cnf, &cut));
+        // The formula with its first rows dropped is satisfiable: no proof can refute it.
+        let (clauses, _) = read_cnf(&cnf);
+        let kept = &clauses[clauses.len() / 2..];
+        let max = clauses.iter().flatten().map(|l| l.abs()).max().unwrap();
+        let mut weak = format!("p cnf {max} {}\n", kept.len());
+        for c in kept {
+            for l in c {
+                weak.push_str(&format!("{l} "));
+            }
+            weak.push_str("0\n");
         }
-        weak.push_str("0\n");
+        let weak_path = dir.join("weak.cnf");
+        std::fs::write(&weak_path, weak).unwrap();
+        assert!(!verified(&checker, &weak_path, &proof));
     }
-    let weak_path = dir.join("weak.cnf");
-    std::fs::write(&weak_path, weak).unwrap();
-    assert!(!verified(&checker, &weak_path, &proof));
 }
 
 #[test]

@@ -80,57 +80,55 @@ fn agrees<P: Puzzle>(words: &[&str], o: Value, tag: &str) {
     }
 }
 
-#[test]
-#[cfg_attr(
-    quandary_missing = "glpsol",
-    ignore = "needs GLPK's glpsol (apt-get install glpk-utils); CI runs it"
-)]
-fn glpk_reads_every_formulation_and_agrees() {
-    use quandary::puzzles::battleship::{puzzle::EXAMPLE_URL, BattleshipPuzzle};
-    use quandary::puzzles::chess::ChessAvoidance;
-    use quandary::puzzles::gunport::GunportProblem;
-    use quandary::puzzles::tank::TankAttack;
-    use quandary::puzzles::tantrix::TantrixPuzzle;
-    use quandary::puzzles::template::LatinSquare;
-    if !glpsol_here() {
-        return;
+quandary_probe::needs_glpsol! {
+    #[test]
+    fn glpk_reads_every_formulation_and_agrees() {
+        use quandary::puzzles::battleship::{puzzle::EXAMPLE_URL, BattleshipPuzzle};
+        use quandary::puzzles::chess::ChessAvoidance;
+        use quandary::puzzles::gunport::GunportProblem;
+        use quandary::puzzles::tank::TankAttack;
+        use quandary::puzzles::tantrix::TantrixPuzzle;
+        use quandary::puzzles::template::LatinSquare;
+        if !glpsol_here() {
+            return;
+        }
+        for f in ["seed", "strong"] {
+            agrees::<TankAttack>(&["4"], json!({"formulation": f}), &format!("tank-{f}"));
+        }
+        for f in ["cell", "domino", "strong", "charge"] {
+            agrees::<GunportProblem>(
+                &["4", "4"],
+                json!({"formulation": f}),
+                &format!("gunport-{f}"),
+            );
+        }
+        for f in ["pairwise", "bigm", "clique"] {
+            let board = "data/chess/friedman-b4n2.txt";
+            agrees::<ChessAvoidance>(&[board], json!({"formulation": f}), &format!("chess-{f}"));
+            agrees::<ChessAvoidance>(
+                &["5"],
+                json!({"formulation": f, "type": "Q"}),
+                &format!("chess-max-{f}"),
+            );
+        }
+        for f in ["cell", "cell-printed", "ship", "ship-cells", "runs"] {
+            agrees::<BattleshipPuzzle>(
+                &[EXAMPLE_URL],
+                json!({"formulation": f}),
+                &format!("battleship-{f}"),
+            );
+        }
+        let board = "data/tantrix/boards/discovery-05.txt";
+        for (tag, o) in [
+            ("tantrix", json!({})),
+            (
+                "tantrix-copies",
+                json!({"copies": true, "no-c6": true, "short-loops": "none"}),
+            ),
+            ("tantrix-reach", json!({"reach": true})),
+        ] {
+            agrees::<TantrixPuzzle>(&[board], o, tag);
+        }
+        agrees::<LatinSquare>(&["3"], json!({}), "latin");
     }
-    for f in ["seed", "strong"] {
-        agrees::<TankAttack>(&["4"], json!({"formulation": f}), &format!("tank-{f}"));
-    }
-    for f in ["cell", "domino", "strong", "charge"] {
-        agrees::<GunportProblem>(
-            &["4", "4"],
-            json!({"formulation": f}),
-            &format!("gunport-{f}"),
-        );
-    }
-    for f in ["pairwise", "bigm", "clique"] {
-        let board = "data/chess/friedman-b4n2.txt";
-        agrees::<ChessAvoidance>(&[board], json!({"formulation": f}), &format!("chess-{f}"));
-        agrees::<ChessAvoidance>(
-            &["5"],
-            json!({"formulation": f, "type": "Q"}),
-            &format!("chess-max-{f}"),
-        );
-    }
-    for f in ["cell", "cell-printed", "ship", "ship-cells", "runs"] {
-        agrees::<BattleshipPuzzle>(
-            &[EXAMPLE_URL],
-            json!({"formulation": f}),
-            &format!("battleship-{f}"),
-        );
-    }
-    let board = "data/tantrix/boards/discovery-05.txt";
-    for (tag, o) in [
-        ("tantrix", json!({})),
-        (
-            "tantrix-copies",
-            json!({"copies": true, "no-c6": true, "short-loops": "none"}),
-        ),
-        ("tantrix-reach", json!({"reach": true})),
-    ] {
-        agrees::<TantrixPuzzle>(&[board], o, tag);
-    }
-    agrees::<LatinSquare>(&["3"], json!({}), "latin");
 }

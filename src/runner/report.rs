@@ -85,7 +85,9 @@ pub fn status_word(s: Status) -> &'static str {
         Status::Solved => "solved",
         Status::Optimal => "optimal",
         Status::Infeasible => "infeasible",
-        Status::Unknown => "unknown (stopped before the search ended: a time limit or a stop request)",
+        Status::Unknown => {
+            "unknown (stopped before the search ended: a time limit or a stop request)"
+        }
         Status::Rejected => "rejected (the solution given breaks the rules)",
     }
 }

@@ -1,7 +1,14 @@
-//! Which outside tools some tests need are missing here, as `cfg(quandary_missing = "...")`,
-//! so that those tests are reported as ignored rather than passing without checking. Under
-//! CI (`CI` set) nothing is reported missing: there the tests run, and fail if a tool is not
-//! installed (`.ci/run` installs them).
+//! Which outside tools some tests need are missing here, as `cfg(quandary_missing = "...")`
+//! of this crate, which picks the macros that mark those tests ignored (src/lib.rs), so that
+//! they are reported as ignored rather than passing without checking. Under CI (`CI` set)
+//! nothing is reported missing: there the tests run, and fail if a tool is not installed
+//! (`.ci/run` installs them).
+//!
+//! This is a crate of its own, a dev-dependency, so that what it watches (`PATH` and every
+//! folder on it, where a tool appears when it is installed) rebuilds only this crate and the
+//! tests: the library and the program are not built again when a virtual environment is
+//! activated or a tool installed (they were, in full, when this build script was the
+//! package's).
 use std::path::{Path, PathBuf};
 
 fn main() {
