@@ -180,6 +180,24 @@ fn large_models_stop_at_the_limit_building_sizing_and_freeing_included() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What a run builds is estimated below what it takes (0.55 to 0.8 of the peak), and a SAT
+/// engine's learned clauses are charged to no one: the process's resident size is read too,
+/// while building and every quarter of a second of search. `tank solve 40` under a 500 MB
+/// limit ran to its time limit at 637 MB resident; now it stops as too large, naming the
+/// resident size.
+#[test]
+fn the_resident_size_is_held_to_the_memory_limit() {
+    let _alone = alone();
+    let run = &["tank", "solve", "40", "--time-limit", "30", "--json"];
+    let (code, out, err, seconds) = quandary_env(run, &[("QUANDARY_MEMORY_MB", "500")]);
+    assert_eq!(code, 2, "{out} {err}");
+    assert!(
+        err.contains("too large") && err.contains("resident") && err.contains("500 MiB"),
+        "{err}"
+    );
+    assert!(seconds < 30.0, "took {seconds:.1} s");
+}
+
 /// The exact methods whose tables grow large charge them to the run: under a low memory
 /// limit the Tank line search (its list of first rows) and the Gunport budget program (its
 /// state maps, built on worker threads) stop with the "too large" error, like a model would.

@@ -317,8 +317,10 @@ impl Output {
 /// The limits of a run started from the command line now: its time limit, the spinner for
 /// its progress, and (one run per process) stopped engines left to the process's exit.
 pub fn run_limits(time_limit: Option<Duration>) -> Limits {
+    // The run is the process: its resident size is held to the memory limit too.
     Limits::new(time_limit)
         .with_progress(progress::sink())
+        .with_resident_cap(quandary::guard::memory_limit())
         .ending_the_process()
 }
 

@@ -224,6 +224,9 @@ fn stage<S, R>(
         Err(Interrupt::Deadline) => Ok(Err(stopped(query, "the time limit", what))),
         Err(Interrupt::Cancelled) => Ok(Err(stopped(query, "a stop request", what))),
         Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
+        Err(Interrupt::Resident { resident, limit }) => {
+            Err(crate::solve::limits::too_large_resident(resident, limit))
+        }
     }
 }
 

@@ -30,6 +30,9 @@ pub struct Limits {
     pub cancel: Option<Arc<AtomicBool>>,
     /// The bytes the run may build; `None`: [`crate::guard::memory_limit`].
     pub memory: Option<u64>,
+    /// The process's resident size past which the run stops while it builds
+    /// ([`crate::guard::Bounds::resident`]); `None`: not read.
+    pub resident: Option<u64>,
     /// The engine of the full model.
     pub engine: super::Engine,
     /// Where the run reports its progress (none: it reports nowhere).
@@ -88,6 +91,7 @@ impl Limits {
             deadline: time_limit.and_then(|t| started.checked_add(t)),
             cancel: None,
             memory: None,
+            resident: None,
             engine: super::Engine::Sat,
             progress: None,
             recorder: None,
@@ -116,6 +120,12 @@ impl Limits {
     /// The same run, allowed `bytes` of memory.
     pub fn with_memory(mut self, bytes: u64) -> Limits {
         self.memory = Some(bytes);
+        self
+    }
+
+    /// The same run, stopped while it builds if the process's resident size passes `bytes`.
+    pub fn with_resident_cap(mut self, bytes: u64) -> Limits {
+        self.resident = Some(bytes);
         self
     }
 
@@ -177,6 +187,7 @@ impl Limits {
             deadline: self.deadline,
             cancel: self.cancel.clone(),
             memory: self.memory,
+            resident: self.resident,
             progress: self.progress.clone(),
             leave_to_exit: self.leave_to_exit,
         }
@@ -218,7 +229,19 @@ pub fn bounded<R>(limits: &Limits, what: &str, work: impl FnOnce() -> Result<R>)
             "a stop request stopped {what} before it had an answer"
         ))),
         Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
+        Err(Interrupt::Resident { resident, limit }) => Err(too_large_resident(resident, limit)),
     }
+}
+
+/// The error for a run whose process passed its resident cap while building: the estimate of
+/// what it built was lower than what it took.
+pub fn too_large_resident(resident: u64, limit: u64) -> Error {
+    let source = guard::memory_limit_and_source().1;
+    Error::input(format!(
+        "this instance is too large: the process reached {} resident (what it built and what its search learned, more than estimated), over the {} it may use ({source}); try a smaller size or another formulation",
+        guard::bytes_in_words(resident),
+        guard::bytes_in_words(limit)
+    ))
 }
 
 /// The error for a model that would not fit in memory.

@@ -33,7 +33,12 @@ pub struct Deadline {
     pauses: Arc<Pauses>,
     /// The solve and the instant of the last question.
     last: Option<(u64, Instant)>,
+    /// When the process's resident size was last read.
+    looked: Option<Instant>,
 }
+
+/// How often a search reads the process's resident size (against the run's cap).
+const RESIDENT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The engine's pauses, shared by the backend (which counts its solves) and its [`Deadline`].
 #[derive(Default)]
@@ -63,6 +68,7 @@ impl Deadline {
             cancel,
             pauses,
             last: None,
+            looked: None,
         }
     }
 
@@ -72,6 +78,18 @@ impl Deadline {
         };
         if raised(&self.stop) || raised(&self.cancel) {
             return true;
+        }
+        // The engine's own growth (learned clauses) is charged to no one: the process's
+        // resident size is read every quarter of a second.
+        let now = Instant::now();
+        if self
+            .looked
+            .is_none_or(|t| now.saturating_duration_since(t) >= RESIDENT_EVERY)
+        {
+            self.looked = Some(now);
+            if crate::guard::resident_over() {
+                return true;
+            }
         }
         let Some(at) = self.at else {
             return false;
@@ -663,7 +681,12 @@ impl Backend for SatBackend {
                 }
                 Answer::Unsat
             }
-            None => Answer::Unknown,
+            None => {
+                // Stopped because the process grew past its resident cap: the stage stops
+                // as too large, not as "unknown".
+                crate::guard::check();
+                Answer::Unknown
+            }
         }
     }
 

@@ -640,6 +640,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     let limits = Limits::new(Some(limit))
         .with_cancel(cancel)
         .with_memory(shared.memory_per_run)
+        .with_resident_cap(shared.memory_limit)
         .with_progress(Some(reported));
     if verb == "model" {
         return model(entry, &words, Files::Only(&files), options, &limits);
@@ -801,7 +802,8 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     }
     let limits = Limits::new(Some(limit))
         .with_cancel(cancel)
-        .with_memory(shared.memory_per_run);
+        .with_memory(shared.memory_per_run)
+        .with_resident_cap(shared.memory_limit);
     let checked = workbench.check_text(text, &limits);
     // The board's engines stay only if the boards kept fit their share of the memory.
     let held = workbench.bytes().saturating_mul(KEPT_GROWTH);
@@ -862,7 +864,7 @@ fn keep(shared: &Shared, id: &str, bench: &Arc<Mutex<setter::Workbench>>, held: 
     drop(evicted);
     // The backstop: past the whole limit, the boards used least recently go, this one last.
     guard::give_back_memory();
-    while resident_bytes().is_some_and(|r| r > shared.memory_limit) {
+    while guard::resident_bytes().is_some_and(|r| r > shared.memory_limit) {
         let mut boards = match shared.boards.lock() {
             Ok(b) => b,
             Err(e) => e.into_inner(),
@@ -882,15 +884,6 @@ fn keep(shared: &Shared, id: &str, bench: &Arc<Mutex<setter::Workbench>>, held: 
         }
     }
     true
-}
-
-/// The process's resident bytes (Linux; `None` elsewhere).
-fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    // SAFETY: sysconf reads a system constant.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    Some(pages * u64::try_from(page).ok()?)
 }
 
 /// The matches of an own verb (e.g. Battleship's `generate`): the request's fields as the

@@ -112,8 +112,9 @@ pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
         }
     }
     // Every job written is one `quandary batch` will run.
+    let parser = Parser::new();
     for (k, l) in lines.iter().enumerate() {
-        read_job(k + 1, &l.to_string(), &parses)
+        read_job(k + 1, &l.to_string(), &|argv| parser.parses(argv))
             .map_err(|why| Error::input(format!("job {} would not run: {why}", k + 1)))?;
     }
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
