@@ -1086,9 +1086,24 @@ fn explain_prints_steps_difficulty_and_pictures() {
         "{stdout}"
     );
     assert!(stdout.contains("difficulty: hardest step"), "{stdout}");
-    // --plain is the baseline, for explain only.
+    // --plain is the baseline, for explain only (no other verb has the flag, nor shows it).
     let (code, _, stderr) = quandary(&["battleship", "unique", url, "--plain"]);
     assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("unexpected argument '--plain'"), "{stderr}");
+    let (_, help, _) = quandary(&["battleship", "unique", "--help"]);
+    assert!(
+        !help.contains("--plain") && !help.contains("--threads"),
+        "{help}"
+    );
+    let (_, help, _) = quandary(&["battleship", "explain", "--help"]);
+    assert!(
+        help.contains("--plain") && help.contains("--threads"),
+        "{help}"
+    );
+    assert!(
+        help.starts_with("The solution as a chain of small deductions"),
+        "{help}"
+    );
     let (code, stdout, _) = quandary(&["battleship", "explain", url, "--plain", "--json"]);
     assert_eq!(code, 0);
     let p = one_json(&stdout);
@@ -1107,7 +1122,7 @@ fn explain_prints_steps_difficulty_and_pictures() {
     for (args, says) in [
         (
             &["battleship", "unique", url, "--threads", "1"][..],
-            "explain only",
+            "unexpected argument '--threads'",
         ),
         (
             &["battleship", "explain", url, "--threads", "1", "--plain"][..],
@@ -1151,9 +1166,10 @@ fn explain_refuses_what_it_cannot_explain_with_a_clear_error() {
             "runs formulation",
         ),
         (&["tank", "explain", "5", "--symmetry", "d4"], "restriction"),
+        // explain's parser has no --cube (it was refused after parsing).
         (
             &["battleship", "explain", url, "--cube", "1"],
-            "not to explain",
+            "unexpected argument '--cube'",
         ),
         (
             &[

@@ -61,6 +61,7 @@ fn verbs(e: &dyn Entry) -> Vec<(&'static str, String)> {
                     "Print the integer program's size per constraint family; export it as LP/OPB"
                         .into()
                 }
+                "explain" => "The solution as a chain of small deductions, each with a minimal reason re-checked on engines of its own, and a difficulty (docs/explain.md)".into(),
                 other => other.to_string(),
             };
             (verb, about)
@@ -85,19 +86,6 @@ fn common_args(cmd: Command) -> Command {
         "Stop after SECS seconds with status \"unknown\" (exit status 1)",
     ))
     .arg(
-        Arg::new("threads")
-            .long("threads")
-            .value_name("N")
-            .value_parser(clap::value_parser!(u32).range(1..))
-            .help("explain only: 1, one engine, the same steps every run (the one difficulty ratings use); 2 or more (the default where the machine has two threads), two engines race, one with the counting rows in clauses and one counting them during search, and the first to finish gives the steps"),
-    )
-    .arg(
-        Arg::new("plain")
-            .long("plain")
-            .action(ArgAction::SetTrue)
-            .help("explain only: the baseline, one deletion-based minimal reason per open decision over every given and rule, one decision a step (docs/explain.md measures against it)"),
-    )
-    .arg(
         Arg::new("backend")
             .long("backend")
             .value_name("ENGINE")
@@ -110,6 +98,23 @@ fn common_args(cmd: Command) -> Command {
             .long("proof")
             .value_name("DIR")
             .help("Certify every refutation: write each as a CNF with its DRAT proof into DIR, with certificate.json (the full SAT model only; see docs/certificates.md)"),
+    )
+}
+
+/// The flags only `explain` has: how it looks for its steps' reasons.
+fn explain_args(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("threads")
+            .long("threads")
+            .value_name("N")
+            .value_parser(clap::value_parser!(u32).range(1..))
+            .help("1: one engine, the same steps every run (the one difficulty ratings use); 2 or more (the default where the machine has two threads): two engines race, one with the counting rows in clauses and one counting them during search, and the first to finish gives the steps"),
+    )
+    .arg(
+        Arg::new("plain")
+            .long("plain")
+            .action(ArgAction::SetTrue)
+            .help("The baseline: one deletion-based minimal reason per open decision over every given and rule, one decision a step (docs/explain.md measures against it)"),
     )
 }
 
@@ -172,6 +177,7 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                 .help("The value to reach"),
         ),
         "forced" => common_args(cmd).arg(out_arg()),
+        "explain" => explain_args(common_args(cmd)).arg(out_arg()),
         _ => common_args(cmd).arg(out_arg()).arg(cube_arg()),
     }
 }
@@ -605,17 +611,12 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         ));
     }
     let limits = limits.on(backend(vm)?);
+    // --plain and --threads are explain's own flags (no other verb's parser has them).
     let limits = match vm.try_get_one::<bool>("plain").ok().flatten() {
-        Some(true) if verb != "explain" => {
-            return Err(Error::input("--plain applies to explain only"));
-        }
         Some(true) => limits.explaining(quandary::solve::limits::Reasons::Plain),
         _ => limits,
     };
     let limits = match vm.try_get_one::<u32>("threads").ok().flatten() {
-        Some(_) if verb != "explain" => {
-            return Err(Error::input("--threads applies to explain only"));
-        }
         Some(_) if limits.reasons == quandary::solve::limits::Reasons::Plain => {
             return Err(Error::input("--threads: --plain runs on one engine"));
         }
