@@ -1148,11 +1148,17 @@ fn sequence<'a, P: Puzzle>(
         } else {
             "cores and deletion from the neighbourhood out"
         },
-        match (race, rows) {
-            (None, _) => "",
-            (Some(_), Rows::Encoded) =>
+        match (race, rows, stopped) {
+            (None, _, _) => "",
+            // Neither won: the limit stopped the race (the steps are those the engine below
+            // had when it was stopped).
+            (Some(_), Rows::Encoded, true) =>
+                "; two engines raced and a limit stopped both; the steps are those of the one with every row in clauses",
+            (Some(_), Rows::Counted, true) =>
+                "; two engines raced and a limit stopped both; the steps are those of the one counting the \"exactly\" rows",
+            (Some(_), Rows::Encoded, false) =>
                 "; two engines raced, the one with every row in clauses won",
-            (Some(_), Rows::Counted) =>
+            (Some(_), Rows::Counted, false) =>
                 "; two engines raced, the one counting the \"exactly\" rows won",
         }
     );
