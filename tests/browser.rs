@@ -421,6 +421,30 @@ quandary_probe::needs_chromium! {
         eprintln!(
             "workbench on data/battleship/generated/30x20-seed3.txt, ms from edit to drawn answer: load {load}; clue taken away {removed:?}; put back {restored:?}"
         );
+        // A verb only one puzzle has offers its own flags as fields: Battleship's generate
+        // with its rows, columns and fleet makes a puzzle (it used to answer the parser's
+        // "required arguments were not provided").
+        b.choose("puzzle", "battleship");
+        b.type_into("#words", "");
+        b.choose("verb", "generate");
+        b.type_into("#opts [data-flag=\"rows\"]", "6");
+        b.type_into("#opts [data-flag=\"cols\"]", "6");
+        b.type_into("#opts [data-flag=\"fleet\"]", "3 2 1");
+        let headline = b.run_and_read("a generated puzzle");
+        assert!(headline.contains("6×6"), "{headline}");
+        // Gunport's sweep, with its ranges as fields: its table's rows are shown.
+        b.choose("puzzle", "gunport");
+        b.type_into("#words", "");
+        b.choose("verb", "sweep");
+        b.type_into("#opts [data-flag=\"max-m\"]", "4");
+        b.type_into("#opts [data-flag=\"max-n\"]", "4");
+        b.click("#go");
+        b.wait_for(
+            "return document.getElementById('go').disabled === false && document.getElementById('answer-text').textContent.includes('4')",
+            "the sweep's rows",
+        );
+        let rows = b.run("return document.getElementById('answer-text').textContent");
+        assert!(rows.as_str().unwrap_or("").lines().count() >= 4, "{rows}");
         // Tantrix: its built-in board, solved.
         b.choose("puzzle", "tantrix");
         b.choose("verb", "solve");

@@ -482,9 +482,24 @@ fn puzzles() -> Value {
             let mut verbs: Vec<String> = e.verbs().iter().map(|v| v.to_string()).collect();
             let own = e.own_verbs(clap::Command::new(e.name()));
             verbs.extend(own.get_subcommands().map(|c| c.get_name().to_string()));
+            // An own verb's flags, for the page to offer as fields (the page's own fields,
+            // the picture, the limit, the JSON, are left out).
+            let own_flags: serde_json::Map<String, Value> = own
+                .get_subcommands()
+                .map(|c| {
+                    let kept: Vec<Value> = flags_of(c)
+                        .into_iter()
+                        .filter(|f| {
+                            !["json", "svg", "time-limit", "out"]
+                                .contains(&f["flag"].as_str().unwrap_or(""))
+                        })
+                        .collect();
+                    (c.get_name().to_string(), json!(kept))
+                })
+                .collect();
             json!({"name": e.name(), "title": e.title(), "about": e.about(),
                    "input": e.input(), "example": e.example(), "verbs": verbs,
-                   "options": flags(*e)})
+                   "options": flags(*e), "own": own_flags})
         })
         .collect();
     json!({ "puzzles": list })
@@ -493,7 +508,12 @@ fn puzzles() -> Value {
 /// A puzzle's options as the command line's flags, for the page to offer: name, help, the
 /// values a choice takes, whether it is an on/off flag, its default.
 fn flags(e: &dyn Entry) -> Vec<Value> {
-    let cmd = e.options_args(clap::Command::new(e.name()));
+    flags_of(&e.options_args(clap::Command::new(e.name())))
+}
+
+/// A command's flags as the page offers them: name, values, switch or not, default, help,
+/// and whether it is required.
+fn flags_of(cmd: &clap::Command) -> Vec<Value> {
     cmd.get_arguments()
         .filter_map(|a| {
             let long = a.get_long()?;
@@ -510,7 +530,7 @@ fn flags(e: &dyn Entry) -> Vec<Value> {
                 .map(|d| d.to_string_lossy().into_owned());
             let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
             Some(json!({"flag": long, "help": help, "values": values,
-                        "switch": flag, "default": default}))
+                        "switch": flag, "default": default, "required": a.is_required_set()}))
         })
         .collect()
 }
