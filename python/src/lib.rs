@@ -1,0 +1,302 @@
+//! `quandary._native`: the registry and the runner of the quandary library, for the Python
+//! package (`python/quandary/__init__.py` builds the API on it). A front end like the command
+//! line and the server: it names no puzzle and holds no puzzle logic; every answer is a
+//! `Report` as `--json` prints it.
+//!
+//! A run goes on a thread of its own while the calling thread, detached from the interpreter
+//! (the GIL released), waits for it and asks Python every 100 ms whether a signal came
+//! (Ctrl-C, a notebook's stop button): then the run's cancel flag is raised, its partial
+//! answer awaited (a stopped run answers within a fraction of a second) and handed back marked
+//! as interrupted, for the Python side to raise `KeyboardInterrupt` with it.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use quandary::input::Files;
+use quandary::runner::registry::{self, Entry, OptionsIn};
+use quandary::runner::{Limits, Query};
+use quandary::Error;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+create_exception!(
+    _native,
+    InputError,
+    PyValueError,
+    "Bad input: a file, a word, a size or an option that cannot be a puzzle (the command line's exit status 2)."
+);
+create_exception!(
+    _native,
+    InternalError,
+    PyRuntimeError,
+    "A bug: a solver answer the independent verifier rejects (the command line's exit status 3). Please report it."
+);
+
+/// How often a waiting call asks Python whether a signal came.
+const SIGNALS_EVERY: Duration = Duration::from_millis(100);
+
+fn entry(puzzle: &str) -> PyResult<&'static dyn Entry> {
+    registry::find(puzzle).ok_or_else(|| {
+        let names: Vec<&str> = registry::PUZZLES.iter().map(|e| e.name()).collect();
+        InputError::new_err(format!(
+            "no puzzle '{puzzle}': the puzzles are {}",
+            names.join(", ")
+        ))
+    })
+}
+
+fn to_py(e: Error) -> PyErr {
+    match e {
+        Error::Internal(_) => InternalError::new_err(e.to_string()),
+        _ => InputError::new_err(e.to_string()),
+    }
+}
+
+/// The names of the puzzles.
+#[pyfunction]
+fn puzzles() -> Vec<&'static str> {
+    registry::PUZZLES.iter().map(|e| e.name()).collect()
+}
+
+/// The generic verbs of a puzzle (those every puzzle's registry entry answers).
+#[pyfunction]
+fn verbs(puzzle: &str) -> PyResult<Vec<&'static str>> {
+    Ok(entry(puzzle)?.verbs())
+}
+
+/// A puzzle's title, what it is, what its input words are, and its example words.
+#[pyfunction]
+fn describe(puzzle: &str) -> PyResult<(&'static str, &'static str, &'static str, Vec<String>)> {
+    let e = entry(puzzle)?;
+    Ok((
+        e.title(),
+        e.about(),
+        e.input(),
+        e.example().iter().map(|w| w.to_string()).collect(),
+    ))
+}
+
+/// What a run hands back: the report as `--json` prints it, the text the command line prints,
+/// the picture, the explanation's step pictures, and whether a signal stopped it.
+type Answer = (String, String, Option<String>, Vec<String>, bool);
+
+/// The words and input texts of a call: a `text` becomes the only input file (`input`, put
+/// before the words), as the server does; otherwise words name files on disk.
+struct Input {
+    words: Vec<String>,
+    texts: Option<HashMap<String, String>>,
+}
+
+impl Input {
+    fn new(mut words: Vec<String>, text: Option<String>) -> Input {
+        let texts = text.map(|t| {
+            words.insert(0, "input".to_string());
+            HashMap::from([("input".to_string(), t)])
+        });
+        Input { words, texts }
+    }
+    fn files(&self) -> Files<'_> {
+        match &self.texts {
+            Some(t) => Files::Only(t),
+            None => Files::Disk,
+        }
+    }
+}
+
+/// The options of a call, a JSON object of flag names (`{"formulation": "cell"}`).
+fn options_value(options: Option<String>) -> PyResult<serde_json::Value> {
+    match options {
+        None => Ok(serde_json::Value::Null),
+        Some(o) => serde_json::from_str(&o)
+            .map_err(|e| InputError::new_err(format!("the options are not JSON: {e}"))),
+    }
+}
+
+fn options_in(v: &serde_json::Value) -> OptionsIn<'_> {
+    match v {
+        serde_json::Value::Null => OptionsIn::Default,
+        v => OptionsIn::Json(v),
+    }
+}
+
+/// Runs `work` on a thread of its own with a fresh cancel flag, the calling thread detached
+/// from the interpreter and asking it for signals meanwhile (see the module's note).
+fn detached<R: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce(Arc<AtomicBool>) -> R + Send + 'static,
+) -> PyResult<(R, bool)> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    let flag = cancel.clone();
+    std::thread::Builder::new()
+        .name("quandary run".into())
+        .spawn(move || {
+            let _ = tx.send(work(flag));
+        })
+        .map_err(|e| InternalError::new_err(format!("cannot start the run's thread: {e}")))?;
+    let mut interrupted = false;
+    // The receiver goes into each detached wait and comes back (a closure that runs detached
+    // may only hold what can be sent between threads).
+    let mut rx = Some(rx);
+    loop {
+        let waiting = rx.take().expect("the receiver is back after each wait");
+        let (got, back) = py.detach(move || (waiting.recv_timeout(SIGNALS_EVERY), waiting));
+        rx = Some(back);
+        match got {
+            Ok(answer) => return Ok((answer, interrupted)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if !interrupted && py.check_signals().is_err() {
+                    interrupted = true;
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(InternalError::new_err(
+                    "the run ended without an answer (a panic in quandary: please report it)",
+                ))
+            }
+        }
+    }
+}
+
+/// Answers `verb` on the instance the words (or `text`) give, with the puzzle's `options`
+/// (a JSON object), within `time_limit` seconds. See `quandary.run`.
+#[pyfunction]
+#[pyo3(signature = (puzzle, verb, words, text=None, options=None, time_limit=None, at_least=None))]
+#[allow(clippy::too_many_arguments)] // the Python call's own arguments, one each
+fn run(
+    py: Python<'_>,
+    puzzle: &str,
+    verb: &str,
+    words: Vec<String>,
+    text: Option<String>,
+    options: Option<String>,
+    time_limit: Option<f64>,
+    at_least: Option<i64>,
+) -> PyResult<Answer> {
+    let e = entry(puzzle)?;
+    let query = match e.query(verb, at_least).map_err(to_py)? {
+        Some(q) => q,
+        None if verb == "model" => {
+            return Err(InputError::new_err(
+                "model is quandary.model(puzzle, *words, **options)",
+            ))
+        }
+        None => {
+            return Err(InputError::new_err(format!(
+                "{puzzle} has no verb '{verb}' that Python can reach (its verbs: {}); the verbs only one puzzle has are not in the library core yet",
+                e.verbs().join(", ")
+            )))
+        }
+    };
+    let options = options_value(options)?;
+    let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
+    let input = Input::new(words, text);
+    let (puzzle, verb) = (puzzle.to_string(), verb.to_string());
+    let (result, interrupted) = detached(py, move |cancel| {
+        let limits = Limits::new(limit)
+            .with_cancel(cancel)
+            .with_resident_cap(quandary::guard::memory_limit());
+        e.run(
+            &input.words,
+            input.files(),
+            options_in(&options),
+            query,
+            &limits,
+            None,
+        )
+    })?;
+    match result {
+        Ok(report) => {
+            let json = serde_json::to_string(&report)
+                .map_err(|e| InternalError::new_err(format!("the report: {e}")))?;
+            let steps = report
+                .facts
+                .explanation
+                .as_ref()
+                .map(quandary::runner::explain::pictures)
+                .unwrap_or_default();
+            Ok((json, report.text, report.svg, steps, interrupted))
+        }
+        // Stopped before it had anything to report: an answer of its own, as the command
+        // line's JSON gives it (status unknown).
+        Err(Error::Stopped(why)) => {
+            let json = serde_json::json!({"puzzle": puzzle, "verb": verb, "status": "unknown",
+                                          "error": why});
+            Ok((json.to_string(), why, None, Vec::new(), interrupted))
+        }
+        Err(e) => Err(to_py(e)),
+    }
+}
+
+/// The 0-1 program of an instance: its title, the rows of each constraint family, its size
+/// (variables, constraints, nonzeros) and its LP and OPB texts. See `quandary.model`.
+#[pyfunction]
+#[pyo3(signature = (puzzle, words, text=None, options=None, symmetry_breaking=false))]
+#[allow(clippy::type_complexity)]
+fn model(
+    py: Python<'_>,
+    puzzle: &str,
+    words: Vec<String>,
+    text: Option<String>,
+    options: Option<String>,
+    symmetry_breaking: bool,
+) -> PyResult<(
+    String,
+    Vec<(String, usize)>,
+    (usize, usize, usize),
+    String,
+    String,
+)> {
+    let e = entry(puzzle)?;
+    let options = options_value(options)?;
+    let input = Input::new(words, text);
+    let query = if symmetry_breaking {
+        e.solve_query()
+    } else {
+        Query::Count
+    };
+    let (result, interrupted) = detached(py, move |cancel| {
+        let limits = Limits::none()
+            .with_cancel(cancel)
+            .with_resident_cap(quandary::guard::memory_limit());
+        quandary::runner::bounded(&limits, "building the model", || {
+            let (title, m) = e.model(&input.words, input.files(), options_in(&options), query)?;
+            let families: Vec<(String, usize)> = m
+                .families()
+                .into_iter()
+                .map(|(f, k)| (f.to_string(), k))
+                .collect();
+            let size = m.size();
+            let lp = quandary::model::lp::to_lp(&m, &title);
+            let opb = quandary::model::opb::to_opb(&m, &title);
+            Ok((
+                title,
+                families,
+                (size.variables, size.constraints, size.nonzeros),
+                lp,
+                opb,
+            ))
+        })
+    })?;
+    if interrupted {
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+            "stopped while building the model",
+        ));
+    }
+    result.map_err(to_py)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(puzzles, m)?)?;
+    m.add_function(wrap_pyfunction!(verbs, m)?)?;
+    m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(model, m)?)?;
+    m.add("InputError", m.py().get_type::<InputError>())?;
+    m.add("InternalError", m.py().get_type::<InternalError>())?;
+    Ok(())
+}

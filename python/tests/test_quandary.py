@@ -1,0 +1,180 @@
+"""The Python package against the command line and the literature (issue 49).
+
+Run from the repository root after `pip install ./python pytest`: `pytest python/tests`.
+The command line is the release binary (target/release/quandary, built by `cargo build
+--release`, which `.ci/run` does before); the tests that compare with it are skipped, saying
+so, where it is missing, and fail under CI.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import quandary
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = ROOT / "target" / "release" / "quandary"
+PUZZLINK = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c"
+
+
+def command_line(*args):
+    """The one JSON object `quandary ARGS --json` prints."""
+    if not BINARY.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{BINARY} is missing: cargo build --release first")
+        pytest.skip(f"{BINARY} is missing: cargo build --release first")
+    out = subprocess.run([str(BINARY), *map(str, args), "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    return json.loads(out.stdout)
+
+
+def same_answer(a, b):
+    """Two --json objects equal but for the clock (stats.seconds)."""
+    a, b = json.loads(json.dumps(a)), json.loads(json.dumps(b))
+    for d in (a, b):
+        d.get("stats", {}).pop("seconds", None)
+    return a == b
+
+
+def example(puzzle):
+    words = {
+        "tank": ["5"],
+        "gunport": ["6", "6"],
+        "chess": [str(ROOT / "data" / "chess" / "friedman-b4n2.txt")],
+        "battleship": [PUZZLINK],
+    }
+    return words[puzzle]
+
+
+@pytest.mark.parametrize("puzzle", ["tank", "gunport", "chess", "battleship"])
+def test_run_and_the_puzzle_module_give_the_command_lines_answer(puzzle):
+    words = example(puzzle)
+    through_run = quandary.run(puzzle, "unique", *words).to_dict()
+    through_module = getattr(quandary, puzzle).unique(*words).to_dict()
+    assert same_answer(through_run, through_module)
+    assert same_answer(through_run, command_line(puzzle, "unique", *words))
+
+
+def test_known_answers():
+    assert quandary.tank.count(5).count == 2
+    assert quandary.gunport.solve(7, 7).objective == 15
+    assert quandary.battleship.unique(PUZZLINK).unique is True
+    # A Friedman chess puzzle (the seed's Figure 60.1) has exactly one placement.
+    assert quandary.chess.unique(*example("chess")).unique is True
+    # Tantrix: the discovery challenge of 4 tiles (a keyword, as `-n 4` is a flag), solved
+    # and checked by the verifier.
+    r = quandary.tantrix.solve(challenge=4)
+    assert r.status == "solved", r.text
+
+
+def test_gunport_19x19_is_117():
+    assert quandary.gunport.solve(19, 19, time_limit=120).objective == 117
+
+
+def test_the_puzzles_text_itself_is_input():
+    text = (ROOT / "data" / "battleship" / "brainbashers-15x15.txt").read_text()
+    r = quandary.battleship.solve(text=text)
+    assert r.status == "solved" and r.solution is not None
+
+
+@pytest.mark.parametrize(
+    "call, says",
+    [
+        (lambda: quandary.tank.count(99), "too large"),
+        (lambda: quandary.tank.count("x"), "not a whole number"),
+        (lambda: quandary.tank.count(5, formulaton="seed"), "formulaton"),
+        (lambda: quandary.battleship.solve(text="size 3 3\nfleet 18446744073709551615 1\n"
+                                                "rows ? ? ?\ncols ? ? ?\n"),
+         "more ship cells than a number can hold"),
+        (lambda: quandary.battleship.solve(str(ROOT / "no" / "such" / "file")), "file"),
+        (lambda: quandary.run("nonesuch", "solve"), "no puzzle"),
+    ],
+)
+def test_bad_input_raises_input_error_with_the_command_lines_message(call, says):
+    with pytest.raises(quandary.InputError) as e:
+        call()
+    assert says in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_a_time_limit_gives_unknown_within_the_limit():
+    started = time.monotonic()
+    r = quandary.tank.count(40, time_limit=1)
+    took = time.monotonic() - started
+    assert r.status == "unknown"
+    assert took < 1.1 + 0.5, f"{took:.2f} s"
+
+
+def test_ctrl_c_stops_a_run_and_carries_its_partial_report():
+    def alarm(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 1.0)
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt) as e:
+            quandary.tank.count(40)
+        took = time.monotonic() - started
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert took < 2.0, f"{took:.2f} s"
+    assert e.value.report.status == "unknown"
+    # The next run works.
+    assert quandary.tank.count(5).count == 2
+
+
+def test_the_gil_is_released_while_a_run_goes():
+    counted = [0]
+    going = threading.Event()
+
+    def count():
+        while not going.is_set():
+            counted[0] += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        quandary.tank.count(40, time_limit=2)
+    finally:
+        going.set()
+        t.join()
+    assert counted[0] > 100_000, counted[0]
+
+
+@pytest.mark.parametrize("puzzle", ["tank", "gunport", "battleship"])
+def test_a_notebook_shows_the_board(puzzle):
+    r = quandary.run(puzzle, "solve", *example(puzzle))
+    assert r._repr_svg_().lstrip().startswith("<svg") or "<svg" in r._repr_svg_()
+    assert "<b>" in r._repr_html_() and "<svg" in r._repr_html_()
+
+
+def test_an_explanation_has_a_picture_per_step():
+    r = quandary.battleship.explain(PUZZLINK)
+    assert r.complete is True
+    steps = r.steps
+    assert len(steps) >= 2
+    assert "<svg" in r.step_svg(1) and "<svg" in r.step_svg(len(steps))
+    assert r._repr_html_().count("<details") == len(steps)
+
+
+def test_model_gives_records_and_files():
+    m = quandary.model("tank", 6, formulation="seed")
+    assert {"family": "one value per cell", "rows": 36} in m.records()
+    assert m.lp().lstrip().startswith("\\") and "Subject To" in m.lp()
+    assert "#variable=" in m.opb()
+
+
+def test_the_registry_is_the_api():
+    assert quandary.puzzles() == ["tank", "gunport", "chess", "battleship", "tantrix"]
+    for p in quandary.puzzles():
+        module = getattr(quandary, p)
+        for verb in quandary.verbs(p):
+            assert callable(getattr(module, verb))
