@@ -25,13 +25,19 @@ use quandary::guard;
 use quandary::input::Files;
 use quandary::model::{lp, opb};
 use quandary::runner::registry::{self, Entry, OptionsIn};
-use quandary::runner::{setter, Limits, Query};
+use quandary::runner::{Limits, Query};
 use quandary::Error;
 use serde_json::{json, Value};
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+mod boards;
+mod offer;
+
+use boards::Boards;
+use offer::{options_in, own_verb_matches, puzzles};
 
 /// The page: HTML, CSS and script in one file, compiled into the binary.
 const PAGE: &str = include_str!("page.html");
@@ -94,37 +100,8 @@ struct Shared {
     /// Every run in progress with an id (the one its client gave): its cancel flag and what
     /// it reports.
     runs: Mutex<HashMap<String, Going>>,
-    /// The Battleship workbench's boards, the most recently used first (at most
-    /// [`MAX_BOARDS`]).
-    boards: Mutex<VecDeque<Board>>,
-}
-
-/// Workbench boards the server keeps engines for; a further board evicts the one used least
-/// recently (its next edit is answered by new engines). Their memory is charged too: the
-/// boards kept hold at most one run's share of the memory limit together, by what building
-/// their engines charged (a board larger than that alone is answered and not kept), so an
-/// idle server holds no more than its limit. The engines of a 30×20 board hold some 70 MB
-/// after its first check and grow with what they learn (230 MB seen after many hard edits),
-/// which the estimate does not count, so few are kept.
-pub const MAX_BOARDS: usize = 4;
-
-/// A kept board is charged this many times what its checks charged to their runs (its engines
-/// and the clauses added to them), for what CaDiCaL learned besides, which no estimate sees.
-/// Resident growth over the estimate, measured after checks of 20 s: 2.9 times on the 30×20
-/// data/battleship/generated/30x20-seed6.txt, 1.2 times on an open 50×50 board; 0.3 times on
-/// an open 60×12 board with one ship of length 60. The server's resident size, read after
-/// each check, is the backstop for the rest.
-const KEPT_GROWTH: u64 = 2;
-
-/// One workbench board: its engines and what they learned, kept between edits.
-struct Board {
-    id: String,
-    bench: Arc<Mutex<setter::Workbench>>,
-    /// The bytes its engines held after its last check ([`setter::Workbench::bytes`]).
-    held: u64,
-    /// The cancel flag of the check running on it: a newer edit of the board raises it (the
-    /// older answer is of no use any more) and waits for the engines.
-    going: Arc<Mutex<Option<Arc<AtomicBool>>>>,
+    /// The Battleship workbench's boards kept between edits.
+    boards: Boards,
 }
 
 /// Serves until the process is stopped.
@@ -146,15 +123,16 @@ pub fn serve(settings: Settings) -> Result<(), Error> {
         );
     }
     let (limit, _) = guard::memory_limit_and_source();
+    let share = limit / (settings.max_runs.max(1) as u64 + 1);
     let shared = Arc::new(Shared {
-        memory_per_run: limit / (settings.max_runs.max(1) as u64 + 1),
+        memory_per_run: share,
         memory_limit: limit,
         port: local.port(),
         token,
         settings,
         running: AtomicUsize::new(0),
         runs: Mutex::new(HashMap::new()),
-        boards: Mutex::new(VecDeque::new()),
+        boards: Boards::new(share, limit),
     });
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -474,98 +452,6 @@ fn page(query: &str, shared: &Shared) -> Answer {
     }
 }
 
-/// Every puzzle of the registry: what the page needs to offer it.
-fn puzzles() -> Value {
-    let list: Vec<Value> = registry::PUZZLES
-        .iter()
-        .map(|e| {
-            let mut verbs: Vec<String> = e.verbs().iter().map(|v| v.to_string()).collect();
-            let own = e.own_verbs(clap::Command::new(e.name()));
-            verbs.extend(own.get_subcommands().map(|c| c.get_name().to_string()));
-            // An own verb's flags, for the page to offer as fields (the page's own fields,
-            // the picture, the limit, the JSON, are left out).
-            let own_flags: serde_json::Map<String, Value> = own
-                .get_subcommands()
-                .map(|c| {
-                    let kept: Vec<Value> = flags_of(c)
-                        .into_iter()
-                        .filter(|f| {
-                            !["json", "svg", "time-limit", "out"]
-                                .contains(&f["flag"].as_str().unwrap_or(""))
-                        })
-                        .collect();
-                    (c.get_name().to_string(), json!(kept))
-                })
-                .collect();
-            json!({"name": e.name(), "title": e.title(), "about": e.about(),
-                   "input": e.input(), "example": e.example(), "verbs": verbs,
-                   "options": flags(*e), "own": own_flags})
-        })
-        .collect();
-    json!({ "puzzles": list })
-}
-
-/// A puzzle's options as the command line's flags, for the page to offer: name, help, the
-/// values a choice takes, whether it is an on/off flag, its default.
-fn flags(e: &dyn Entry) -> Vec<Value> {
-    flags_of(&e.options_args(clap::Command::new(e.name())))
-}
-
-/// A command's flags as the page offers them: name, values, switch or not, default, help,
-/// and whether it is required.
-fn flags_of(cmd: &clap::Command) -> Vec<Value> {
-    cmd.get_arguments()
-        .filter_map(|a| {
-            let long = a.get_long()?;
-            let values: Vec<String> = a
-                .get_possible_values()
-                .iter()
-                .filter(|v| !v.is_hide_set())
-                .map(|v| v.get_name().to_string())
-                .collect();
-            let flag = matches!(a.get_action(), clap::ArgAction::SetTrue);
-            let default = a
-                .get_default_values()
-                .first()
-                .map(|d| d.to_string_lossy().into_owned());
-            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
-            Some(json!({"flag": long, "help": help, "values": values,
-                        "switch": flag, "default": default, "required": a.is_required_set()}))
-        })
-        .collect()
-}
-
-/// The options of a request: `"args"`, the command line's flags (`["--formulation", "cell"]`),
-/// read by the same parser as the command line; or `"options"`, a JSON object.
-fn options_in<'a>(
-    e: &dyn Entry,
-    v: &'a Value,
-    parsed: &'a mut Option<clap::ArgMatches>,
-) -> Result<OptionsIn<'a>, String> {
-    match &v["args"] {
-        Value::Null => {}
-        Value::Array(a) => {
-            let args: Vec<&str> = a
-                .iter()
-                .map(|w| w.as_str().ok_or("\"args\" must be a list of strings"))
-                .collect::<Result<_, _>>()?;
-            let cmd = e
-                .options_args(clap::Command::new(e.name()))
-                .no_binary_name(true);
-            let m = cmd
-                .try_get_matches_from(args)
-                .map_err(|err| err.render().to_string())?;
-            return Ok(OptionsIn::Matches(parsed.insert(m)));
-        }
-        _ => return Err("\"args\" must be a list of strings".into()),
-    }
-    match &v["options"] {
-        Value::Null => Ok(OptionsIn::Default),
-        o @ Value::Object(_) => Ok(OptionsIn::Json(o)),
-        _ => Err("\"options\" must be an object".into()),
-    }
-}
-
 /// `POST /api/run`: `{"puzzle", "verb", "words": [..] | "text": "...", "options": {..},
 /// "time_limit": secs, "at_least": n, "id": "..."}` → the report the CLI prints with
 /// `--json`, plus `text` and `svg`.
@@ -703,6 +589,51 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
 /// The fields of `POST /api/bench`.
 const BENCH_FIELDS: &[&str] = &["board", "text", "time_limit"];
 
+/// `POST /api/bench`: `{"board": id, "text": puzzle, "time_limit": secs}` → the workbench's
+/// answer for that board ([`Boards::check`]). `board` is the page's name for its board (1 to
+/// 64 letters, digits, `-` or `_`).
+fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
+    if let Err(a) = known_fields(v, BENCH_FIELDS) {
+        return a;
+    }
+    let id = match v["board"].as_str() {
+        Some(id)
+            if (1..=64).contains(&id.len())
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+        {
+            id
+        }
+        _ => {
+            return Answer::error(
+                400,
+                "give \"board\": a name of 1 to 64 letters, digits, '-' or '_'",
+            )
+        }
+    };
+    let text = match v["text"].as_str() {
+        Some(t) if !t.trim().is_empty() => t,
+        _ => return Answer::error(400, "give \"text\": the puzzle as text"),
+    };
+    let limit = match time_limit(v, shared) {
+        Ok(l) => l,
+        Err(a) => return a,
+    };
+    let _slot = match Slot::take(shared) {
+        Ok(slot) => slot,
+        Err(busy) => return busy,
+    };
+    let limits = Limits::new(Some(limit))
+        .with_cancel(cancel)
+        .with_memory(shared.memory_per_run)
+        .with_resident_cap(shared.memory_limit);
+    match shared.boards.check(id, text, limits) {
+        Ok(out) => Answer::json(200, out),
+        Err((code, why)) => Answer::error(code, why),
+    }
+}
+
 /// Refuses a request with a field outside `known` (a typo such as `time_limt` would
 /// otherwise be ignored, and the run go on with the default).
 fn known_fields(v: &Value, known: &[&str]) -> Result<(), Answer> {
@@ -742,187 +673,6 @@ fn time_limit(v: &Value, shared: &Shared) -> Result<Duration, Answer> {
             format!("time_limit {s} is not a number of seconds"),
         )),
     }
-}
-
-/// `POST /api/bench`: `{"board": id, "text": puzzle, "time_limit": secs}` → the workbench's
-/// answer for that board (unique or not, forced cells, spare clues), from the board's
-/// engines as the board's earlier edits left them. `board` is the page's name for its board
-/// (1 to 64 letters, digits, `-` or `_`).
-fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
-    if let Err(a) = known_fields(v, BENCH_FIELDS) {
-        return a;
-    }
-    let id = match v["board"].as_str() {
-        Some(id)
-            if (1..=64).contains(&id.len())
-                && id
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
-        {
-            id.to_string()
-        }
-        _ => {
-            return Answer::error(
-                400,
-                "give \"board\": a name of 1 to 64 letters, digits, '-' or '_'",
-            )
-        }
-    };
-    let text = match v["text"].as_str() {
-        Some(t) if !t.trim().is_empty() => t,
-        _ => return Answer::error(400, "give \"text\": the puzzle as text"),
-    };
-    let limit = match time_limit(v, shared) {
-        Ok(l) => l,
-        Err(a) => return a,
-    };
-    let _slot = match Slot::take(shared) {
-        Ok(slot) => slot,
-        Err(busy) => return busy,
-    };
-    let (bench, going) = {
-        let mut boards = match shared.boards.lock() {
-            Ok(b) => b,
-            Err(e) => e.into_inner(),
-        };
-        let board = match boards.iter().position(|b| b.id == id) {
-            Some(k) => boards.remove(k).expect("a board at k"),
-            None => Board {
-                id: id.clone(),
-                held: 0,
-                bench: Arc::new(Mutex::new(setter::Workbench::new())),
-                going: Arc::new(Mutex::new(None)),
-            },
-        };
-        let pair = (board.bench.clone(), board.going.clone());
-        boards.push_front(board);
-        boards.truncate(MAX_BOARDS);
-        pair
-    };
-    // A newer edit stops the check of an older one on the same board.
-    if let Ok(mut g) = going.lock() {
-        if let Some(older) = g.replace(cancel.clone()) {
-            older.store(true, Ordering::Relaxed);
-        }
-    }
-    let mut workbench = match bench.lock() {
-        Ok(b) => b,
-        // A check that panicked: its engines are not to be trusted.
-        Err(e) => {
-            let mut b = e.into_inner();
-            *b = setter::Workbench::new();
-            b
-        }
-    };
-    if cancel.load(Ordering::Relaxed) {
-        return Answer::json(
-            200,
-            json!({"status": "unknown", "error": "a newer edit of this board came first", "puzzle": "battleship"}),
-        );
-    }
-    let limits = Limits::new(Some(limit))
-        .with_cancel(cancel)
-        .with_memory(shared.memory_per_run)
-        .with_resident_cap(shared.memory_limit);
-    let checked = workbench.check_text(text, &limits);
-    // The board's engines stay only if the boards kept fit their share of the memory.
-    let held = workbench.bytes().saturating_mul(KEPT_GROWTH);
-    let kept = held > 0 && keep(shared, &id, &bench, held);
-    if !kept {
-        workbench.forget();
-    }
-    drop(workbench);
-    match checked {
-        Ok(report) => {
-            let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
-            out["text"] = json!(report.text);
-            out["svg"] = json!(report.svg);
-            out["details"]["kept"] = json!(kept);
-            out["details"]["held_bytes"] = json!(if kept { held } else { 0 });
-            Answer::json(200, out)
-        }
-        Err(Error::Stopped(why)) => Answer::json(
-            200,
-            json!({"status": "unknown", "error": why, "puzzle": "battleship"}),
-        ),
-        Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
-        Err(e) => Answer::error(400, e.to_string()),
-    }
-}
-
-/// Records that board `id` (the one whose workbench is `bench`) holds `held` bytes, and
-/// evicts the boards used least recently until the boards kept hold at most one run's share
-/// of the memory limit. Answers whether the board is kept: not when it alone holds more, nor
-/// when it was evicted while it was being checked.
-fn keep(shared: &Shared, id: &str, bench: &Arc<Mutex<setter::Workbench>>, held: u64) -> bool {
-    let mut boards = match shared.boards.lock() {
-        Ok(b) => b,
-        Err(e) => e.into_inner(),
-    };
-    let Some(k) = boards
-        .iter()
-        .position(|b| b.id == id && Arc::ptr_eq(&b.bench, bench))
-    else {
-        return false;
-    };
-    let budget = shared.memory_per_run;
-    if held > budget {
-        boards.remove(k);
-        return false;
-    }
-    boards[k].held = held;
-    // The most recently used first: evict from the back, never this board. The evicted are
-    // freed after the lock is let go (freeing a large engine takes a while).
-    let mut evicted = Vec::new();
-    while boards.iter().map(|b| b.held).sum::<u64>() > budget {
-        match boards.iter().rposition(|b| b.id != id) {
-            Some(last) => evicted.extend(boards.remove(last)),
-            None => break,
-        }
-    }
-    drop(boards);
-    drop(evicted);
-    // The backstop: past the whole limit, the boards used least recently go, this one last.
-    guard::give_back_memory();
-    while guard::resident_bytes().is_some_and(|r| r > shared.memory_limit) {
-        let mut boards = match shared.boards.lock() {
-            Ok(b) => b,
-            Err(e) => e.into_inner(),
-        };
-        let last = boards
-            .iter()
-            .rposition(|b| b.id != id)
-            .or_else(|| boards.iter().position(|b| b.id == id));
-        let Some(last) = last else { break };
-        let gone = boards.remove(last);
-        drop(boards);
-        let was_this = gone.as_ref().is_some_and(|b| b.id == id);
-        drop(gone);
-        guard::give_back_memory();
-        if was_this {
-            return false;
-        }
-    }
-    true
-}
-
-/// The matches of an own verb (e.g. Battleship's `generate`): the request's fields as the
-/// command line's flags ([`quandary::runner::own::words_of_json`]), read by the same parser.
-fn own_verb_matches(
-    entry: &dyn Entry,
-    verb: &str,
-    v: &Value,
-    words: &[String],
-) -> Result<clap::ArgMatches, String> {
-    let cmd = entry
-        .own_verbs(clap::Command::new(entry.name()))
-        .no_binary_name(true);
-    if cmd.find_subcommand(verb).is_none() {
-        return Err(format!("{} has no verb '{verb}'", entry.name()));
-    }
-    let argv = quandary::runner::own::words_of_json(v, words).map_err(|e| e.to_string())?;
-    cmd.try_get_matches_from(std::iter::once(verb.to_string()).chain(argv))
-        .map_err(|e| e.render().to_string())
 }
 
 /// One of the `max_runs` places for a search, held while it runs.
