@@ -570,12 +570,8 @@ fn running(pid: u32) -> bool {
         .is_some_and(|zombie| !zombie)
 }
 
-/// A second batch on a results file that a batch is writing is refused (it would run every
-/// job again and interleave its lines); a batch killed with SIGKILL takes its running job
-/// with it.
-#[test]
-fn one_batch_per_results_file_and_jobs_die_with_their_batch() {
-    let dir = scratch("lock");
+/// A job file of one long job (`tank count 30`, 60 s) in `dir`.
+fn long_job(dir: &Path) -> PathBuf {
     let file = dir.join("long.jsonl");
     std::fs::write(
         &file,
@@ -584,13 +580,42 @@ fn one_batch_per_results_file_and_jobs_die_with_their_batch() {
             + "\n",
     )
     .unwrap();
-    let mut first = Command::new(BIN)
-        .args(["batch", s(&file), "--jobs", "1"])
+    file
+}
+
+/// `quandary batch FILE --jobs 1` in the background, its jobs run through `program` if given.
+fn start_batch(file: &Path, program: Option<&Path>) -> std::process::Child {
+    let mut command = Command::new(BIN);
+    command
+        .args(["batch", s(file), "--jobs", "1"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::null());
+    if let Some(p) = program {
+        command.env("QUANDARY_BATCH_PROGRAM", p);
+    }
+    command.spawn().unwrap()
+}
+
+/// Whether a process has ended (or become a zombie) within 5 s.
+fn gone_within_5_s(pid: u32) -> bool {
+    for _ in 0..50 {
+        if !running(pid) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+/// A second batch on a results file that a batch is writing is refused (it would run every
+/// job again and interleave its lines); a batch killed with SIGKILL takes its running job
+/// with it.
+#[test]
+fn one_batch_per_results_file_and_jobs_die_with_their_batch() {
+    let dir = scratch("lock");
+    let file = long_job(&dir);
+    let mut first = start_batch(&file, None);
     let mut job = Vec::new();
     for _ in 0..100 {
         job = children_of(first.id());
@@ -605,15 +630,11 @@ fn one_batch_per_results_file_and_jobs_die_with_their_batch() {
     assert!(err.contains("another quandary batch"), "{err}");
     first.kill().unwrap();
     first.wait().unwrap();
-    let mut alive = true;
-    for _ in 0..50 {
-        alive = running(job[0]);
-        if !alive {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert!(!alive, "the job {} outlived its batch", job[0]);
+    assert!(
+        gone_within_5_s(job[0]),
+        "the job {} outlived its batch",
+        job[0]
+    );
     // The file is free again: a batch of a quick job takes it.
     let quick = dir.join("quick.jsonl");
     std::fs::write(
@@ -639,22 +660,8 @@ fn a_job_behind_a_wrapper_dies_with_its_batch() {
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    let file = dir.join("long.jsonl");
-    std::fs::write(
-        &file,
-        r#"{"id":"long","puzzle":"tank","query":"count","args":["30"],"time_limit":60}"#
-            .to_string()
-            + "\n",
-    )
-    .unwrap();
-    let mut batch = Command::new(BIN)
-        .args(["batch", s(&file), "--jobs", "1"])
-        .env("QUANDARY_BATCH_PROGRAM", &wrapper)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let file = long_job(&dir);
+    let mut batch = start_batch(&file, Some(&wrapper));
     // The batch's child is the wrapper; the wrapper's child is the job.
     let mut job = Vec::new();
     for _ in 0..100 {
@@ -670,15 +677,11 @@ fn a_job_behind_a_wrapper_dies_with_its_batch() {
     assert_eq!(job.len(), 1, "the wrapper started the job");
     batch.kill().unwrap();
     batch.wait().unwrap();
-    let mut alive = true;
-    for _ in 0..50 {
-        alive = running(job[0]);
-        if !alive {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert!(!alive, "the job {} outlived its batch", job[0]);
+    assert!(
+        gone_within_5_s(job[0]),
+        "the job {} outlived its batch",
+        job[0]
+    );
 }
 
 /// A job whose time limit no clock can hold (1e300 s) runs as a job with no limit and is

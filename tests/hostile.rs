@@ -208,19 +208,6 @@ fn typos_and_wrong_types_are_refused_and_errors_stay_short() {
     );
 }
 
-/// The server's peak resident memory (VmHWM), from /proc.
-fn peak_mib(server: &Server) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
-        .expect("the server is running");
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|kb| kb.parse::<u64>().ok())
-        .expect("VmHWM")
-        >> 10
-}
-
 /// An open board of `rows`×12 with one ship of length `rows`: its runs model has millions
 /// of rows (2.3 million at 100, 17 million at 200).
 fn one_long_ship(rows: usize) -> String {
@@ -264,6 +251,6 @@ fn model_requests_end_within_their_limit_and_build_no_text_they_do_not_send() {
         );
     }
     // The model alone peaks near 300 MB; with the whole texts it passed 480 MB.
-    let peak = peak_mib(&server);
+    let peak = common::server::status_mib(&server, "VmHWM");
     assert!(peak < 420, "peak {peak} MiB");
 }

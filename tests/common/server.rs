@@ -136,17 +136,22 @@ impl Drop for Server {
     }
 }
 
-/// The server's resident memory, from /proc.
-pub fn resident_mib(server: &Server) -> u64 {
+/// A figure of the server's /proc status in MiB: `VmRSS` (resident now), `VmHWM` (its peak).
+pub fn status_mib(server: &Server, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
         .expect("the server is running");
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|v| v.split_whitespace().next())
         .and_then(|kb| kb.parse::<u64>().ok())
-        .expect("VmRSS")
+        .unwrap_or_else(|| panic!("no {field} in the server's status"))
         >> 10
+}
+
+/// The server's resident memory, from /proc.
+pub fn resident_mib(server: &Server) -> u64 {
+    status_mib(server, "VmRSS")
 }
 
 /// Whether the server process is still running.
