@@ -18,7 +18,7 @@ use quandary::runner::{Limits, Query};
 use quandary::Error;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 create_exception!(
@@ -121,22 +121,50 @@ fn options_in(v: &serde_json::Value) -> OptionsIn<'_> {
     }
 }
 
-/// Runs `work` on a thread of its own with a fresh cancel flag, the calling thread detached
-/// from the interpreter and asking it for signals meanwhile (see the module's note).
+/// What a run reported last: its stage and its latest message (the words the page and the
+/// terminal's spinner show), and how many reports came, so that the caller passes on only
+/// what is new.
+#[derive(Default)]
+struct Reported(Mutex<(String, String, u64)>);
+
+impl quandary::guard::progress::Progress for Reported {
+    fn phase(&self, name: &str) {
+        if let Ok(mut l) = self.0.lock() {
+            *l = (name.to_string(), String::new(), l.2 + 1);
+        }
+    }
+    fn message(&self, text: &str) {
+        if let Ok(mut l) = self.0.lock() {
+            l.1 = text.to_string();
+            l.2 += 1;
+        }
+    }
+    fn finish(&self) {}
+}
+
+/// Runs `work` on a thread of its own with a fresh cancel flag and a progress record, the
+/// calling thread detached from the interpreter and asking it for signals meanwhile (see the
+/// module's note); what the run reports goes to `progress(stage, message)` as it comes (at
+/// most every 100 ms). A `progress` that raises stops the run, and its exception is the call's.
 fn detached<R: Send + 'static>(
     py: Python<'_>,
-    work: impl FnOnce(Arc<AtomicBool>) -> R + Send + 'static,
+    progress: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce(Arc<AtomicBool>, quandary::guard::progress::Sink) -> R + Send + 'static,
 ) -> PyResult<(R, bool)> {
     let cancel = Arc::new(AtomicBool::new(false));
+    let reported = Arc::new(Reported::default());
     let (tx, rx) = mpsc::channel();
     let flag = cancel.clone();
+    let sink: quandary::guard::progress::Sink = reported.clone();
     std::thread::Builder::new()
         .name("quandary run".into())
         .spawn(move || {
-            let _ = tx.send(work(flag));
+            let _ = tx.send(work(flag, sink));
         })
         .map_err(|e| InternalError::new_err(format!("cannot start the run's thread: {e}")))?;
     let mut interrupted = false;
+    let mut said = 0;
+    let mut failed: Option<PyErr> = None;
     // The receiver goes into each detached wait and comes back (a closure that runs detached
     // may only hold what can be sent between threads).
     let mut rx = Some(rx);
@@ -144,8 +172,23 @@ fn detached<R: Send + 'static>(
         let waiting = rx.take().expect("the receiver is back after each wait");
         let (got, back) = py.detach(move || (waiting.recv_timeout(SIGNALS_EVERY), waiting));
         rx = Some(back);
+        if let (Some(callback), None) = (progress, &failed) {
+            let now = reported.0.lock().map(|l| l.clone()).unwrap_or_default();
+            if now.2 != said {
+                said = now.2;
+                if let Err(e) = callback.call1((now.0, now.1)) {
+                    cancel.store(true, Ordering::Relaxed);
+                    failed = Some(e);
+                }
+            }
+        }
         match got {
-            Ok(answer) => return Ok((answer, interrupted)),
+            Ok(answer) => {
+                return match failed {
+                    Some(e) => Err(e),
+                    None => Ok((answer, interrupted)),
+                }
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if !interrupted && py.check_signals().is_err() {
                     interrupted = true;
@@ -164,7 +207,7 @@ fn detached<R: Send + 'static>(
 /// Answers `verb` on the instance the words (or `text`) give, with the puzzle's `options`
 /// (a JSON object), within `time_limit` seconds. See `quandary.run`.
 #[pyfunction]
-#[pyo3(signature = (puzzle, verb, words, text=None, options=None, time_limit=None, at_least=None))]
+#[pyo3(signature = (puzzle, verb, words, text=None, options=None, time_limit=None, at_least=None, progress=None))]
 #[allow(clippy::too_many_arguments)] // the Python call's own arguments, one each
 fn run(
     py: Python<'_>,
@@ -175,6 +218,7 @@ fn run(
     options: Option<String>,
     time_limit: Option<f64>,
     at_least: Option<i64>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Answer> {
     let e = entry(puzzle)?;
     let query = match e.query(verb, at_least).map_err(to_py)? {
@@ -195,9 +239,10 @@ fn run(
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
     let input = Input::new(words, text);
     let (puzzle, verb) = (puzzle.to_string(), verb.to_string());
-    let (result, interrupted) = detached(py, move |cancel| {
+    let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
         let limits = Limits::new(limit)
             .with_cancel(cancel)
+            .with_progress(Some(sink))
             .with_resident_cap(quandary::guard::memory_limit());
         e.run(
             &input.words,
@@ -258,9 +303,10 @@ fn model(
     } else {
         Query::Count
     };
-    let (result, interrupted) = detached(py, move |cancel| {
+    let (result, interrupted) = detached(py, None, move |cancel, sink| {
         let limits = Limits::none()
             .with_cancel(cancel)
+            .with_progress(Some(sink))
             .with_resident_cap(quandary::guard::memory_limit());
         quandary::runner::bounded(&limits, "building the model", || {
             let (title, m) = e.model(&input.words, input.files(), options_in(&options), query)?;

@@ -178,3 +178,21 @@ def test_the_registry_is_the_api():
         module = getattr(quandary, p)
         for verb in quandary.verbs(p):
             assert callable(getattr(module, verb))
+
+
+def test_progress_receives_what_the_run_reports():
+    said = []
+    r = quandary.tank.count(7, time_limit=3, progress=lambda stage, message: said.append((stage, message)))
+    assert r.status in ("solved", "unknown")
+    assert said, "nothing reported in 3 s"
+    assert any("line search" in m or "line search" in s for s, m in said), said[:5]
+
+
+def test_a_progress_callback_that_raises_stops_the_run():
+    def refuse(stage, message):
+        raise RuntimeError("enough")
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="enough"):
+        quandary.tank.count(40, progress=refuse)
+    assert time.monotonic() - started < 5
