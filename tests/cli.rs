@@ -1155,6 +1155,12 @@ fn explain_says_why_the_centre_of_every_5x5_tank_board_is_4() {
         .expect("the centre is concluded");
     assert_eq!(centre["says"], "4");
     assert_eq!(centre["value"], true);
+    // An explanation that does not reach the whole board draws no solution as if concluded
+    // (a stopped one drew a full board under "a limit stopped them").
+    let (code, stdout, _) = quandary(&["tank", "explain", "5", "--time-limit", "8"]);
+    assert!(code == 0 || code == 1, "{stdout}");
+    assert!(stdout.contains("(no board drawn"), "{stdout}");
+    assert!(!stdout.contains("1 4 1 4 1"), "{stdout}");
 }
 
 #[test]

@@ -251,6 +251,11 @@ pub fn report<P: Puzzle>(
             fs,
             &format!("{described}: forced decisions"),
         ));
+    } else if o.explanation.as_ref().is_some_and(|x| !x.complete) {
+        // An explanation that does not reach the whole board (stopped, or nothing more is
+        // forced): its steps say what is known. A solution drawn here would show as concluded
+        // what no step concluded (the solution is still in the JSON).
+        r.text += "\n(no board drawn: the steps above do not reach the whole of it)\n";
     } else {
         for s in o.solutions.iter().take(2) {
             r.text += &format!("\n{}", P::text(instance, s));
