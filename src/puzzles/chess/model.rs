@@ -84,7 +84,7 @@ impl Board {
             let vars: Vec<Var> = allowed
                 .iter()
                 .map(|p| {
-                    let v = model.var(format!("x_{r}_{c}_{}", p.letter()));
+                    let v = model.var(format!("x_{}_{}_{}", r + 1, c + 1, p.letter()));
                     x.push((sq, *p, v));
                     v
                 })

@@ -197,13 +197,13 @@ impl Gunport {
         let (m, n) = (self.m, self.n);
         let mut model = Model::new();
         let mu: Vec<Var> = (0..m * n)
-            .map(|k| model.var(format!("mu_{}_{}", k / n, k % n)))
+            .map(|k| model.var(format!("mu_{}_{}", k / n + 1, k % n + 1)))
             .collect();
         let mut placed = Vec::new();
         for d in placements(m, n) {
             let [(r, c), (r2, _)] = d;
             let kind = if r2 == r { "h" } else { "v" };
-            placed.push((model.var(format!("{kind}_{r}_{c}")), d));
+            placed.push((model.var(format!("{kind}_{}_{}", r + 1, c + 1)), d));
         }
         // Seed: mu[r,c] + h[r,c] + h[r,c-1] + v[r,c] + v[r-1,c] = 1 for every cell.
         for r in 0..m {
@@ -466,7 +466,7 @@ impl GunportModel {
         for spot in spots {
             let [(r, c), (r2, _)] = spot;
             let kind = if r2 == r { "h" } else { "v" };
-            let z = self.model.var(format!("z{kind}_{r}_{c}"));
+            let z = self.model.var(format!("z{kind}_{}_{}", r + 1, c + 1));
             let mut terms = vec![(1, z.pos())];
             terms.extend(
                 self.placements

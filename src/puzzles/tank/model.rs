@@ -121,7 +121,7 @@ impl Tank {
         for i in 0..n {
             for j in 0..n {
                 for k in 1..n {
-                    x.push(model.var(format!("x_{i}_{j}_{k}")));
+                    x.push(model.var(format!("x_{}_{}_{k}", i + 1, j + 1)));
                 }
             }
         }
@@ -169,7 +169,7 @@ impl Tank {
                 let mut y = vec![Vec::new(); n * n];
                 for &(i, j) in &cells {
                     for t in 2..n {
-                        let v = tm.model.var(format!("y_{i}_{j}_{t}"));
+                        let v = tm.model.var(format!("y_{}_{}_{t}", i + 1, j + 1));
                         let mut terms: Vec<(i64, Lit)> =
                             (t..n).map(|k| (1, tm.x(i, j, k).pos())).collect();
                         terms.push((-1, v.pos()));
