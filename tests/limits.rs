@@ -198,6 +198,32 @@ fn the_resident_size_is_held_to_the_memory_limit() {
     assert!(seconds < 30.0, "took {seconds:.1} s");
 }
 
+/// A count its time limit stops keeps what it found: `chess count` on ten queens by SAT at
+/// 0.5 s answers "unknown" with the placements found so far (381 on this machine). Reading
+/// the resident size in the search's stop callback must not turn a stop into a bare
+/// "stopped" (it did, for a moment, when the callback's check stopped for any reason).
+#[test]
+fn a_count_stopped_by_its_limit_keeps_its_partial_count() {
+    let _alone = alone();
+    let (code, out, err, _) = quandary(&[
+        "chess",
+        "count",
+        "10",
+        "--army",
+        "Q10",
+        "--type",
+        "Q",
+        "--sat",
+        "--time-limit",
+        "0.5",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{out} {err}");
+    let v = one_json(&out);
+    assert_eq!(v["status"], "unknown", "{v}");
+    assert!(v["count_at_least"].as_u64().is_some_and(|n| n > 0), "{v}");
+}
+
 /// The exact methods whose tables grow large charge them to the run: under a low memory
 /// limit the Tank line search (its list of first rows) and the Gunport budget program (its
 /// state maps, built on worker threads) stop with the "too large" error, like a model would.

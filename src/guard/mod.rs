@@ -113,13 +113,18 @@ impl Account {
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(Interrupt::Deadline)
         } else {
-            match self.over.load(Ordering::Relaxed) {
-                0 => None,
-                resident => Some(Interrupt::Resident {
-                    resident,
-                    limit: self.resident.unwrap_or(0),
-                }),
-            }
+            self.over_cap()
+        }
+    }
+
+    /// Whether a search found the process over its resident cap ([`resident_over`]).
+    fn over_cap(&self) -> Option<Interrupt> {
+        match self.over.load(Ordering::Relaxed) {
+            0 => None,
+            resident => Some(Interrupt::Resident {
+                resident,
+                limit: self.resident.unwrap_or(0),
+            }),
         }
     }
 }
@@ -406,6 +411,15 @@ pub fn resident_over() -> bool {
             _ => false,
         }
     })
+}
+
+/// Stops the guarded stage as too large if [`resident_over`] marked it; any other reason to
+/// stop (the deadline, a stop request) is left to the caller, who answers with what it has.
+pub fn stop_if_over() {
+    let why = GUARD.with(|g| g.borrow().as_ref()?.account.over_cap());
+    if let Some(why) = why {
+        resume_unwind(Box::new(why));
+    }
 }
 
 /// The process's resident bytes (Linux; `None` elsewhere).

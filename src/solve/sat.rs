@@ -683,8 +683,9 @@ impl Backend for SatBackend {
             }
             None => {
                 // Stopped because the process grew past its resident cap: the stage stops
-                // as too large, not as "unknown".
-                crate::guard::check();
+                // as too large, not as "unknown" (a deadline or a stop request is the
+                // caller's to answer, with what it has).
+                crate::guard::stop_if_over();
                 Answer::Unknown
             }
         }
