@@ -18,6 +18,14 @@ pub enum Files<'a> {
     Only(&'a HashMap<String, String>),
 }
 
+/// A puzzle's text given itself instead of a file (the page's text box, Python's `text=`):
+/// the one input there is, named `input` and put before `words`. Read it through
+/// [`Files::Only`] of what this returns.
+pub fn text_as_input(text: String, words: &mut Vec<String>) -> HashMap<String, String> {
+    words.insert(0, "input".to_string());
+    HashMap::from([("input".to_string(), text)])
+}
+
 impl Files<'_> {
     /// A text file's contents, without a leading UTF-8 byte-order mark (editors on Windows
     /// write one); a failure names the path. `-` is standard input, for every reader.

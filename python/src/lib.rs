@@ -12,13 +12,14 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use quandary::guard::progress::Latest;
 use quandary::input::Files;
 use quandary::runner::registry::{self, Entry, OptionsIn};
 use quandary::runner::{Limits, Query};
 use quandary::Error;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 create_exception!(
@@ -91,10 +92,7 @@ struct Input {
 
 impl Input {
     fn new(mut words: Vec<String>, text: Option<String>) -> Input {
-        let texts = text.map(|t| {
-            words.insert(0, "input".to_string());
-            HashMap::from([("input".to_string(), t)])
-        });
+        let texts = text.map(|t| quandary::input::text_as_input(t, &mut words));
         Input { words, texts }
     }
     fn files(&self) -> Files<'_> {
@@ -121,27 +119,6 @@ fn options_in(v: &serde_json::Value) -> OptionsIn<'_> {
     }
 }
 
-/// What a run reported last: its stage and its latest message (the words the page and the
-/// terminal's spinner show), and how many reports came, so that the caller passes on only
-/// what is new.
-#[derive(Default)]
-struct Reported(Mutex<(String, String, u64)>);
-
-impl quandary::guard::progress::Progress for Reported {
-    fn phase(&self, name: &str) {
-        if let Ok(mut l) = self.0.lock() {
-            *l = (name.to_string(), String::new(), l.2 + 1);
-        }
-    }
-    fn message(&self, text: &str) {
-        if let Ok(mut l) = self.0.lock() {
-            l.1 = text.to_string();
-            l.2 += 1;
-        }
-    }
-    fn finish(&self) {}
-}
-
 /// Runs `work` on a thread of its own with a fresh cancel flag and a progress record, the
 /// calling thread detached from the interpreter and asking it for signals meanwhile (see the
 /// module's note); what the run reports goes to `progress(stage, message)` as it comes (at
@@ -152,7 +129,7 @@ fn detached<R: Send + 'static>(
     work: impl FnOnce(Arc<AtomicBool>, quandary::guard::progress::Sink) -> R + Send + 'static,
 ) -> PyResult<(R, bool)> {
     let cancel = Arc::new(AtomicBool::new(false));
-    let reported = Arc::new(Reported::default());
+    let reported = Arc::new(Latest::default());
     let (tx, rx) = mpsc::channel();
     let flag = cancel.clone();
     let sink: quandary::guard::progress::Sink = reported.clone();
@@ -173,7 +150,7 @@ fn detached<R: Send + 'static>(
         let (got, back) = py.detach(move || (waiting.recv_timeout(SIGNALS_EVERY), waiting));
         rx = Some(back);
         if let (Some(callback), None) = (progress, &failed) {
-            let now = reported.0.lock().map(|l| l.clone()).unwrap_or_default();
+            let now = reported.now();
             if now.2 != said {
                 said = now.2;
                 if let Err(e) = callback.call1((now.0, now.1)) {

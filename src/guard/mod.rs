@@ -39,6 +39,34 @@ pub mod progress {
     /// A run's sink, shared.
     pub type Sink = Arc<dyn Progress>;
 
+    /// A sink that keeps what a run reported last, for a front end that asks now and then
+    /// (the page's `/api/progress`, Python's `progress=` callback): the stage, its latest
+    /// message, and how many reports came (so the asker passes on only what is new).
+    #[derive(Default)]
+    pub struct Latest(std::sync::Mutex<(String, String, u64)>);
+
+    impl Latest {
+        /// The stage, its latest message, and the number of reports so far.
+        pub fn now(&self) -> (String, String, u64) {
+            self.0.lock().map(|l| l.clone()).unwrap_or_default()
+        }
+    }
+
+    impl Progress for Latest {
+        fn phase(&self, name: &str) {
+            if let Ok(mut l) = self.0.lock() {
+                *l = (name.to_string(), String::new(), l.2 + 1);
+            }
+        }
+        fn message(&self, text: &str) {
+            if let Ok(mut l) = self.0.lock() {
+                l.1 = text.to_string();
+                l.2 += 1;
+            }
+        }
+        fn finish(&self) {}
+    }
+
     /// Reports the start of a phase to the current stage's run.
     pub fn phase(name: &str) {
         super::with_progress(|p| p.phase(name));

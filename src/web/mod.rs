@@ -22,6 +22,7 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
 use hyper::{Method, Request, Response, StatusCode};
 use quandary::guard;
+use quandary::guard::progress::{Latest, Progress};
 use quandary::input::Files;
 use quandary::model::{lp, opb};
 use quandary::runner::registry::{self, Entry, OptionsIn};
@@ -477,8 +478,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Value::Null => {}
         Value::String(t) if t.trim().is_empty() => {}
         Value::String(t) => {
-            files.insert("input".to_string(), t.clone());
-            words.insert(0, "input".to_string());
+            files = quandary::input::text_as_input(t.clone(), &mut words);
         }
         _ => return Answer::error(400, "\"text\" must be a string"),
     }
@@ -528,12 +528,11 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Ok(slot) => slot,
         Err(busy) => return busy,
     };
-    let reported = Arc::new(Reported {
-        started: std::time::Instant::now(),
-        last: Mutex::new(("starting".into(), String::new())),
-    });
+    let reported = Arc::new(Latest::default());
+    reported.phase("starting");
     let going = Going {
         cancel: cancel.clone(),
+        started: std::time::Instant::now(),
         progress: reported.clone(),
     };
     let _listed = match v["id"].as_str().map(|id| Listed::new(shared, id, going)) {
@@ -702,32 +701,13 @@ impl Drop for Slot<'_> {
     }
 }
 
-/// A run in progress: what stops it, and what it reports (for `/api/progress`).
+/// A run in progress: what stops it, when it started and what it reports (for
+/// `/api/progress`: the same words the command line's spinner shows).
 #[derive(Clone)]
 struct Going {
     cancel: Arc<AtomicBool>,
-    progress: Arc<Reported>,
-}
-
-/// The last stage and message a run reported, for the page to poll: the same words the
-/// command line's spinner shows.
-struct Reported {
     started: std::time::Instant,
-    last: Mutex<(String, String)>,
-}
-
-impl quandary::guard::progress::Progress for Reported {
-    fn phase(&self, name: &str) {
-        if let Ok(mut l) = self.last.lock() {
-            *l = (name.to_string(), String::new());
-        }
-    }
-    fn message(&self, text: &str) {
-        if let Ok(mut l) = self.last.lock() {
-            l.1 = text.to_string();
-        }
-    }
-    fn finish(&self) {}
+    progress: Arc<Latest>,
 }
 
 /// A run listed under its id while it runs, for `/api/stop` and `/api/progress`.
@@ -812,16 +792,11 @@ fn progress(query: &str, shared: &Shared) -> Answer {
     let going = shared.runs.lock().ok().and_then(|r| r.get(id).cloned());
     match going {
         Some(g) => {
-            let (stage, message) = g
-                .progress
-                .last
-                .lock()
-                .map(|l| l.clone())
-                .unwrap_or_default();
+            let (stage, message, _) = g.progress.now();
             Answer::json(
                 200,
                 json!({"going": true, "stage": stage, "message": message,
-                       "seconds": g.progress.started.elapsed().as_secs_f64()}),
+                       "seconds": g.started.elapsed().as_secs_f64()}),
             )
         }
         None => Answer::json(200, json!({"going": false})),
