@@ -224,6 +224,37 @@ fn a_count_stopped_by_its_limit_keeps_its_partial_count() {
     assert!(v["count_at_least"].as_u64().is_some_and(|n| n > 0), "{v}");
 }
 
+/// A count a stop request ends keeps what it found, as one its time limit ends does: the
+/// first Ctrl-C (SIGINT) of `chess count` on twelve queens by SAT answers "unknown" with
+/// the placements found so far and exit status 1, soon after the signal. A stop request
+/// arriving between two solves used to unwind past the count ("stopped … before an
+/// answer"), on the command line and the page's Stop alike.
+#[test]
+fn a_count_stopped_by_a_stop_request_keeps_its_partial_count() {
+    let _alone = alone();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_quandary"))
+        .args([
+            "chess", "count", "12", "--army", "Q12", "--type", "Q", "--sat", "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("quandary starts");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let signalled = std::time::Instant::now();
+    // SAFETY: kill(2) on the child this test started and has not yet waited for.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0, "SIGINT sent");
+    let out = child.wait_with_output().expect("quandary ends");
+    let after = signalled.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let v = one_json(&stdout);
+    assert_eq!(v["status"], "unknown", "{v}");
+    assert!(v["count_at_least"].as_u64().is_some_and(|n| n > 0), "{v}");
+    assert!(after < 2.0, "ended {after:.2} s after the stop request");
+}
+
 /// The exact methods whose tables grow large charge them to the run: under a low memory
 /// limit the Tank line search (its list of first rows) and the Gunport budget program (its
 /// state maps, built on worker threads) stop with the "too large" error, like a model would.

@@ -444,6 +444,8 @@ fn a_stop_ends_every_kind_of_search() {
                "args": ["--method", "budget"]}),
         json!({"puzzle": "chess", "verb": "count", "words": ["10"], "args": ["--army", "Q4R4"]}),
         json!({"puzzle": "tantrix", "verb": "count", "args": ["-n", "10"]}),
+        json!({"puzzle": "chess", "verb": "count", "words": ["12"],
+               "args": ["--army", "Q12", "--type", "Q", "--sat"]}),
     ];
     for (k, case) in cases.into_iter().enumerate() {
         let id = format!("case-{k}");
@@ -466,6 +468,14 @@ fn a_stop_ends_every_kind_of_search() {
         let took = stopped_at.elapsed();
         assert_eq!(code, 200, "{case}: {r}");
         assert_eq!(r["status"], "unknown", "{case}: {r}");
+        // Said as a stop, not as a limit; a count by SAT keeps what it found.
+        assert_eq!(r["stats"]["stopped_by"], "a stop request", "{case}: {r}");
+        if case["args"][4] == "--sat" {
+            assert!(
+                r["count_at_least"].as_u64().is_some_and(|n| n > 0),
+                "{case}: {r}"
+            );
+        }
         assert!(
             took < Duration::from_secs(2),
             "{case}: stopped after {took:?}"

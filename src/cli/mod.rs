@@ -319,17 +319,55 @@ impl Output {
     }
 }
 
-/// The time limit of a command, checked.
 /// The limits of a run started from the command line now: its time limit, the spinner for
-/// its progress, and (one run per process) stopped engines left to the process's exit.
+/// its progress, the first Ctrl-C as a stop request ([`interrupt_flag`]), and (one run per
+/// process) stopped engines left to the process's exit.
 pub fn run_limits(time_limit: Option<Duration>) -> Limits {
     // The run is the process: its resident size is held to the memory limit too.
-    Limits::new(time_limit)
+    let limits = Limits::new(time_limit)
         .with_progress(progress::sink())
         .with_resident_cap(quandary::guard::memory_limit())
-        .ending_the_process()
+        .ending_the_process();
+    match interrupt_flag() {
+        Some(flag) => limits.with_cancel(flag),
+        None => limits,
+    }
 }
 
+/// Raised by the first SIGINT (Ctrl-C) the process gets.
+static INTERRUPTED: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::OnceLock::new();
+
+/// The flag the first Ctrl-C raises: the run stops as the page's Stop stops it, and answers
+/// with what it has (a partial count, the best board so far), exit status 1. The handler
+/// then gives SIGINT back to the system, so a second Ctrl-C ends the process at once. A
+/// batch job (run by `quandary batch`) keeps the default: its batch decides what a stopped
+/// job means. `None` if the handler could not be installed.
+fn interrupt_flag() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        if let Some(flag) = INTERRUPTED.get() {
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    if std::env::var_os(batch::FOLLOW_PARENT).is_some() {
+        return None;
+    }
+    if let Some(flag) = INTERRUPTED.get() {
+        return Some(flag.clone());
+    }
+    let flag = INTERRUPTED.get_or_init(Default::default).clone();
+    // SAFETY: the handler only stores to an atomic that is set before it is installed.
+    let installed = unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESETHAND;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) == 0
+    };
+    installed.then_some(flag)
+}
+
+/// The time limit of a command, checked.
 pub fn time_limit(m: &ArgMatches) -> Result<Option<Duration>, Error> {
     seconds(m.try_get_one::<f64>("time-limit").ok().flatten().copied())
 }

@@ -160,6 +160,20 @@ impl Account {
 struct Guard {
     account: Arc<Account>,
     ticks: u32,
+    /// Inside [`answering`]: the deadline and a stop request are left to the search.
+    answering: bool,
+}
+
+impl Guard {
+    /// Why this thread should stop now: [`Account::why_stop`], less the deadline and a stop
+    /// request while [`answering`].
+    fn why_stop(&self) -> Option<Interrupt> {
+        if self.answering {
+            self.account.over_cap()
+        } else {
+            self.account.why_stop()
+        }
+    }
 }
 
 thread_local! {
@@ -214,6 +228,7 @@ impl Handle {
             g.borrow_mut().replace(Guard {
                 account: self.0.clone(),
                 ticks: 0,
+                answering: false,
             })
         });
         let result = catch_unwind(AssertUnwindSafe(work));
@@ -290,6 +305,34 @@ pub fn cancelled() -> bool {
     })
 }
 
+/// Runs `work`, a search that watches the deadline and stop requests itself (between solves,
+/// and through its engine's stop callback) and answers with what it has found when they
+/// come: a partial count, the best solution so far. Inside it, [`tick`], [`check`] and
+/// [`charge`] stop the stage for memory only; were they to stop it for time too, a stop
+/// request arriving between two solves would unwind past the partial answer (a deadline
+/// rarely does, as the engine stops a little before it).
+pub fn answering<R>(work: impl FnOnce() -> R) -> R {
+    struct Restore(Option<bool>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(before) = self.0 {
+                GUARD.with(|g| {
+                    if let Some(g) = g.borrow_mut().as_mut() {
+                        g.answering = before;
+                    }
+                });
+            }
+        }
+    }
+    let before = GUARD.with(|g| {
+        g.borrow_mut()
+            .as_mut()
+            .map(|g| std::mem::replace(&mut g.answering, true))
+    });
+    let _restore = Restore(before);
+    work()
+}
+
 /// How often [`tick`] reads the clock.
 const TICKS_PER_CHECK: u32 = 256;
 
@@ -360,7 +403,7 @@ pub fn tick() {
             return None;
         }
         guard.ticks = 0;
-        guard.account.why_stop()
+        guard.why_stop()
     });
     if let Some(why) = stop {
         resume_unwind(Box::new(why));
@@ -370,7 +413,7 @@ pub fn tick() {
 /// Stops the guarded stage if its deadline has passed, reading the clock now: for loops
 /// whose rounds are long (milliseconds), where [`tick`]'s sampling would answer late.
 pub fn check() {
-    let stop = GUARD.with(|g| g.borrow().as_ref().and_then(|g| g.account.why_stop()));
+    let stop = GUARD.with(|g| g.borrow().as_ref().and_then(Guard::why_stop));
     if let Some(why) = stop {
         resume_unwind(Box::new(why));
     }

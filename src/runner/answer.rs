@@ -29,6 +29,9 @@ pub struct Stats {
     /// Restricted phases tried before the answer, with how each ended.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<String>,
+    /// What stopped a run that ended "unknown": "the time limit" or "a stop request".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<String>,
 }
 
 /// A decision that takes the same value in every solution.

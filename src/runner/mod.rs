@@ -199,6 +199,9 @@ fn verified<P: Puzzle>(
 ) -> Result<Outcome<P::Solution>> {
     outcome.stats.seconds = limits.seconds();
     limits.finish();
+    if outcome.status == Status::Unknown && outcome.stats.stopped_by.is_none() {
+        outcome.stats.stopped_by = stopped_by(limits).map(String::from);
+    }
     for (k, s) in outcome.solutions.iter().enumerate() {
         match P::verify(instance, s) {
             Ok(summary) if k == 0 => outcome.facts.summary = Some(summary),
@@ -230,11 +233,23 @@ fn stage<S, R>(
     }
 }
 
+/// What stopped a run that ended "unknown": a stop request if one came, else its time limit
+/// if it has one (the engine stops a little before the deadline, so the clock alone does not
+/// tell); `None` if neither (a budget of rounds).
+fn stopped_by(limits: &Limits) -> Option<&'static str> {
+    if limits.cancelled() {
+        Some("a stop request")
+    } else {
+        limits.deadline.map(|_| "the time limit")
+    }
+}
+
 /// The outcome of a run stopped (`by` the time limit or a stop request) in `what`, before
 /// any answer.
 fn stopped<S>(query: Query, by: &str, what: &str) -> Outcome<S> {
     let mut o = Outcome::new(query, Status::Unknown);
     o.stats.method = format!("stopped by {by} during {what}, before an answer");
+    o.stats.stopped_by = Some(by.to_string());
     o
 }
 
@@ -449,7 +464,7 @@ fn on_backend<S, B: Backend>(
     if let Some(make) = f.watcher.take() {
         search.backend.watch(&*make);
     }
-    let mut o = Outcome::new(query, Status::Unknown);
+    let o = Outcome::new(query, Status::Unknown);
     let goal_needed = matches!(query, Query::Optimum | Query::AtLeast(_));
     if goal_needed && f.goal.is_none() {
         return Err(Error::input(format!(
@@ -457,6 +472,19 @@ fn on_backend<S, B: Backend>(
             query.verb()
         )));
     }
+    // From here the search watches the deadline and a stop request itself, and what it
+    // found is kept and reported.
+    crate::guard::answering(|| search_and_report(search, f, query, as_phase, o))
+}
+
+/// The search on a built engine, and its report (see [`on_backend`]).
+fn search_and_report<S, B: Backend>(
+    mut search: Search<'_, B>,
+    f: Formulated<'_, S>,
+    query: Query,
+    as_phase: bool,
+    mut o: Outcome<S>,
+) -> Result<Outcome<S>> {
     let mut first = match objective_stage(&mut search, &f, query, as_phase, &mut o)? {
         Stage::Answered(first) => first,
         Stage::Enumerate(start) => enumeration_stage(&mut search, &f, query, start, &mut o)?,

@@ -92,6 +92,15 @@ pub fn status_word(s: Status) -> &'static str {
     }
 }
 
+/// How "unknown" reads in a headline when what stopped the run is known
+/// ([`Stats::stopped_by`](super::answer::Stats)); [`status_word`] when not.
+pub fn unknown_word(stopped_by: Option<&str>) -> String {
+    match stopped_by {
+        Some(by) => format!("unknown (stopped by {by} before the search ended)"),
+        None => status_word(Status::Unknown).to_string(),
+    }
+}
+
 /// "1 board", "2 boards".
 pub fn plural(n: u128, noun: &str) -> String {
     if n == 1 {
@@ -121,24 +130,23 @@ pub fn report<P: Puzzle>(
         "" => v.to_string(),
         name => format!("{v} {name}"),
     };
+    let unknown = unknown_word(o.stats.stopped_by.as_deref());
     let headline = match (o.query, status) {
         // Never from a run: only `tantrix check` reports it.
         (_, Status::Rejected) => status_word(status).to_string(),
         (_, Status::Unknown) if o.solutions.is_empty() => match o.count_at_least {
             Some(0) if o.query == Query::Count => {
-                format!("none found yet; {}", status_word(Status::Unknown))
+                format!("none found yet; {}", unknown)
             }
-            Some(n) if o.query == Query::Count => format!(
-                "at least {}; {}",
-                plural(n, noun),
-                status_word(Status::Unknown)
-            ),
-            _ => status_word(Status::Unknown).to_string(),
+            Some(n) if o.query == Query::Count => {
+                format!("at least {}; {}", plural(n, noun), unknown)
+            }
+            _ => unknown.clone(),
         },
         (Query::Count, Status::Unknown) => format!(
             "at least {}; {}",
             plural(o.count_at_least.unwrap_or(0), noun),
-            status_word(Status::Unknown)
+            unknown
         ),
         (Query::Count, _) => {
             let mut h = format!("exactly {}", plural(count.unwrap_or(0), noun));
@@ -217,8 +225,8 @@ pub fn report<P: Puzzle>(
             value(o.objective.unwrap_or_default())
         ),
         (_, Status::Unknown) => match o.objective {
-            Some(v) => format!("{}; best found {}", status_word(Status::Unknown), value(v)),
-            None => format!("{}; a {noun} was found", status_word(Status::Unknown)),
+            Some(v) => format!("{}; best found {}", unknown, value(v)),
+            None => format!("{}; a {noun} was found", unknown),
         },
         (Query::AtLeast(v), Status::Solved) => format!(
             "at least {}: found one with {}",

@@ -15,7 +15,7 @@ mod jobs;
 mod run;
 
 pub use jobs::jobs;
-pub use run::{batch, follow_parent};
+pub use run::{batch, follow_parent, FOLLOW_PARENT};
 
 use super::command;
 use clap::ArgMatches;
