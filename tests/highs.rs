@@ -208,6 +208,51 @@ mod with_highs {
         assert_eq!(out.objective, Some(0));
     }
 
+    /// `--relax` says the LP optimum in the puzzle's terms too: the charge formulation
+    /// minimises a charge (its LP optimum on 8×8 is -22.0000 of that), which reads as at
+    /// most 21.94 holes, the figure of docs/formulations.md's table (measured through
+    /// `--backend highs`'s own conversion); the cell formulation maximises the holes
+    /// themselves, so the two values agree.
+    #[test]
+    fn the_lp_relaxation_reads_in_the_puzzle_terms() {
+        let relax = |formulation: &str| {
+            let (code, stdout, stderr, _) = common::quandary(&[
+                "gunport",
+                "model",
+                "8",
+                "8",
+                "--formulation",
+                formulation,
+                "--relax",
+                "--json",
+            ]);
+            assert_eq!(code, 0, "{stderr}");
+            let v: Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+            v["relaxation"].clone()
+        };
+        let charge = relax("charge");
+        assert_eq!(charge["goal"]["name"], "holes", "{charge}");
+        assert_eq!(charge["goal"]["maximise"], true, "{charge}");
+        let holes = charge["goal"]["value"].as_f64().expect("a value");
+        assert!((holes - 21.94).abs() < 0.005, "{charge}");
+        assert!(
+            charge["value"].as_f64().is_some_and(|v| v < 0.0),
+            "{charge}"
+        );
+        let cell = relax("cell");
+        assert_eq!(cell["goal"]["value"], cell["value"], "{cell}");
+        let (_, text, _, _) = common::quandary(&[
+            "gunport",
+            "model",
+            "8",
+            "8",
+            "--formulation",
+            "charge",
+            "--relax",
+        ]);
+        assert!(text.contains("at most 21.94"), "{text}");
+    }
+
     #[test]
     fn the_time_limit_holds_on_a_hard_instance() {
         let started = std::time::Instant::now();

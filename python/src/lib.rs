@@ -286,7 +286,9 @@ fn model(
             .with_progress(Some(sink))
             .with_resident_cap(quandary::guard::memory_limit());
         quandary::runner::bounded(&limits, "building the model", || {
-            let (title, m) = e.model(&input.words, input.files(), options_in(&options), query)?;
+            let quandary::runner::registry::Built {
+                title, model: m, ..
+            } = e.model(&input.words, input.files(), options_in(&options), query)?;
             let families: Vec<(String, usize)> = m
                 .families()
                 .into_iter()

@@ -785,21 +785,22 @@ fn model(
         .collect();
     check_paths(&files, ("--lp", "--opb"))?;
     let limits = run_limits(time_limit(m)?);
-    let (title, model) = quandary::runner::bounded(&limits, "building the model", || {
+    let built = quandary::runner::bounded(&limits, "building the model", || {
         entry.model(words, Files::Disk, options, query)
     })?;
+    let (title, model) = (&built.title, &built.model);
     let (size, families) =
         quandary::runner::bounded(&limits, "measuring and writing the model", || {
             if let Some(path) = m.get_one::<String>("lp") {
-                write_file(path, &lp::to_lp(&model, &title))?;
+                write_file(path, &lp::to_lp(model, title))?;
             }
             if let Some(path) = m.get_one::<String>("opb") {
-                write_file(path, &opb::to_opb(&model, &title))?;
+                write_file(path, &opb::to_opb(model, title))?;
             }
             Ok((model.size(), model.families()))
         })?;
     let relaxation = if m.get_flag("relax") {
-        Some(quandary::solve::lp_relaxation(&model, limits.deadline)?)
+        Some(built.relax(limits.deadline)?)
     } else {
         None
     };

@@ -10,6 +10,7 @@ use crate::input::Files;
 use crate::model::Model;
 use crate::puzzles::Puzzle;
 use crate::runner::{Limits, Query};
+use crate::solve::Relaxation;
 use std::marker::PhantomData;
 
 /// Every puzzle quandary knows, in the order the tour shows them.
@@ -117,17 +118,43 @@ pub trait Entry: Sync {
         options: OptionsIn,
         query: Query,
     ) -> Result<Vec<crate::runner::Place>>;
-    /// The 0-1 program of an instance, with a title naming the instance and formulation.
+    /// The 0-1 program of an instance, with a title naming the instance and formulation,
+    /// and the objective's scale in the puzzle's terms.
     fn model(
         &self,
         words: &[String],
         files: Files,
         options: OptionsIn,
         query: Query,
-    ) -> Result<(String, Model)>;
+    ) -> Result<Built>;
     /// Adds the puzzle's option flags to a command.
     #[cfg(feature = "cli")]
     fn options_args(&self, cmd: clap::Command) -> clap::Command;
+}
+
+/// A puzzle's 0-1 program as [`Entry::model`] builds it.
+pub struct Built {
+    /// The instance and the formulation.
+    pub title: String,
+    pub model: Model,
+    /// How the model's objective reads in the puzzle's terms (`None` without one).
+    pub goal: Option<crate::puzzles::Goal>,
+}
+
+impl Built {
+    /// The LP relaxation (HiGHS), its value also in the puzzle's terms: a model may minimise
+    /// `-holes` or a charge, while the puzzle asks for the most holes.
+    pub fn relax(&self, deadline: Option<std::time::Instant>) -> Result<Relaxation> {
+        let mut r = crate::solve::lp_relaxation(&self.model, deadline)?;
+        if let (Some(g), Some(v)) = (&self.goal, r.value) {
+            r.goal = Some(crate::solve::GoalBound {
+                name: g.name.to_string(),
+                value: (v - g.at_zero as f64) / g.per_unit as f64,
+                maximise: g.maximise,
+            });
+        }
+        Ok(r)
+    }
 }
 
 /// The [`Entry`] of puzzle `P`.
@@ -216,12 +243,16 @@ impl<P: Puzzle> Entry for Registered<P> {
         files: Files,
         from: OptionsIn,
         query: Query,
-    ) -> Result<(String, Model)> {
+    ) -> Result<Built> {
         let options = options::<P>(from)?;
         let instance = P::read(words, &options, files)?;
         let f = P::formulate(&instance, &options, query)?;
         let title = format!("{}, {}", P::describe(&instance), f.method);
-        Ok((title, f.model))
+        Ok(Built {
+            title,
+            model: f.model,
+            goal: f.goal,
+        })
     }
     #[cfg(feature = "cli")]
     fn options_args(&self, cmd: clap::Command) -> clap::Command {

@@ -443,5 +443,6 @@ pub fn relax(model: &Model, deadline: Option<Instant>) -> Relaxation {
         fractional,
         simplex_iterations: solved.simplex_iteration_count(),
         seconds: started.elapsed().as_secs_f64(),
+        goal: None,
     }
 }

@@ -241,17 +241,42 @@ pub struct Relaxation {
     pub variables: usize,
     pub simplex_iterations: i64,
     pub seconds: f64,
+    /// The value in the puzzle's terms, where the caller knows them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal: Option<GoalBound>,
+}
+
+/// The LP optimum read as the puzzle's value: a bound on every solution's (from above when
+/// the puzzle maximises).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GoalBound {
+    /// What the value counts ("holes").
+    pub name: String,
+    pub value: f64,
+    /// Whether the puzzle wants it large (the bound is then from above).
+    pub maximise: bool,
 }
 
 impl Relaxation {
-    /// One line: status, value and how fractional the LP solution is.
+    /// One line: status, value (in the puzzle's terms where known) and how fractional the LP
+    /// solution is.
     pub fn describe(&self) -> String {
-        let value = match self.value {
-            Some(v) => format!(
-                ", {} of the objective {v:.4}",
+        let model = |v: f64| {
+            format!(
+                "{} of the objective {v:.4}",
                 if self.maximise { "maximum" } else { "minimum" }
+            )
+        };
+        let value = match (self.value, &self.goal) {
+            (Some(v), Some(g)) => format!(
+                ", {} {:.4} {} ({})",
+                if g.maximise { "at most" } else { "at least" },
+                g.value,
+                g.name,
+                model(v)
             ),
-            None => String::new(),
+            (Some(v), None) => format!(", {}", model(v)),
+            (None, _) => String::new(),
         };
         format!(
             "{}{value}; {} of {} variables fractional, {} simplex iterations, {:.3} s (HiGHS)",

@@ -749,7 +749,9 @@ fn model(
     limits: &Limits,
 ) -> Answer {
     let built = quandary::runner::bounded(limits, "building the model", || {
-        let (title, m) = entry.model(words, files, options, Query::Count)?;
+        let quandary::runner::registry::Built {
+            title, model: m, ..
+        } = entry.model(words, files, options, Query::Count)?;
         let lp = lp::to_lp_within(&m, &title, MAX_MODEL_TEXT);
         let opb = opb::to_opb_within(&m, &title, MAX_MODEL_TEXT);
         Ok((title, m.size(), m.families(), lp, opb))
