@@ -264,6 +264,46 @@ pub struct Exact<S> {
     /// The part of the space the answer covers, when the method was asked for one part only
     /// (its status, count and uniqueness then hold inside that part; see `Outcome::in_scope`).
     pub scope: Option<String>,
+    /// For `forced`: what the solutions the method met say, folded (complete when the
+    /// status is).
+    pub agreement: Option<Agreement>,
+}
+
+/// What every solution says and what some solution says, as the (place, says) pairs of
+/// [`Meaning`]s, folded over the solutions an exact method meets: a decision is forced true
+/// when every solution says it, false when none does. The runner reads the forced decisions
+/// of the model's own meanings from it, so the answer is the one a search of the model
+/// gives, without the search.
+#[derive(Default)]
+pub struct Agreement {
+    always: Option<std::collections::BTreeSet<(Place, String)>>,
+    ever: std::collections::BTreeSet<(Place, String)>,
+}
+
+impl Agreement {
+    /// Folds in one solution, given as what it says at each place.
+    pub fn add(&mut self, says: impl IntoIterator<Item = (Place, String)>) {
+        let this: std::collections::BTreeSet<(Place, String)> = says.into_iter().collect();
+        self.always = Some(match self.always.take() {
+            None => this.clone(),
+            Some(a) => a.intersection(&this).cloned().collect(),
+        });
+        self.ever.extend(this);
+    }
+
+    /// Whether the decision meaning `m` takes one value in every solution folded in, and
+    /// which; `None` if it differs between them (or none was folded in).
+    pub fn forced(&self, m: &Meaning) -> Option<bool> {
+        let always = self.always.as_ref()?;
+        let key = (m.place, m.says.clone());
+        if always.contains(&key) {
+            Some(true)
+        } else if self.ever.contains(&key) {
+            None
+        } else {
+            Some(false)
+        }
+    }
 }
 
 /// A search restricted to part of the space, tried before the full model. It can contribute

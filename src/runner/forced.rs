@@ -4,8 +4,8 @@
 //! A place shows what is forced true there, `·` where every decision there is forced false
 //! (nothing goes there), and `?` where the solutions differ.
 
-use super::answer::ForcedSet;
-use crate::puzzles::Place;
+use super::answer::{Forced, ForcedSet};
+use crate::puzzles::{Meaning, Place};
 use std::collections::BTreeMap;
 use svg::Node;
 
@@ -21,6 +21,38 @@ pub fn board(meanings: &[crate::puzzles::Meaning]) -> (Vec<Place>, Option<(usize
         Place::Hex(..) => None,
     });
     (places, extent)
+}
+
+/// The forced set of decisions whose meanings are `meanings`, given those proved forced
+/// (`out`) and how many were left undecided: places where every decision is forced false
+/// (and none says anything when false) are empty.
+pub fn set(meanings: &[Meaning], out: Vec<Forced>, undecided: usize) -> ForcedSet {
+    let (places, extent) = board(meanings);
+    let empty = if undecided == 0 {
+        places
+            .iter()
+            .copied()
+            .filter(|p| {
+                let at = |m: &Meaning| m.place == *p;
+                let total = meanings.iter().filter(|m| at(m)).count();
+                let off = out.iter().filter(|x| !x.value && at(&x.meaning)).count();
+                // A decision that says something when false (water, a covered cell) fills
+                // its place.
+                let fills = meanings.iter().any(|m| at(m) && m.otherwise.is_some());
+                total == off && !fills
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    ForcedSet {
+        forced: out,
+        empty,
+        places,
+        extent,
+        undecided,
+        decisions: meanings.len(),
+    }
 }
 
 /// What each place shows.

@@ -84,10 +84,11 @@ pub fn run<P: Puzzle>(
             if model_only {
                 return None;
             }
-            P::exact(instance, options, query, limits)
+            let exact = P::exact(instance, options, query, limits)?;
+            Some(exact.and_then(|e| with_forced::<P>(instance, options, query, e)))
         })? {
             Err(stopped) => stopped,
-            Ok(Some(exact)) => from_exact(query, exact?),
+            Ok(Some(exact)) => exact?,
             Ok(None) => match stage(query, limits, "building and solving the model", || {
                 by_model::<P>(instance, options, query, limits)
             })? {
@@ -251,6 +252,43 @@ fn stopped<S>(query: Query, by: &str, what: &str) -> Outcome<S> {
     o.stats.method = format!("stopped by {by} during {what}, before an answer");
     o.stats.stopped_by = Some(by.to_string());
     o
+}
+
+/// The outcome of an exact method; for `forced`, the decisions of the model's own
+/// formulation read from the solutions the method met ([`crate::puzzles::Agreement`]), so
+/// that the answer is the one the model's search gives. A method stopped before the end
+/// proves nothing forced: every decision is then undecided.
+fn with_forced<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    query: Query,
+    mut e: Exact<P::Solution>,
+) -> Result<Outcome<P::Solution>> {
+    let agreement = e.agreement.take();
+    let mut o = from_exact(query, e);
+    if let (Query::Forced, Some(agreement)) = (query, agreement) {
+        if o.status == Status::Infeasible {
+            return Ok(o);
+        }
+        // The report shows one board under the partial one, as the model's search does.
+        o.solutions.truncate(1);
+        let f = P::formulate(instance, options, query)?;
+        let complete = o.status != Status::Unknown;
+        let out: Vec<Forced> = f
+            .meanings
+            .iter()
+            .filter_map(|m| {
+                let value = agreement.forced(m).filter(|_| complete)?;
+                Some(Forced {
+                    meaning: m.clone(),
+                    value,
+                })
+            })
+            .collect();
+        let undecided = if complete { 0 } else { f.meanings.len() };
+        o.forced = Some(forced::set(&f.meanings, out, undecided));
+    }
+    Ok(o)
 }
 
 fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
@@ -754,32 +792,7 @@ fn forced<S, B: Backend>(
             }
         }
     }
-    let (places, extent) = forced::board(&f.meanings);
-    let empty = if undecided == 0 {
-        places
-            .iter()
-            .copied()
-            .filter(|p| {
-                let at = |m: &Meaning| m.place == *p;
-                let total = f.meanings.iter().filter(|m| at(m)).count();
-                let off = out.iter().filter(|x| !x.value && at(&x.meaning)).count();
-                // A decision that says something when false (water, a covered cell) fills
-                // its place.
-                let fills = f.meanings.iter().any(|m| at(m) && m.otherwise.is_some());
-                total == off && !fills
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Ok(ForcedSet {
-        forced: out,
-        empty,
-        places,
-        extent,
-        undecided,
-        decisions: f.decisions.len(),
-    })
+    Ok(forced::set(&f.meanings, out, undecided))
 }
 
 fn rejected_error(method: &str, why: &str) -> Error {

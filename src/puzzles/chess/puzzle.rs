@@ -280,6 +280,7 @@ impl Puzzle for ChessAvoidance {
             objective: None,
             method: "exact bitset counter".into(),
             scope: None,
+            agreement: None,
             details: None,
         }))
     }

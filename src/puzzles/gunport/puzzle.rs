@@ -214,6 +214,7 @@ impl Puzzle for GunportProblem {
                     objective: Some(d.holes as i64),
                     method: "transfer-matrix dynamic program".into(),
                     scope: None,
+                    agreement: None,
                     details: None,
                 }))
             }

@@ -45,6 +45,7 @@ pub(super) fn settle_optimum(g: &Gunport, limits: &Limits) -> Option<Result<Exac
         objective: None,
         method: format!("budget program and SAT, {why}"),
         scope: None,
+        agreement: None,
         details: Some(serde_json::json!({
             "steps": steps,
             "at_most": refuted.map(|r| g.most_below(r)),
@@ -255,6 +256,7 @@ fn optimal(
         objective: Some(h),
         method,
         scope: None,
+        agreement: None,
         details: Some(serde_json::json!({
             "steps": steps,
             "seconds": started.elapsed().as_secs_f64(),
@@ -302,6 +304,7 @@ pub(super) fn sands_packing(g: &Gunport) -> Option<Exact<Packing>> {
             "Sands' construction ({h} holes, the domino bound: 3 divides a side), no search"
         ),
         scope: None,
+        agreement: None,
         details: None,
     })
 }
@@ -375,6 +378,7 @@ pub(super) fn budget_reach(g: &Gunport, o: &Options, holes: i64) -> Result<Exact
         objective: r.holes.map(|h| h as i64),
         method: "dynamic program over rows within the charge budget".into(),
         scope: None,
+        agreement: None,
         details: Some(serde_json::json!({
             "peak_states": r.peak_states,
             "total_states": r.total_states,

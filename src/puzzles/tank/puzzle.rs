@@ -155,16 +155,26 @@ impl Puzzle for TankAttack {
         let limit = match query {
             Query::First => Some(1),
             Query::Unique => Some(2),
-            Query::Count => None,
+            Query::Count | Query::Forced => None,
             _ => return None,
         };
-        if !(applies && wanted) {
+        // Forced cells over the whole space only (a part's agreement is not the answer).
+        if !(applies && wanted) || (query == Query::Forced && part.is_some()) {
             return None;
         }
         let mut boards: Vec<Board> = Vec::new();
+        let mut agreement = (query == Query::Forced).then(crate::puzzles::Agreement::default);
         let (count, complete, firsts) = exact::search(t.n, part, |b| {
             if boards.len() < 2 {
                 boards.push(b.to_vec());
+            }
+            if let Some(a) = agreement.as_mut() {
+                // What the model's decisions say: the value of each cell.
+                a.add(b.iter().enumerate().flat_map(|(r, row)| {
+                    row.iter()
+                        .enumerate()
+                        .map(move |(c, v)| (crate::puzzles::Place::Cell(r, c), v.to_string()))
+                }));
             }
             limit.is_none_or(|l| (boards.len() as u64) < l)
         });
@@ -195,6 +205,7 @@ impl Puzzle for TankAttack {
                     firsts.map_or("all".to_string(), |f| f.to_string())
                 )
             }),
+            agreement,
         }))
     }
 
