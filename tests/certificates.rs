@@ -380,7 +380,7 @@ fn the_cnf_has_exactly_the_programs_solutions_on_small_instances() {
         let entry = registry::find(puzzle).unwrap();
         let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
         let options: Value = serde_json::from_str(options).unwrap();
-        let (title, model) = entry
+        let registry::Built { title, model, .. } = entry
             .model(
                 &words,
                 quandary::input::Files::Disk,
