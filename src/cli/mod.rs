@@ -392,10 +392,13 @@ pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
     match (&output.svg, report.facts.explanation.as_ref()) {
         (Some(dir), Some(x)) if output.svg_dir => {
             for (i, picture) in quandary::runner::explain::pictures(x).iter().enumerate() {
-                write_file(&format!("{dir}/step-{:03}.svg", i + 1), picture)?;
+                write_file(
+                    &format!("{dir}/{}", StepPicture::Step(i + 1).name()),
+                    picture,
+                )?;
             }
             if let Some(svg) = &report.svg {
-                write_file(&format!("{dir}/solution.svg"), svg)?;
+                write_file(&format!("{dir}/{}", StepPicture::Solution.name()), svg)?;
             }
         }
         _ => {}
@@ -500,6 +503,38 @@ pub fn check_paths(paths: &[&String], flags: (&str, &str)) -> Result<(), Error> 
     Ok(())
 }
 
+/// The files `explain --svg DIR` writes: one picture a step, and the solution.
+#[derive(Debug, PartialEq)]
+enum StepPicture {
+    /// Step k, counted from 1.
+    Step(usize),
+    Solution,
+}
+
+impl StepPicture {
+    const PREFIX: &'static str = "step-";
+    const SOLUTION: &'static str = "solution.svg";
+
+    fn name(&self) -> String {
+        match self {
+            StepPicture::Step(k) => format!("{}{k:03}.svg", Self::PREFIX),
+            StepPicture::Solution => Self::SOLUTION.to_string(),
+        }
+    }
+
+    /// The picture a file name is, if it is one of these.
+    fn read(name: &str) -> Option<StepPicture> {
+        if name == Self::SOLUTION {
+            return Some(StepPicture::Solution);
+        }
+        let digits = name.strip_prefix(Self::PREFIX)?.strip_suffix(".svg")?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok().map(StepPicture::Step)
+    }
+}
+
 /// Refuses an `explain --svg DIR` that holds pictures of an earlier explanation: the new
 /// steps would be mixed with the old ones past their count.
 fn earlier_pictures(dir: &str) -> Result<(), Error> {
@@ -507,13 +542,7 @@ fn earlier_pictures(dir: &str) -> Result<(), Error> {
         path: dir.to_string(),
         source,
     })?;
-    let ours = |name: &str| {
-        name == "solution.svg"
-            || name
-                .strip_prefix("step-")
-                .and_then(|r| r.strip_suffix(".svg"))
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    };
+    let ours = |name: &str| StepPicture::read(name).is_some();
     match entries
         .flatten()
         .find(|e| ours(&e.file_name().to_string_lossy()))
@@ -846,4 +875,32 @@ fn tour() -> Result<i32, Error> {
         outln!("");
     }
     Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StepPicture;
+
+    /// The names `explain --svg DIR` writes are the names its check for earlier pictures
+    /// reads; other files in the directory are not taken for them.
+    #[test]
+    fn step_picture_names_read_back() {
+        for p in [
+            StepPicture::Step(1),
+            StepPicture::Step(93),
+            StepPicture::Step(1234),
+            StepPicture::Solution,
+        ] {
+            assert_eq!(StepPicture::read(&p.name()), Some(p));
+        }
+        for other in [
+            "step-.svg",
+            "step-1a.svg",
+            "step-001.png",
+            "notes.svg",
+            "solution.txt",
+        ] {
+            assert_eq!(StepPicture::read(other), None, "{other}");
+        }
+    }
 }
