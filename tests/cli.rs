@@ -1364,3 +1364,60 @@ fn output_files_are_checked_first_and_never_written_twice_or_through_links() {
     assert!(stderr.contains("earlier explanation"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An option only some questions read is shown only under their verbs, and refused under
+/// another, naming where it applies, on the command line and through JSON options alike
+/// (it used to be listed under every verb and silently ignored).
+#[test]
+fn an_option_is_shown_and_taken_only_where_it_is_read() {
+    let (_, count_help, _) = quandary(&["gunport", "count", "--help"]);
+    assert!(count_help.contains("--up-to-symmetry"), "{count_help}");
+    let (_, solve_help, _) = quandary(&["gunport", "solve", "--help"]);
+    assert!(!solve_help.contains("--up-to-symmetry"), "{solve_help}");
+    assert!(solve_help.contains("--formulation"), "{solve_help}");
+    for (args, says) in [
+        (
+            &["gunport", "solve", "4", "4", "--up-to-symmetry"][..],
+            "--up-to-symmetry applies to count, not to optimum",
+        ),
+        (
+            &["tank", "count", "5", "--no-symmetry-breaking"][..],
+            "--no-symmetry-breaking applies to solve, not to count",
+        ),
+        (
+            &[
+                "battleship",
+                "solve",
+                "data/battleship/puzzlink-example.txt",
+                "--difficulty",
+            ][..],
+            "--difficulty applies to unique, not to solve",
+        ),
+    ] {
+        let (code, stdout, stderr) = quandary(args);
+        assert_eq!(code, 2, "{args:?}: {stdout}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let (code, stdout, _) = quandary(&["gunport", "count", "4", "4", "--up-to-symmetry"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("16 classes"), "{stdout}");
+    // Through the library with JSON options: a form's `false` is not a request.
+    let entry = quandary::runner::registry::find("gunport").unwrap();
+    let words = vec!["4".to_string(), "4".to_string()];
+    let run = |options: serde_json::Value| {
+        entry.run(
+            &words,
+            quandary::input::Files::Disk,
+            quandary::runner::registry::OptionsIn::Json(&options),
+            quandary::runner::Query::Optimum,
+            &quandary::runner::Limits::none(),
+            None,
+        )
+    };
+    assert!(run(serde_json::json!({"up-to-symmetry": false})).is_ok());
+    let refused = run(serde_json::json!({"up-to-symmetry": true})).unwrap_err();
+    assert!(
+        refused.to_string().contains("applies to count"),
+        "{refused}"
+    );
+}

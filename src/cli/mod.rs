@@ -146,6 +146,16 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
             cmd = cmd.visible_alias(*alias);
         }
     }
+    // Options this verb's question does not read are not shown here (and refused if given).
+    if let Ok(Some(query)) = e.query(name, Some(0)) {
+        cmd = cmd.mut_args(|a| {
+            if e.reads_option(query, a.get_id().as_str()) {
+                a
+            } else {
+                a.hide(true)
+            }
+        });
+    }
     match name {
         "model" => cmd
             .arg(Arg::new("lp").long("lp").value_name("FILE").help("Write the model as a CPLEX-LP file"))

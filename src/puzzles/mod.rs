@@ -354,6 +354,11 @@ pub trait Puzzle: 'static {
     const ALIASES: &'static [(&'static str, &'static str)] = &[];
     /// The unit of the objective in headlines ("holes"); empty for a bare number.
     const GOAL_NAME: &'static str = "";
+    /// Options that only some questions read, as (the option's field name, the verbs of the
+    /// queries that read it, as [`Query::verb`] names them). An option not listed is read by
+    /// every question. The command line shows such an option only under those verbs, and
+    /// every front end refuses it under another (it would be silently ignored there).
+    const VERB_OPTIONS: &'static [(&'static str, &'static [&'static str])] = &[];
 
     /// The input, parsed and validated.
     type Instance: Send + Sync;

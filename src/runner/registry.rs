@@ -54,6 +54,15 @@ pub trait Entry: Sync {
     fn has_goal(&self) -> bool;
     /// Other names of generic verbs, as (alias, verb).
     fn aliases(&self) -> &'static [(&'static str, &'static str)];
+    /// The options only some questions read ([`Puzzle::VERB_OPTIONS`]).
+    fn verb_options(&self) -> &'static [(&'static str, &'static [&'static str])];
+    /// Whether the question `query` reads the option named `id` (its field name).
+    fn reads_option(&self, query: Query, id: &str) -> bool {
+        self.verb_options()
+            .iter()
+            .find(|(o, _)| *o == id)
+            .is_none_or(|(_, verbs)| verbs.contains(&query.verb()))
+    }
     /// The generic verbs this puzzle answers, in the order front ends list them (`optimum`
     /// and `reach` only with an objective; `model` last). The one list of them.
     fn verbs(&self) -> Vec<&'static str> {
@@ -164,6 +173,37 @@ impl<P> Registered<P> {
     pub const NEW: Registered<P> = Registered(PhantomData);
 }
 
+/// Refuses an option given to a question that does not read it: it would be silently
+/// ignored. Given means named on the command line, or set in JSON to something other than
+/// `null` or `false` (a form may send every field).
+fn refuse_unread(e: &dyn Entry, query: Query, from: &OptionsIn) -> Result<()> {
+    for (id, verbs) in e.verb_options() {
+        if e.reads_option(query, id) {
+            continue;
+        }
+        let flag = id.replace('_', "-");
+        let given = match from {
+            OptionsIn::Default => false,
+            OptionsIn::Json(v) => v
+                .get(&flag)
+                .is_some_and(|x| !x.is_null() && *x != serde_json::Value::Bool(false)),
+            #[cfg(feature = "cli")]
+            OptionsIn::Matches(m) => matches!(
+                m.value_source(id),
+                Some(clap::parser::ValueSource::CommandLine)
+            ),
+        };
+        if given {
+            return Err(Error::input(format!(
+                "--{flag} applies to {}, not to {}",
+                verbs.join(", "),
+                query.verb()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Reads a puzzle's options from where they come.
 pub fn options<P: Puzzle>(from: OptionsIn) -> Result<P::Options> {
     match from {
@@ -204,6 +244,9 @@ impl<P: Puzzle> Entry for Registered<P> {
     fn aliases(&self) -> &'static [(&'static str, &'static str)] {
         P::ALIASES
     }
+    fn verb_options(&self) -> &'static [(&'static str, &'static [&'static str])] {
+        P::VERB_OPTIONS
+    }
     fn run(
         &self,
         words: &[String],
@@ -213,6 +256,7 @@ impl<P: Puzzle> Entry for Registered<P> {
         limits: &Limits,
         cube: Option<&[i64]>,
     ) -> Result<Report> {
+        refuse_unread(self, query, &from)?;
         let options = options::<P>(from)?;
         let instance = P::read(words, &options, files)?;
         let outcome = match cube {
@@ -228,6 +272,7 @@ impl<P: Puzzle> Entry for Registered<P> {
         from: OptionsIn,
         query: Query,
     ) -> Result<Vec<crate::runner::Place>> {
+        refuse_unread(self, query, &from)?;
         let options = options::<P>(from)?;
         let instance = P::read(words, &options, files)?;
         let places = P::formulate(&instance, &options, query)?

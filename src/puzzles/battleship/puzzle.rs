@@ -111,6 +111,8 @@ pub struct BattleshipPuzzle;
 pub const EXAMPLE_URL: &str = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
 
 impl Puzzle for BattleshipPuzzle {
+    const VERB_OPTIONS: &'static [(&'static str, &'static [&'static str])] =
+        &[("difficulty", &["unique"])];
     const NAME: &'static str = "battleship";
     const TITLE: &'static str = "Battleship";
     const ABOUT: &'static str =

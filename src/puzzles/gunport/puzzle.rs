@@ -93,6 +93,8 @@ impl Symmetry {
 pub struct GunportProblem;
 
 impl Puzzle for GunportProblem {
+    const VERB_OPTIONS: &'static [(&'static str, &'static [&'static str])] =
+        &[("no_dp", &["count"]), ("up_to_symmetry", &["count"])];
     const NAME: &'static str = "gunport";
     const TITLE: &'static str = "Gunport";
     const ABOUT: &'static str =

@@ -80,6 +80,10 @@ pub(super) fn parse_mark(mark: &Option<String>, n: usize) -> Result<Option<(usiz
 pub struct TankAttack;
 
 impl Puzzle for TankAttack {
+    const VERB_OPTIONS: &'static [(&'static str, &'static [&'static str])] = &[
+        ("no_symmetry_breaking", &["solve"]),
+        ("part", &["solve", "count", "unique"]),
+    ];
     const NAME: &'static str = "tank";
     const TITLE: &'static str = "Tank Attack";
     const ABOUT: &'static str =

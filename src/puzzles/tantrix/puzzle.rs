@@ -193,6 +193,8 @@ pub const EXAMPLE_BOARD: &str = include_str!("../../../data/tantrix/boards/free-
 pub struct TantrixPuzzle;
 
 impl Puzzle for TantrixPuzzle {
+    const VERB_OPTIONS: &'static [(&'static str, &'static [&'static str])] =
+        &[("with_holes", &["count"])];
     const NAME: &'static str = "tantrix";
     const TITLE: &'static str = "Tantrix";
     const ABOUT: &'static str =
