@@ -14,5 +14,6 @@ pub mod puzzles;
 pub mod render;
 pub mod runner;
 pub mod solve;
+pub mod verbs;
 
 pub use error::Error;

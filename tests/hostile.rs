@@ -176,7 +176,7 @@ fn typos_and_wrong_types_are_refused_and_errors_stay_short() {
         (
             json!({"puzzle": "battleship", "verb": "generate", "rows": 6, "cols": 6,
                    "fleet": "3 2 1", "sed": 4}),
-            "--sed",
+            "no option 'sed'",
         ),
     ];
     for (request, needle) in cases {

@@ -4,8 +4,8 @@
 //! solutions; the cells every solution shares; the clues whose removal alone keeps one.
 
 use quandary::puzzles::battleship::{formats, verify, Grid, Layout, Symbol};
-use quandary::runner::setter::Workbench;
 use quandary::runner::Limits;
+use quandary::verbs::battleship::setter::Workbench;
 use std::collections::BTreeSet;
 
 /// Every layout of the fleet that meets the counts (no clues), as the symbol of each cell.

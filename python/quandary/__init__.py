@@ -53,7 +53,8 @@ def puzzles():
 
 
 def verbs(puzzle):
-    """The verbs Python can ask of `puzzle` (its generic verbs; `model` is `quandary.model`)."""
+    """The verbs Python can ask of `puzzle`: its generic verbs, then its own (`model` is
+    `quandary.model`)."""
     return [v for v in _native.verbs(puzzle) if v != "model"]
 
 
@@ -189,9 +190,33 @@ def _verb_function(puzzle, verb):
     title, _, input_help, example = _native.describe(puzzle)
     ask.__name__ = verb
     ask.__qualname__ = f"{puzzle}.{verb}"
-    ask.__doc__ = (f"{title}: `quandary {puzzle} {verb}`. Words: {input_help} "
-                   f"(e.g. {' '.join(example)}). Keywords as for quandary.run.")
+    if verb in _generic(puzzle):
+        ask.__doc__ = (f"{title}: `quandary {puzzle} {verb}`. Words: {input_help} "
+                       f"(e.g. {' '.join(example)}). Keywords as for quandary.run.")
+    else:
+        # A verb only this puzzle has: its own parameters, from its table.
+        lines = [f"{title}: `quandary {puzzle} {verb}`, a verb only this puzzle has.", ""]
+        for name, kind, default, required, positional, help_ in _native.own_params(puzzle, verb):
+            how = "a word (by position)" if positional else f"{name.replace('-', '_')}="
+            extra = " (needed)" if required and default is None else (
+                f" (default {default})" if default is not None else "")
+            lines.append(f"- {how} [{kind}]{extra}: {help_}")
+        lines.append("")
+        lines.append("time_limit= and progress= as for quandary.run.")
+        ask.__doc__ = "\n".join(lines)
     return ask
+
+
+def _generic(puzzle):
+    """The verbs every puzzle's registry entry answers (the rest are the puzzle's own)."""
+    own = set()
+    for verb in _native.verbs(puzzle):
+        try:
+            _native.own_params(puzzle, verb)
+            own.add(verb)
+        except InputError:
+            pass
+    return [v for v in _native.verbs(puzzle) if v not in own]
 
 
 def _puzzle_module(puzzle):

@@ -61,10 +61,48 @@ fn puzzles() -> Vec<&'static str> {
     registry::PUZZLES.iter().map(|e| e.name()).collect()
 }
 
-/// The generic verbs of a puzzle (those every puzzle's registry entry answers).
+/// The verbs of a puzzle: the generic ones (those every puzzle's registry entry answers),
+/// then its own ([`quandary::verbs`]).
 #[pyfunction]
 fn verbs(puzzle: &str) -> PyResult<Vec<&'static str>> {
-    Ok(entry(puzzle)?.verbs())
+    let mut all = entry(puzzle)?.verbs();
+    all.extend(quandary::verbs::of(puzzle).iter().map(|v| v.name));
+    Ok(all)
+}
+
+/// An own verb's parameters: (name, kind, default, required, positional, help), for the
+/// Python side's signatures and help.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn own_params(
+    puzzle: &str,
+    verb: &str,
+) -> PyResult<
+    Vec<(
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        bool,
+        bool,
+        &'static str,
+    )>,
+> {
+    entry(puzzle)?;
+    let v = quandary::verbs::find(puzzle, verb)
+        .ok_or_else(|| InputError::new_err(format!("{puzzle} has no own verb '{verb}'")))?;
+    Ok(v.params
+        .iter()
+        .map(|p| {
+            let kind = match p.kind {
+                quandary::verbs::Kind::Whole => "whole",
+                quandary::verbs::Kind::Text => "text",
+                quandary::verbs::Kind::Switch => "switch",
+                quandary::verbs::Kind::Choice(_) => "choice",
+                quandary::verbs::Kind::Texts => "texts",
+            };
+            (p.name, kind, p.default, p.required, p.positional, p.help)
+        })
+        .collect())
 }
 
 /// A puzzle's title, what it is, what its input words are, and its example words.
@@ -205,31 +243,101 @@ fn run(
                 "model is quandary.model(puzzle, *words, **options)",
             ))
         }
-        None => {
-            return Err(InputError::new_err(format!(
-                "{puzzle} has no verb '{verb}' that Python can reach (its verbs: {}); the verbs only one puzzle has are not in the library core yet",
-                e.verbs().join(", ")
-            )))
-        }
+        None => match quandary::verbs::find(puzzle, verb) {
+            Some(own) => {
+                let input = Input::new(words, text);
+                return run_own(py, e, own, input, options, time_limit, progress);
+            }
+            None => {
+                return Err(InputError::new_err(format!(
+                    "{puzzle} has no verb '{verb}' (its verbs: {})",
+                    verbs(puzzle)?.join(", ")
+                )))
+            }
+        },
     };
     let options = options_value(options)?;
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
     let input = Input::new(words, text);
-    let (puzzle, verb) = (puzzle.to_string(), verb.to_string());
     let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
-        let limits = Limits::new(limit)
-            .with_cancel(cancel)
-            .with_progress(Some(sink))
-            .with_resident_cap(quandary::guard::memory_limit());
         e.run(
             &input.words,
             input.files(),
             options_in(&options),
             query,
-            &limits,
+            &limits_of(limit, cancel, sink),
             None,
         )
     })?;
+    answer(result, puzzle, verb, interrupted)
+}
+
+/// The limits of a run from Python: its time limit, the cancel flag Ctrl-C raises, the
+/// progress record, and the memory limit held to the process's resident size.
+fn limits_of(
+    limit: Option<Duration>,
+    cancel: Arc<AtomicBool>,
+    sink: quandary::guard::progress::Sink,
+) -> Limits {
+    Limits::new(limit)
+        .with_cancel(cancel)
+        .with_progress(Some(sink))
+        .with_resident_cap(quandary::guard::memory_limit())
+}
+
+/// Runs a verb only one puzzle has: the call's options (a JSON object) and words are its
+/// arguments, checked by its table; the puzzle's options, for a verb that takes them, are the
+/// names it does not know. The lines it reports as it goes come before its text.
+fn run_own(
+    py: Python<'_>,
+    e: &'static dyn Entry,
+    own: &'static quandary::verbs::OwnVerb,
+    input: Input,
+    options: Option<String>,
+    time_limit: Option<f64>,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<Answer> {
+    let mut given = match options_value(options)? {
+        serde_json::Value::Object(o) => o,
+        _ => serde_json::Map::new(),
+    };
+    quandary::verbs::with_words(own, &mut given, &input.words).map_err(to_py)?;
+    let mut rest = serde_json::Map::new();
+    let args = quandary::verbs::Args::read(e.name(), own, &given, own.options.then_some(&mut rest))
+        .map_err(to_py)?;
+    let rest = serde_json::Value::Object(rest);
+    let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
+    let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
+        let limits = limits_of(limit, cancel, sink);
+        let mut lines: Vec<String> = Vec::new();
+        let options = match &rest {
+            serde_json::Value::Object(o) if !o.is_empty() => OptionsIn::Json(&rest),
+            _ => OptionsIn::Default,
+        };
+        (own.run)(quandary::verbs::Call {
+            args,
+            options,
+            files: input.files(),
+            limits: &limits,
+            line: &mut |l| lines.push(l.to_string()),
+        })
+        .map(|mut r| {
+            if !lines.is_empty() {
+                r.text = format!("{}\n{}", lines.join("\n"), r.text);
+            }
+            r
+        })
+    })?;
+    answer(result, e.name(), own.name, interrupted)
+}
+
+/// What a run hands back to Python, from its report or its error.
+fn answer(
+    result: quandary::error::Result<registry::Report>,
+    puzzle: &str,
+    verb: &str,
+    interrupted: bool,
+) -> PyResult<Answer> {
     match result {
         Ok(report) => {
             let json = serde_json::to_string(&report)
@@ -321,6 +429,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(model, m)?)?;
+    m.add_function(wrap_pyfunction!(own_params, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())

@@ -196,3 +196,54 @@ def test_a_progress_callback_that_raises_stops_the_run():
     with pytest.raises(RuntimeError, match="enough"):
         quandary.tank.count(40, progress=refuse)
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize(
+    "puzzle, verb, words, options",
+    [
+        ("battleship", "generate", [], {"rows": 6, "cols": 6, "fleet": "3 2 1", "seed": 2}),
+        ("battleship", "redundant", [PUZZLINK], {}),
+        ("battleship", "convert", [PUZZLINK], {"to": "boats"}),
+        ("gunport", "sweep", [], {"max_m": 4, "max_n": 5, "min": 2}),
+        ("chess", "peaceable", [5], {"type": "Q"}),
+    ],
+)
+def test_own_verbs_give_the_command_lines_answer(puzzle, verb, words, options):
+    """The verbs only one puzzle has, reached without the command line's parser, answer as
+    `quandary PUZZLE VERB ... --json` does."""
+    assert verb in quandary.verbs(puzzle)
+    ours = getattr(quandary, puzzle).__dict__[verb](*words, **options).to_dict()
+    flags = []
+    for k, v in options.items():
+        flags += [f"--{k.replace('_', '-')}", str(v)]
+    if verb == "convert":
+        # convert has no --json: compare its text with the command line's.
+        out = subprocess.run([str(BINARY), puzzle, verb, *map(str, words), *flags], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
+        assert ours["solution"]["boats"] + "\n" == out.stdout
+        return
+    assert same_answer(ours, command_line(puzzle, verb, *words, *flags))
+
+
+def test_own_verbs_known_answers_and_bad_arguments():
+    # Peaceable queens on 5×5: m = 4 (OEIS A250000).
+    assert quandary.chess.peaceable(5).objective == 4
+    # Gunport's sweep proves the optimum of every board in the range.
+    r = quandary.gunport.sweep(max_m=3, max_n=3)
+    assert r.status == "optimal"
+    assert len(r.details["boards"]) == 6
+    g = quandary.battleship.generate(rows=6, cols=6, fleet="3 2 1")
+    assert g.status == "solved" or g.status == "optimal", g.text
+    # The generated puzzle is unique by the generic verb.
+    assert quandary.battleship.unique(text=g.solution["puzzle"]).unique is True
+    for call, says in [
+        (lambda: quandary.battleship.generate(rows=6, fleet="3 2 1"), "needs --cols"),
+        (lambda: quandary.battleship.generate(rows="six", cols=6, fleet="1"), "a whole number"),
+        (lambda: quandary.battleship.generate(rows=6, cols=6, fleet="1", colour="red"),
+         "no option 'colour'"),
+        (lambda: quandary.battleship.convert(PUZZLINK, to="png"), "one of quandary"),
+        (lambda: quandary.chess.peaceable(), "needs its n"),
+    ]:
+        with pytest.raises(quandary.InputError) as e:
+            call()
+        assert says in str(e.value)

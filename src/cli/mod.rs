@@ -19,6 +19,7 @@ macro_rules! outln {
 
 mod batch;
 mod certify;
+mod own;
 mod progress;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -224,7 +225,7 @@ pub fn command() -> Command {
         for (name, about) in verbs(*e) {
             p = p.subcommand(verb_command(*e, name, about));
         }
-        p = e.own_verbs(p);
+        p = own::commands(*e, p);
         cli = cli.subcommand(p);
     }
     cli.subcommand(
@@ -654,7 +655,7 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     let entry = registry::find(name).expect("subcommands come from the registry");
     let (verb, vm) = pm.subcommand().expect("a verb is required");
     if !verbs(entry).iter().any(|(v, _)| *v == verb) {
-        return own_verb(entry, pm);
+        return own::run(entry, pm);
     }
     let words: Vec<String> = vm
         .get_many::<String>("input")
@@ -788,23 +789,6 @@ fn query_of(entry: &dyn Entry, verb: &str, vm: &ArgMatches) -> Option<Query> {
 
 /// A puzzle's own verb, run through the registry and printed like every answer (a sweep's
 /// rows as they come); its file (a new puzzle, a converted one) written to `-o FILE` if given.
-fn own_verb(entry: &dyn Entry, pm: &ArgMatches) -> Result<i32, Error> {
-    let (_, vm) = pm.subcommand().expect("a verb is required");
-    let mut output = Output::from(vm);
-    let out = vm.try_get_one::<String>("out").ok().flatten().cloned();
-    check_outputs(&output, out.as_ref())?;
-    let json = output.json;
-    let mut report = entry.run_own(pm, Files::Disk, &run_limits(None), &mut |line| {
-        if !json {
-            outln!("{line}");
-        }
-    })?;
-    if let Some(path) = out {
-        output.out = Some(out_file(&mut report, &path)?);
-    }
-    emit(&report, &output)
-}
-
 fn model(
     entry: &dyn Entry,
     words: &[String],

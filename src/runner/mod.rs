@@ -24,11 +24,8 @@ pub mod batch;
 pub mod cubes;
 pub mod explain;
 pub mod forced;
-#[cfg(feature = "cli")]
-pub mod own;
 pub mod registry;
 pub mod report;
-pub mod setter;
 
 use crate::error::{Error, Result};
 use crate::guard::{self, Interrupt};

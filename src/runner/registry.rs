@@ -89,24 +89,6 @@ pub trait Entry: Sync {
             _ => return Ok(None),
         }))
     }
-    /// Adds the puzzle's own verbs (with their flags) to a command: `gunport sweep`, `chess
-    /// peaceable`, `tantrix check`, Battleship's setter ([`super::own`]).
-    #[cfg(feature = "cli")]
-    fn own_verbs(&self, cmd: clap::Command) -> clap::Command {
-        super::own::augment(self.name(), cmd)
-    }
-    /// Runs an own verb: `m` holds the puzzle's matches, the verb its subcommand
-    /// ([`super::own::run_verb`]).
-    #[cfg(feature = "cli")]
-    fn run_own(
-        &self,
-        m: &clap::ArgMatches,
-        files: Files,
-        base: &Limits,
-        line: &mut dyn FnMut(&str),
-    ) -> Result<Report> {
-        super::own::run_verb(self.name(), m, files, base, line)
-    }
     /// Answers a query; with a cube, inside that cube only ([`crate::runner::cubes`]). The
     /// words' files are read through `files` only.
     fn run(

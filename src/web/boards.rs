@@ -3,7 +3,8 @@
 //! request; this file keeps the boards.
 
 use quandary::guard;
-use quandary::runner::{setter, Limits};
+use quandary::runner::Limits;
+use quandary::verbs::battleship::setter;
 use quandary::Error;
 use serde_json::{json, Value};
 use std::collections::VecDeque;

@@ -38,7 +38,7 @@ mod boards;
 mod offer;
 
 use boards::Boards;
-use offer::{options_in, own_verb_matches, puzzles};
+use offer::{options_in, puzzles};
 
 /// The page: HTML, CSS and script in one file, compiled into the binary.
 const PAGE: &str = include_str!("page.html");
@@ -486,7 +486,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     // field the verb does not know is refused by its parser).
     let own = verb != "model" && !entry.verbs().contains(&verb);
     if !own {
-        if let Err(a) = known_fields(v, quandary::runner::own::REQUEST_FIELDS) {
+        if let Err(a) = known_fields(v, offer::REQUEST_FIELDS) {
             return a;
         }
     }
@@ -514,10 +514,14 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Ok(q) => q,
         Err(e) => return Answer::error(400, e.to_string()),
     };
-    // An own verb's flags, as the command line reads them.
-    let own_matches = if own {
-        match own_verb_matches(entry, verb, v, &words) {
-            Ok(m) => Some(m),
+    // An own verb's arguments, read by its table; the puzzle's options it takes.
+    let mut own_options = Value::Null;
+    let own_call = if own {
+        let Some(ov) = quandary::verbs::find(name, verb) else {
+            return Answer::error(400, format!("{name} has no verb '{verb}'"));
+        };
+        match offer::own_args(entry, ov, v, &words, &mut own_options) {
+            Ok(args) => Some((ov, args)),
             Err(e) => return Answer::error(400, e),
         }
     } else {
@@ -551,18 +555,27 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         return model(entry, &words, Files::Only(&files), options, &limits);
     }
     let files = Files::Only(&files);
-    let result = match (query, &own_matches) {
+    let result = match (query, own_call) {
         (Some(query), _) => entry.run(&words, files, options, query, &limits, None),
-        (None, Some(m)) => {
+        (None, Some((ov, args))) => {
             let mut lines = Vec::new();
-            entry
-                .run_own(m, files, &limits, &mut |l| lines.push(l.to_string()))
-                .map(|mut r| {
-                    if !lines.is_empty() {
-                        r.text = format!("{}\n{}", lines.join("\n"), r.text);
-                    }
-                    r
-                })
+            let options = match &own_options {
+                Value::Object(o) if !o.is_empty() => OptionsIn::Json(&own_options),
+                _ => OptionsIn::Default,
+            };
+            (ov.run)(quandary::verbs::Call {
+                args,
+                options,
+                files,
+                limits: &limits,
+                line: &mut |l| lines.push(l.to_string()),
+            })
+            .map(|mut r| {
+                if !lines.is_empty() {
+                    r.text = format!("{}\n{}", lines.join("\n"), r.text);
+                }
+                r
+            })
         }
         (None, None) => Err(Error::input(format!("{name} has no verb '{verb}'"))),
     };

@@ -3,6 +3,7 @@
 //! request's fields.
 
 use quandary::runner::registry::{self, Entry, OptionsIn};
+use quandary::verbs::{Args, Kind, OwnVerb, Param};
 use serde_json::{json, Value};
 
 /// Every puzzle of the registry: what the page needs to offer it.
@@ -11,21 +12,23 @@ pub(super) fn puzzles() -> Value {
         .iter()
         .map(|e| {
             let mut verbs: Vec<String> = e.verbs().iter().map(|v| v.to_string()).collect();
-            let own = e.own_verbs(clap::Command::new(e.name()));
-            verbs.extend(own.get_subcommands().map(|c| c.get_name().to_string()));
-            // An own verb's flags, for the page to offer as fields (the page's own fields,
-            // the picture, the limit, the JSON, are left out).
+            let own = quandary::verbs::of(e.name());
+            verbs.extend(own.iter().map(|v| v.name.to_string()));
+            // An own verb's parameters given by name (and the puzzle's options, where it
+            // takes them), for the page to offer as fields.
             let own_flags: serde_json::Map<String, Value> = own
-                .get_subcommands()
-                .map(|c| {
-                    let kept: Vec<Value> = flags_of(c)
-                        .into_iter()
-                        .filter(|f| {
-                            !["json", "svg", "time-limit", "out"]
-                                .contains(&f["flag"].as_str().unwrap_or(""))
-                        })
+                .iter()
+                .map(|v| {
+                    let mut fields: Vec<Value> = v
+                        .params
+                        .iter()
+                        .filter(|p| !p.positional)
+                        .map(param_field)
                         .collect();
-                    (c.get_name().to_string(), json!(kept))
+                    if v.options {
+                        fields.extend(flags(*e));
+                    }
+                    (v.name.to_string(), json!(fields))
                 })
                 .collect();
             json!({"name": e.name(), "title": e.title(), "about": e.about(),
@@ -34,6 +37,17 @@ pub(super) fn puzzles() -> Value {
         })
         .collect();
     json!({ "puzzles": list })
+}
+
+/// An own verb's parameter as the page offers it (the shape of [`flags_of`]'s).
+fn param_field(p: &Param) -> Value {
+    let values: &[&str] = match p.kind {
+        Kind::Choice(words) => words,
+        _ => &[],
+    };
+    json!({"flag": p.name, "help": p.help, "values": values,
+           "switch": p.kind == Kind::Switch, "default": p.default,
+           "required": p.required && p.default.is_none()})
 }
 
 /// A puzzle's options as the command line's flags, for the page to offer: name, help, the
@@ -97,21 +111,66 @@ pub(super) fn options_in<'a>(
     }
 }
 
-/// The matches of an own verb (e.g. Battleship's `generate`): the request's fields as the
-/// command line's flags ([`quandary::runner::own::words_of_json`]), read by the same parser.
-pub(super) fn own_verb_matches(
+/// The fields of a server request that are the request's own (what to run, on what, within
+/// what), not an own verb's parameters; a generic verb takes no other field.
+pub(super) const REQUEST_FIELDS: &[&str] = &[
+    "puzzle",
+    "verb",
+    "words",
+    "text",
+    "args",
+    "options",
+    "id",
+    "time_limit",
+    "at_least",
+];
+
+/// The arguments of an own verb (e.g. Battleship's `generate`): the request's other fields
+/// by name, its words by position, checked by the verb's table ([`Args::read`]). For a verb
+/// that takes the puzzle's options, the fields it does not know and the request's
+/// `"options"` go to `options`, read there as the puzzle's options are.
+pub(super) fn own_args(
     entry: &dyn Entry,
-    verb: &str,
+    verb: &OwnVerb,
     v: &Value,
     words: &[String],
-) -> Result<clap::ArgMatches, String> {
-    let cmd = entry
-        .own_verbs(clap::Command::new(entry.name()))
-        .no_binary_name(true);
-    if cmd.find_subcommand(verb).is_none() {
-        return Err(format!("{} has no verb '{verb}'", entry.name()));
+    options: &mut Value,
+) -> Result<Args, String> {
+    let Some(fields) = v.as_object() else {
+        return Err("the request must be a JSON object".into());
+    };
+    if v["args"].as_array().is_some_and(|a| !a.is_empty()) {
+        return Err(format!(
+            "{} {} takes its options as fields of the request (\"rows\": 10), not as \"args\"",
+            entry.name(),
+            verb.name
+        ));
     }
-    let argv = quandary::runner::own::words_of_json(v, words).map_err(|e| e.to_string())?;
-    cmd.try_get_matches_from(std::iter::once(verb.to_string()).chain(argv))
-        .map_err(|e| e.render().to_string())
+    let mut given: serde_json::Map<String, Value> = fields
+        .iter()
+        .filter(|(k, _)| !REQUEST_FIELDS.contains(&k.as_str()))
+        .map(|(k, x)| (k.clone(), x.clone()))
+        .collect();
+    quandary::verbs::with_words(verb, &mut given, words).map_err(|e| e.to_string())?;
+    let mut rest = match &v["options"] {
+        Value::Object(o) if verb.options => o.clone(),
+        Value::Null => serde_json::Map::new(),
+        Value::Object(o) if o.is_empty() => serde_json::Map::new(),
+        _ => {
+            return Err(format!(
+                "{} {} takes no \"options\"",
+                entry.name(),
+                verb.name
+            ))
+        }
+    };
+    let args = Args::read(
+        entry.name(),
+        verb,
+        &given,
+        verb.options.then_some(&mut rest),
+    )
+    .map_err(|e| e.to_string())?;
+    *options = Value::Object(rest);
+    Ok(args)
 }

@@ -1,14 +1,14 @@
 //! Battleship's setter verbs as reports (paper §5 and beyond): the clues that can each be
 //! removed, a locally minimal clue set, a new puzzle. The work is the puzzle's
 //! ([`crate::puzzles::battleship::setter`]); this room runs it within the run's limits and
-//! answers a [`Report`] like every verb ([`super::own`] reaches it from the front ends).
+//! answers a [`Report`] like every verb ([`crate::verbs`] reaches it from the front ends).
 
-use super::report::Report;
 use crate::error::{Error, Result};
 use crate::puzzles::battleship::model::Formulation;
 use crate::puzzles::battleship::puzzle::{parse_fleet, BattleshipPuzzle, Options};
 use crate::puzzles::battleship::{bench, formats, setter, to_svg, to_text, Grid, Layout};
 use crate::puzzles::Puzzle;
+use crate::runner::report::Report;
 use crate::solve::limits::{bounded, Limits};
 use crate::solve::search::Status;
 

@@ -1,0 +1,71 @@
+//! Chess's own verb: `peaceable`, the largest m such that m white and m black pieces
+//! coexist on an n×n board with no piece attacking one of the other colour.
+
+use super::{Call, Kind, Outputs, OwnVerb, Param};
+use crate::error::{Error, Result};
+use crate::puzzles::chess::{self, Piece};
+use crate::puzzles::Query;
+use crate::runner::report::{status_word, Report};
+use crate::runner::{bounded, drive};
+use crate::solve::limits::Limits;
+
+pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
+    name: "peaceable",
+    aliases: &[],
+    about: "Peaceable armies: the largest m such that m white and m black pieces coexist on an n×n board with no piece attacking one of the other colour",
+    params: &[
+        Param::new("n", Kind::Text, "The side of the board (1 to 32)").positional(),
+        Param::new("type", Kind::Choice(&["Q", "R", "B", "N", "K"]), "The piece type")
+            .default("Q"),
+    ],
+    options: false,
+    outputs: Outputs {
+        json: true,
+        picture: true,
+        time_limit: true,
+        file: false,
+    },
+    run: |call: Call<'_>| {
+        let piece: Piece = serde_json::from_value(serde_json::Value::from(
+            call.args.text("type").unwrap_or_else(|| "Q".into()),
+        ))
+        .map_err(|e| Error::input(format!("--type: {e}")))?;
+        peaceable(&call.args.needed("n")?, piece, call.limits)
+    },
+}];
+
+/// Peaceable armies, through the runner's optimum.
+fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report> {
+    let n: usize = word
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| (1..=32).contains(n))
+        .ok_or_else(|| {
+            Error::input(format!(
+                "board side '{word}' is not a whole number from 1 to 32"
+            ))
+        })?;
+    let o = bounded(limits, "the peaceable-armies model", || {
+        drive(chess::peaceable(n, piece), Query::Optimum, limits, false)
+    })?;
+    let instance = format!("peaceable {} armies on {n}×{n}", piece.letter());
+    let mut r = Report::new("chess", "peaceable", instance.clone(), o.status);
+    if let Some(s) = o.solutions.first() {
+        chess::verify_peaceable(piece, s)
+            .map_err(|why| Error::Internal(format!("peaceable armies fail the check: {why}")))?;
+        r.solution = serde_json::to_value(s).ok();
+        r.svg = Some(chess::peaceable_svg(piece, s));
+        r.text = format!(
+            "{instance}: {}, m = {}\n\n{}\n",
+            status_word(o.status),
+            o.objective.unwrap_or(0),
+            s.rows.join("\n")
+        );
+    } else {
+        r.text = format!("{instance}: {}\n", status_word(o.status));
+    }
+    r.facts = o.facts;
+    r.stats.seconds = limits.seconds();
+    Ok(r)
+}

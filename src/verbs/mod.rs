@@ -1,0 +1,319 @@
+//! Verbs only one puzzle has (`gunport sweep`, `chess peaceable`, `tantrix check`, and
+//! Battleship's setter: `redundant`, `minimize`, `generate`, `workbench`, `convert`): a room
+//! above the runner, one file per puzzle that has such verbs, reached through one typed table
+//! ([`OWN`], beside the registry's `PUZZLES`) and not by matching puzzle names.
+//!
+//! Each verb declares its parameters ([`Param`]: name, kind, default, help) and what a front
+//! end adds for it ([`Outputs`]: JSON, a picture, a time limit, a file); its arguments arrive
+//! as one JSON object ([`Args::read`], the one place they are checked), whether from the
+//! command line (which builds its flags from the table), the page or Python. Each answers a
+//! [`Report`] like the generic verbs. No clap here: the library core reaches every verb.
+
+pub mod battleship;
+mod chess;
+mod gunport;
+mod tantrix;
+
+use crate::error::{Error, Result};
+use crate::input::Files;
+use crate::runner::registry::OptionsIn;
+use crate::runner::report::Report;
+use crate::solve::limits::Limits;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// One verb only one puzzle has.
+pub struct OwnVerb {
+    pub name: &'static str,
+    /// Other names it answers to (`minimise`).
+    pub aliases: &'static [&'static str],
+    /// One sentence: what it answers.
+    pub about: &'static str,
+    pub params: &'static [Param],
+    /// Whether it also takes the puzzle's options (those of its generic verbs).
+    pub options: bool,
+    pub outputs: Outputs,
+    pub run: fn(Call<'_>) -> Result<Report>,
+}
+
+/// What a front end offers around a verb's own parameters.
+#[derive(Clone, Copy)]
+pub struct Outputs {
+    /// Its answer as one JSON object (`--json`).
+    pub json: bool,
+    /// A picture of the answer (`--svg FILE`).
+    pub picture: bool,
+    /// A time limit (`--time-limit SECS`).
+    pub time_limit: bool,
+    /// A file in the puzzle's own format (`-o FILE`).
+    pub file: bool,
+}
+
+/// A parameter of an own verb.
+pub struct Param {
+    /// Its name as the command line spells it (`max-m`); JSON and Python may write `_`.
+    pub name: &'static str,
+    pub kind: Kind,
+    pub help: &'static str,
+    /// Its value when not given, written as the command line would.
+    pub default: Option<&'static str>,
+    pub required: bool,
+    /// Given by position (the command line's words, a request's `words`), not by name.
+    pub positional: bool,
+    /// A one-letter name on the command line.
+    pub short: Option<char>,
+}
+
+/// What a parameter holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number (negative ones too: they are refused by the verb with a reason).
+    Whole,
+    /// Words (a path, a URL, a fleet "4 3 2 1").
+    Text,
+    /// On or off.
+    Switch,
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// Several words (positional only).
+    Texts,
+}
+
+impl Param {
+    /// A parameter named `name`, optional with no default.
+    pub const fn new(name: &'static str, kind: Kind, help: &'static str) -> Param {
+        Param {
+            name,
+            kind,
+            help,
+            default: None,
+            required: false,
+            positional: false,
+            short: None,
+        }
+    }
+    pub const fn default(mut self, value: &'static str) -> Param {
+        self.default = Some(value);
+        self
+    }
+    pub const fn required(mut self) -> Param {
+        self.required = true;
+        self
+    }
+    pub const fn positional(mut self) -> Param {
+        self.positional = true;
+        self.required = true;
+        self
+    }
+    pub const fn short(mut self, c: char) -> Param {
+        self.short = Some(c);
+        self
+    }
+}
+
+/// One call of an own verb: its checked arguments and how to run it.
+pub struct Call<'a> {
+    pub args: Args,
+    /// The puzzle's options, for a verb that takes them ([`OwnVerb::options`]).
+    pub options: OptionsIn<'a>,
+    pub files: Files<'a>,
+    /// The run's deadline, stop flag, memory and progress, set by the front end.
+    pub limits: &'a Limits,
+    /// Receives lines a long verb reports as it goes (a sweep's rows, a workbench's edits);
+    /// a front end that answers with one JSON object drops them (they are in the report).
+    pub line: &'a mut dyn FnMut(&str),
+}
+
+/// An own verb's arguments, checked against its parameters: every parameter has its value
+/// (given, or its default) or is absent.
+pub struct Args(BTreeMap<&'static str, Value>);
+
+impl Args {
+    /// Reads `given` (names with `-` or `_`) for `verb`: an unknown name, a value of the
+    /// wrong kind, a missing required parameter is an error naming it. `rest` receives the
+    /// names the verb does not know when it takes the puzzle's options (they are the
+    /// options', checked there); otherwise they are refused.
+    pub fn read(
+        puzzle: &str,
+        verb: &OwnVerb,
+        given: &Map<String, Value>,
+        mut rest: Option<&mut Map<String, Value>>,
+    ) -> Result<Args> {
+        let mut values = BTreeMap::new();
+        for (key, value) in given {
+            let name = key.replace('_', "-");
+            let Some(p) = verb.params.iter().find(|p| p.name == name) else {
+                match rest.as_deref_mut() {
+                    Some(rest) => {
+                        rest.insert(name, value.clone());
+                        continue;
+                    }
+                    None => {
+                        return Err(Error::input(format!(
+                            "{puzzle} {}: no option '{}' (it takes: {})",
+                            verb.name,
+                            crate::error::clip(key),
+                            names(verb)
+                        )))
+                    }
+                }
+            };
+            if value.is_null() || (p.kind == Kind::Switch && *value == Value::Bool(false)) {
+                continue;
+            }
+            values.insert(p.name, checked(puzzle, verb, p, value)?);
+        }
+        for p in verb.params {
+            if values.contains_key(p.name) {
+                continue;
+            }
+            match (p.default, p.required) {
+                (Some(d), _) => {
+                    values.insert(p.name, checked(puzzle, verb, p, &Value::from(d))?);
+                }
+                (None, true) => {
+                    return Err(Error::input(format!(
+                        "{puzzle} {} needs {}",
+                        verb.name,
+                        if p.positional {
+                            format!("its {} (a word)", p.name)
+                        } else {
+                            format!("--{}", p.name)
+                        }
+                    )))
+                }
+                (None, false) => {}
+            }
+        }
+        Ok(Args(values))
+    }
+
+    /// A whole-number parameter's value.
+    pub fn whole(&self, name: &str) -> Option<i64> {
+        self.0.get(name).and_then(Value::as_i64)
+    }
+    /// A text or choice parameter's value.
+    pub fn text(&self, name: &str) -> Option<String> {
+        self.0.get(name).and_then(Value::as_str).map(String::from)
+    }
+    /// Whether a switch is on.
+    pub fn switch(&self, name: &str) -> bool {
+        self.0.get(name).and_then(Value::as_bool).unwrap_or(false)
+    }
+    /// A list parameter's words.
+    pub fn texts(&self, name: &str) -> Vec<String> {
+        match self.0.get(name) {
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(|w| w.as_str().map(String::from))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+    /// A required parameter's text (the table makes it present).
+    fn needed(&self, name: &str) -> Result<String> {
+        self.text(name)
+            .ok_or_else(|| Error::Internal(format!("parameter '{name}' was not read")))
+    }
+}
+
+/// The names a verb takes, for an error message.
+fn names(verb: &OwnVerb) -> String {
+    let listed: Vec<&str> = verb.params.iter().map(|p| p.name).collect();
+    let mut s = listed.join(", ");
+    if verb.options {
+        s += ", and the puzzle's options";
+    }
+    s
+}
+
+/// One given value, checked against its parameter's kind and made canonical: a whole number
+/// as a number, a text as a string (a number given for a text is taken as its digits).
+fn checked(puzzle: &str, verb: &OwnVerb, p: &Param, v: &Value) -> Result<Value> {
+    let wrong = |what: &str| {
+        Error::input(format!(
+            "{puzzle} {} --{}: {what}, not {}",
+            verb.name,
+            p.name,
+            crate::error::clip(&v.to_string())
+        ))
+    };
+    match p.kind {
+        Kind::Whole => match v {
+            Value::Number(n) if n.is_i64() => Ok(v.clone()),
+            Value::String(s) => s
+                .trim()
+                .parse::<i64>()
+                .map(Value::from)
+                .map_err(|_| wrong("a whole number")),
+            _ => Err(wrong("a whole number")),
+        },
+        Kind::Text => match v {
+            Value::String(_) => Ok(v.clone()),
+            Value::Number(n) => Ok(Value::from(n.to_string())),
+            _ => Err(wrong("words")),
+        },
+        Kind::Switch => match v {
+            Value::Bool(_) => Ok(v.clone()),
+            _ => Err(wrong("true or false")),
+        },
+        Kind::Choice(words) => match v.as_str() {
+            Some(w) if words.contains(&w) => Ok(v.clone()),
+            _ => Err(wrong(&format!("one of {}", words.join(", ")))),
+        },
+        Kind::Texts => match v {
+            Value::Array(a) if a.iter().all(Value::is_string) => Ok(v.clone()),
+            Value::String(_) => Ok(Value::Array(vec![v.clone()])),
+            _ => Err(wrong("a list of words")),
+        },
+    }
+}
+
+/// Every puzzle's own verbs: the one table, beside the registry's `PUZZLES`.
+pub static OWN: &[(&str, &[OwnVerb])] = &[
+    ("gunport", gunport::VERBS),
+    ("chess", chess::VERBS),
+    ("battleship", battleship::VERBS),
+    ("tantrix", tantrix::VERBS),
+];
+
+/// The own verbs of a puzzle (none for a puzzle without any).
+pub fn of(puzzle: &str) -> &'static [OwnVerb] {
+    OWN.iter()
+        .find(|(p, _)| *p == puzzle)
+        .map_or(&[], |(_, verbs)| verbs)
+}
+
+/// A puzzle's own verb by its name or an alias.
+pub fn find(puzzle: &str, verb: &str) -> Option<&'static OwnVerb> {
+    of(puzzle)
+        .iter()
+        .find(|v| v.name == verb || v.aliases.contains(&verb))
+}
+
+/// The parameters given by position, filled from a request's words in order (the last may
+/// take all that are left, if it is a list).
+pub fn with_words(verb: &OwnVerb, given: &mut Map<String, Value>, words: &[String]) -> Result<()> {
+    let mut left = words;
+    for p in verb.params.iter().filter(|p| p.positional) {
+        match (p.kind, left) {
+            (_, []) => break,
+            (Kind::Texts, all) => {
+                given.insert(p.name.into(), Value::from(all.to_vec()));
+                left = &[];
+            }
+            (_, [first, rest @ ..]) => {
+                given.insert(p.name.into(), Value::from(first.clone()));
+                left = rest;
+            }
+        }
+    }
+    if let [extra, ..] = left {
+        return Err(Error::input(format!(
+            "{}: an extra word '{}'",
+            verb.name,
+            crate::error::clip(extra)
+        )));
+    }
+    Ok(())
+}
