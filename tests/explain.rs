@@ -519,3 +519,35 @@ fn a_time_limit_stops_an_explanation_with_the_steps_so_far() {
         assert!(!x.complete);
     }
 }
+
+/// A step's picture shows the puzzle as a person sees it: the counts beside the rows and
+/// below the columns (an unknown one as ?) and the clues given, which the steps' reasons
+/// cite, on every step, a clue given and not yet concluded in the clues' colours (the
+/// pictures showed neither before).
+#[test]
+fn step_pictures_show_the_counts_and_the_clues_given() {
+    // 2×3, two submarines, counts 1 ? / 1 0 1, a submarine given at (1,1).
+    let text = "size 2 3\nfleet 2\nrows 1 ?\ncols 1 0 1\ngrid\no . .\n. . .\n";
+    let o = explained(text, &Limits::none());
+    let x = o.facts.explanation.expect("explained");
+    let pictures = quandary::runner::explain::pictures(&x);
+    assert!(!pictures.is_empty());
+    let texts = |svg: &str| -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| Some(t.split_once('>')?.1.split_once('<')?.0.trim().to_string()))
+            .collect()
+    };
+    for svg in &pictures {
+        let said = texts(svg);
+        // Two row marks and three column marks, besides the cells' labels.
+        for mark in ["?", "0"] {
+            assert!(said.iter().any(|t| t == mark), "{mark} in {said:?}");
+        }
+        assert!(said.iter().filter(|t| *t == "1").count() >= 3, "{said:?}");
+    }
+    // The given submarine shows on every picture, concluded or not.
+    for svg in &pictures {
+        assert!(texts(svg).iter().any(|t| t == "o"), "{svg}");
+    }
+}

@@ -249,6 +249,17 @@ impl<'a, S> Formulated<'a, S> {
     }
 }
 
+/// What a puzzle gives a person to solve it from, drawn on its pictures ([`Puzzle::givens`]).
+#[derive(Clone, Debug, Default)]
+pub struct Givens {
+    /// A number (or other mark) beside each row, if the puzzle has them (`None`: unknown).
+    pub rows: Vec<Option<String>>,
+    /// The same below each column.
+    pub cols: Vec<Option<String>>,
+    /// Clues given in cells, as the marks the solution's cells show.
+    pub clues: Vec<(Place, String)>,
+}
+
 /// What a puzzle's dedicated exact method answered (a dynamic program, a trie search, a
 /// counter); the runner verifies its solutions like any other.
 pub struct Exact<S> {
@@ -429,6 +440,13 @@ pub trait Puzzle: 'static {
     /// option of the puzzle's, e.g. Battleship's `--difficulty`).
     fn rated(_options: &Self::Options) -> bool {
         false
+    }
+
+    /// What the puzzle gives a person besides the board: numbers beside rows and columns
+    /// and clues in cells, for the pictures of an explanation's steps (which would otherwise
+    /// cite counts and clues the picture does not show).
+    fn givens(_instance: &Self::Instance) -> Givens {
+        Givens::default()
     }
 
     /// A line under the headline, e.g. published values to compare with.

@@ -42,10 +42,23 @@ pub struct GridPicture {
 
 impl GridPicture {
     pub fn new(rows: usize, cols: usize, title: &str) -> GridPicture {
+        GridPicture::with_margins(rows, cols, title, false, false)
+    }
+
+    /// A board with room for a mark beside each row (on the right) and below each column
+    /// (the counts of a Battleship puzzle), where asked.
+    pub fn with_margins(
+        rows: usize,
+        cols: usize,
+        title: &str,
+        beside_rows: bool,
+        below_cols: bool,
+    ) -> GridPicture {
         let cell = 40.0;
         let margin = 10.0;
-        let w = cols as f64 * cell + 2.0 * margin;
-        let h = rows as f64 * cell + 2.0 * margin;
+        let extra = |on: bool| if on { cell } else { 0.0 };
+        let w = cols as f64 * cell + 2.0 * margin + extra(beside_rows);
+        let h = rows as f64 * cell + 2.0 * margin + extra(below_cols);
         let doc = document(w, h, title);
         GridPicture {
             rows,
@@ -54,6 +67,28 @@ impl GridPicture {
             margin,
             doc,
         }
+    }
+
+    /// A mark beside row i, right of the board.
+    pub fn beside_row(&mut self, i: usize, text: &str) {
+        let (x, y) = self.origin(i, self.cols);
+        self.doc.append(centred_text(
+            x + self.cell / 2.0,
+            y + self.cell / 2.0,
+            text,
+            self.cell * 0.45,
+        ));
+    }
+
+    /// A mark below column j, under the board.
+    pub fn below_column(&mut self, j: usize, text: &str) {
+        let (x, y) = self.origin(self.rows, j);
+        self.doc.append(centred_text(
+            x + self.cell / 2.0,
+            y + self.cell / 2.0,
+            text,
+            self.cell * 0.45,
+        ));
     }
 
     fn origin(&self, i: usize, j: usize) -> (f64, f64) {

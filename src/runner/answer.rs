@@ -251,6 +251,8 @@ pub struct StepBoard {
     pub extent: Option<(usize, usize)>,
     /// The instance, for the captions.
     pub title: String,
+    /// The counts beside the rows and columns and the clues given, drawn on every step.
+    pub givens: crate::puzzles::Givens,
 }
 
 /// The answer to a query: its facts, and the verified solutions (the first, and for

@@ -1130,6 +1130,7 @@ fn sequence<'a, P: Puzzle>(
         places,
         extent,
         title: P::describe(instance),
+        givens: P::givens(instance),
     };
     outcome.explanation = Some(Explanation {
         steps,
@@ -1408,6 +1409,8 @@ pub fn pictures(x: &Explanation) -> Vec<String> {
     use std::collections::BTreeMap;
     let (steps, places, extent, title) =
         (&x.steps, &x.board.places, x.board.extent, &x.board.title);
+    let givens = &x.board.givens;
+    let given: BTreeMap<Place, &String> = givens.clues.iter().map(|(p, m)| (*p, m)).collect();
     let mark = |d: &Forced| match (d.value, &d.meaning.otherwise) {
         (true, _) => Some(d.meaning.says.clone()),
         (false, Some(o)) => Some(o.clone()),
@@ -1425,19 +1428,37 @@ pub fn pictures(x: &Explanation) -> Vec<String> {
         let caption = format!("{title}, step {}: {}", i + 1, conclusion(&s.derived));
         out.push(match extent {
             Some((rows, cols)) => {
-                let mut pic = crate::render::svg::GridPicture::new(rows, cols, &caption);
+                let mut pic = crate::render::svg::GridPicture::with_margins(
+                    rows,
+                    cols,
+                    &caption,
+                    !givens.rows.is_empty(),
+                    !givens.cols.is_empty(),
+                );
+                for (r, n) in givens.rows.iter().enumerate() {
+                    pic.beside_row(r, n.as_deref().unwrap_or("?"));
+                }
+                for (c, n) in givens.cols.iter().enumerate() {
+                    pic.below_column(c, n.as_deref().unwrap_or("?"));
+                }
                 for r in 0..rows {
                     for c in 0..cols {
                         let p = Place::Cell(r, c);
                         let (fill, label) = match (now.get(&p), known.get(&p)) {
                             (Some(m), _) => ("#f2c14e", Some(m)),
                             (None, Some(m)) => ("#e4e4e4", Some(m)),
+                            // A clue given and not yet concluded: the clues' blue.
+                            (None, None) if given.contains_key(&p) => ("#dde6f0", None),
                             (None, None) if places.contains(&p) => ("#ffffff", None),
                             (None, None) => ("#888888", None),
                         };
                         pic.fill(r, c, fill);
-                        if let Some(m) = label {
-                            pic.label_sized(r, c, m, "#222", 0.4);
+                        // A clue given shows as given (in blue ink), concluded or not: a
+                        // conclusion there may say less ("a ship") than the clue ("its end").
+                        match (given.get(&p), label) {
+                            (Some(m), _) => pic.label_sized(r, c, m, "#1f3b73", 0.4),
+                            (None, Some(m)) => pic.label_sized(r, c, m, "#222", 0.4),
+                            (None, None) => {}
                         }
                     }
                 }

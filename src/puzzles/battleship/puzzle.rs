@@ -133,6 +133,21 @@ impl Puzzle for BattleshipPuzzle {
         load(word, o, files)
     }
 
+    fn givens(p: &Grid) -> crate::puzzles::Givens {
+        let count = |c: &Option<usize>| c.map(|n| n.to_string());
+        crate::puzzles::Givens {
+            rows: p.row_counts.iter().map(count).collect(),
+            cols: p.col_counts.iter().map(count).collect(),
+            clues: (0..p.rows)
+                .flat_map(|i| (0..p.cols).map(move |j| (i, j)))
+                .filter_map(|(i, j)| {
+                    let s = p.clue(i, j)?;
+                    Some((crate::puzzles::Place::Cell(i, j), s.char().to_string()))
+                })
+                .collect(),
+        }
+    }
+
     fn describe(p: &Grid) -> String {
         let clues = p.given().len();
         format!(
