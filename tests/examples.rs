@@ -1,8 +1,8 @@
 //! Every example command in README.md and in the `--help` texts runs as written: it is
-//! accepted (no "bad input", exit status 2), does not fail inside (3, or a panic), and a
-//! long one is stopped after a few seconds (then it was running, having read its
-//! arguments). Commands run in a scratch directory that sees the repository's `data/`, so the
-//! files they write land there.
+//! accepted (no "bad input", exit status 2), does not fail inside (3, or a panic), and ends:
+//! each runs under a time limit (`--time-limit` added where the command takes one and gives
+//! none) and the test waits for its end, within that limit and a margin. Commands run in a
+//! scratch directory that sees the repository's `data/`, so the files they write land there.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -10,8 +10,12 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_quandary");
 
-/// How long an example may run before it is stopped (it has read its arguments by then).
-const LONG: Duration = Duration::from_secs(3);
+/// The time limit an example runs under when it gives none (seconds).
+const LIMIT: u64 = 30;
+
+/// How long past its limit an example may take to end (building and freeing a model, writing
+/// its files), on a machine other tests share.
+const MARGIN: Duration = Duration::from_secs(20);
 
 /// The example commands of a text: indented lines (code blocks, help texts) that start with
 /// `quandary ` or `cargo run --release -- `, up to a `&&`, `|` or `#`; those with
@@ -95,14 +99,26 @@ fn scratch() -> PathBuf {
     dir
 }
 
-/// Runs one example: `None` if it is accepted, else what went wrong.
+/// Runs one example under a time limit and waits for its end: `None` if it is accepted and
+/// ends in time, else what went wrong.
 fn run(dir: &Path, words: &[String]) -> Option<String> {
     // `serve` listens for ever on a fixed port: checked by its own tests.
     if words.first().map(String::as_str) == Some("serve") {
         return None;
     }
+    let mut words = words.to_vec();
+    let given = words.iter().position(|w| w == "--time-limit");
+    let limit = match given.and_then(|k| words.get(k + 1)?.parse::<f64>().ok()) {
+        Some(l) => Duration::from_secs_f64(l),
+        None => {
+            if takes_a_time_limit(&words) {
+                words.extend(["--time-limit".to_string(), LIMIT.to_string()]);
+            }
+            Duration::from_secs(LIMIT)
+        }
+    };
     let mut child = Command::new(BIN)
-        .args(words)
+        .args(&words)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -123,13 +139,29 @@ fn run(dir: &Path, words: &[String]) -> Option<String> {
                 code => Some(format!("exit {code:?}: {}", err.trim())),
             };
         }
-        if started.elapsed() > LONG {
+        if started.elapsed() > limit + MARGIN {
             let _ = child.kill();
             let _ = child.wait();
-            return None;
+            return Some(format!(
+                "still running {:.0} s after its start, under a {} s limit",
+                started.elapsed().as_secs_f64(),
+                limit.as_secs()
+            ));
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Whether a command takes `--time-limit` (its verb's help lists it).
+fn takes_a_time_limit(words: &[String]) -> bool {
+    let mut path: Vec<&str> = words
+        .iter()
+        .take_while(|w| !w.starts_with('-'))
+        .take(2)
+        .map(String::as_str)
+        .collect();
+    path.push("--help");
+    help(&path).contains("--time-limit")
 }
 
 fn help(args: &[&str]) -> String {

@@ -67,6 +67,16 @@ fn every_verb_stops_at_the_limit_on_instances_too_large_to_build_in_time() {
         &["chess", "optimum", "64", "--any"],
         &["chess", "reach", "64", "--any", "--at-least", "500"],
         &["chess", "peaceable", "32"],
+        // explain, on every puzzle: its model and its engines built, then steps until the limit.
+        &["tank", "explain", "40"],
+        &["gunport", "explain", "59", "59"],
+        &["chess", "explain", "64", "--army", "Q40"],
+        &["tantrix", "explain", "data/tantrix/large/free-200.txt"],
+        &[
+            "battleship",
+            "explain",
+            "data/battleship/generated-30x20-seed3.txt",
+        ],
         &["tantrix", "solve", "-n", "1000"],
         &["tantrix", "unique", "data/tantrix/large/free-200.txt"],
         &["tantrix", "forced", "data/tantrix/large/free-200.txt"],

@@ -137,11 +137,19 @@ def run(puzzle, verb, *words, time_limit=None, text=None, at_least=None, progres
     names with `_` for `-` (`formulation="cell"`, `no_symmetry_breaking=True`);
     `progress`: a callable given `(stage, message)` as the run reports them (the words the
     page and the terminal show), at most every 0.1 s; if it raises, the run stops and the
-    call raises that.
+    call raises that. `progress=True` shows them: a tqdm bar if tqdm is installed (a widget
+    in a notebook), else a line on standard error.
     """
-    data, said, svg, steps, interrupted = _native.run(
-        puzzle, verb, _words(words), text, _options(options), time_limit, at_least, progress
-    )
+    bar = None
+    if progress is True:
+        progress, bar = _shown_progress(f"{puzzle} {verb}")
+    try:
+        data, said, svg, steps, interrupted = _native.run(
+            puzzle, verb, _words(words), text, _options(options), time_limit, at_least, progress
+        )
+    finally:
+        if bar is not None:
+            bar.close()
     report = Report(_json.loads(data), said, svg, steps)
     if interrupted:
         stop = KeyboardInterrupt(f"quandary {puzzle} {verb} stopped: {report.headline}")
@@ -150,15 +158,52 @@ def run(puzzle, verb, *words, time_limit=None, text=None, at_least=None, progres
     return report
 
 
+def _shown_progress(what):
+    """`progress=True`: a tqdm bar (in a notebook, tqdm's widget) whose words are the run's
+    stage and message and whose clock is the run's, if tqdm is installed; else one line on
+    standard error rewritten in place. Returns the callback and what to close afterwards."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        class _Line:
+            def __call__(self, stage, message):
+                _sys.stderr.write(f"\r{what}: {stage}: {message}"[:120].ljust(120))
+                _sys.stderr.flush()
+
+            def close(self):
+                _sys.stderr.write("\n")
+
+        line = _Line()
+        return line, line
+    bar = tqdm(total=None, desc=what, bar_format="{desc} [{elapsed}]")
+
+    def show(stage, message):
+        bar.set_description_str(f"{what}: {stage}: {message}" if message else f"{what}: {stage}")
+        bar.update(0)
+
+    return show, bar
+
+
 class Model:
     """A puzzle's 0-1 integer program: its size per constraint family and its files."""
 
-    def __init__(self, title, families, size, lp, opb):
+    def __init__(self, title, families, size, lp, opb, call=None):
         self.title = title
         self.families = list(families)
         self.variables, self.constraints, self.nonzeros = size
         self._lp = lp
         self._opb = opb
+        self._call = call
+
+    def relax(self, time_limit=None):
+        """The LP relaxation (every variable in [0, 1]) solved by HiGHS, as `model --relax
+        --json` gives it: `status`, `value` (the model's objective at the LP optimum), `goal`
+        (that value in the puzzle's terms, e.g. at most 21.94 holes), how many variables are
+        fractional, simplex iterations, seconds. Needs a wheel built with the MIP backend
+        (docs/python.md); otherwise raises InputError saying how to build one."""
+        puzzle, words, text, options, symmetry_breaking = self._call
+        return _json.loads(_native.relax(puzzle, words, text, options, symmetry_breaking,
+                                         time_limit))
 
     def records(self):
         """One dict per constraint family (ready for pandas.DataFrame)."""
@@ -179,8 +224,8 @@ class Model:
 
 def model(puzzle, *words, text=None, symmetry_breaking=False, **options):
     """The 0-1 program of an instance, as `quandary PUZZLE model WORDS...` builds it."""
-    return Model(*_native.model(puzzle, _words(words), text, _options(options),
-                                symmetry_breaking))
+    call = (puzzle, _words(words), text, _options(options), symmetry_breaking)
+    return Model(*_native.model(*call), call=call)
 
 
 def _verb_function(puzzle, verb):

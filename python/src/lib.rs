@@ -422,6 +422,46 @@ fn model(
     result.map_err(to_py)
 }
 
+/// The LP relaxation of an instance's 0-1 program (HiGHS): a JSON object as `model --relax
+/// --json` gives under `relaxation`, its value also in the puzzle's terms (`goal`). A wheel
+/// built without the MIP backend raises InputError saying how to build one. See
+/// `quandary.Model.relax`.
+#[pyfunction]
+#[pyo3(signature = (puzzle, words, text=None, options=None, symmetry_breaking=false, time_limit=None))]
+fn relax(
+    py: Python<'_>,
+    puzzle: &str,
+    words: Vec<String>,
+    text: Option<String>,
+    options: Option<String>,
+    symmetry_breaking: bool,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let e = entry(puzzle)?;
+    let options = options_value(options)?;
+    let input = Input::new(words, text);
+    let query = if symmetry_breaking {
+        e.solve_query()
+    } else {
+        Query::Count
+    };
+    let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
+    let (result, interrupted) = detached(py, None, move |cancel, sink| {
+        let limits = limits_of(limit, cancel, sink);
+        let built = quandary::runner::bounded(&limits, "building the model", || {
+            e.model(&input.words, input.files(), options_in(&options), query)
+        })?;
+        let r = built.relax(limits.deadline)?;
+        serde_json::to_string(&r).map_err(|e| Error::Internal(format!("the relaxation: {e}")))
+    })?;
+    if interrupted {
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+            "stopped while relaxing the model",
+        ));
+    }
+    result.map_err(to_py)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(puzzles, m)?)?;
@@ -430,6 +470,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(model, m)?)?;
     m.add_function(wrap_pyfunction!(own_params, m)?)?;
+    m.add_function(wrap_pyfunction!(relax, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())

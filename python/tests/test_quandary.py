@@ -251,3 +251,28 @@ def test_own_verbs_known_answers_and_bad_arguments():
         with pytest.raises(quandary.InputError) as e:
             call()
         assert says in str(e.value)
+
+
+def test_model_relax_gives_the_lp_bound_in_the_puzzles_terms_or_says_how_to_get_it():
+    """`Model.relax()`: with the MIP backend, the charge formulation's LP optimum on 8×8 reads
+    as at most 21.94 holes (docs/formulations.md); a wheel without it raises InputError
+    naming the build that has it."""
+    m = quandary.model("gunport", 8, 8, formulation="charge")
+    try:
+        r = m.relax()
+    except quandary.InputError as e:
+        assert "features highs" in str(e)
+        return
+    assert r["status"] == "optimal"
+    assert r["goal"]["name"] == "holes"
+    assert abs(r["goal"]["value"] - 21.94) < 0.005
+
+
+def test_progress_true_shows_the_runs_words(capfd):
+    """`progress=True` shows what the run reports (a tqdm bar where tqdm is installed, else a
+    line on standard error), and the answer is the same."""
+    r = quandary.tank.count(5, progress=True)
+    assert r.count == 2
+    r = quandary.tank.count(7, time_limit=2, progress=True)
+    err = capfd.readouterr().err
+    assert "tank count" in err and "line search" in err, err
