@@ -321,4 +321,3 @@ fn above_of(
     }
     false
 }
-
