@@ -46,9 +46,12 @@ def span(t):
     return f"{mid:.3f} s ({lo:.3f}–{hi:.3f})"
 
 
-def row(question, ref, ref_done, ref_answer, ours, our_answer):
+def row(question, ref, ref_done, ref_answer, ours, our_answer, ours_done=True):
     ratio = ref[1] / max(ours[1], 1e-9)
-    shown = f"{'>' if not ref_done else ''}{ratio:.1f}×"
+    if not ours_done:
+        shown = "both stopped" if not ref_done else f"<{ratio:.1f}×"
+    else:
+        shown = f"{'>' if not ref_done else ''}{ratio:.1f}×"
     print(f"| {question} | {span(ref)}, {ref_answer} | {span(ours)}, {our_answer} | {shown} |",
           flush=True)
 
@@ -65,17 +68,18 @@ def main():
     for n in (6, 7, 8):
         ref, (wall, done, answer) = timed(lambda: tank.cpsat(n, limit, False), runs)
         ours, r = timed(lambda: quandary.tank.solve(n, time_limit=limit), runs)
-        row(f"Tank {n}×{n}, a first board", ref, done, answer, ours, r.status)
+        row(f"Tank {n}×{n}, a first board", ref, done, answer, ours, r.status,
+            r.status != "unknown")
     for n in (5, 6):
         ref, (wall, done, count) = timed(lambda: tank.cpsat(n, limit, True), runs)
         ours, r = timed(lambda: quandary.tank.count(n, time_limit=limit), runs)
         row(f"Tank {n}×{n}, every board", ref, done, f"{count} boards", ours,
-            f"{r.count} boards")
+            f"{r.count} boards", r.status != "unknown")
     for m, n in ((7, 7), (8, 8), (10, 10)):
         ref, (wall, done, value, bound) = timed(lambda: gunport.cpsat(m, n, limit), runs)
         ours, r = timed(lambda: quandary.gunport.solve(m, n, time_limit=limit), runs)
         row(f"Gunport {m}×{n}, the optimum", ref, done, f"{value} holes", ours,
-            f"{r.objective} holes, {r.status}")
+            f"{r.objective} holes, {r.status}", r.status == "optimal")
     for name, file, instance in battleship.INSTANCES[:4]:
         puzzle = battleship.read(file, instance)
         ref, (first, both, answer) = timed(lambda: battleship.cpsat(puzzle, limit), runs)
@@ -84,7 +88,8 @@ def main():
         ours, r = timed(lambda: quandary.battleship.unique(*words, time_limit=limit, **options),
                         runs)
         said = "unique" if r.unique else ("not unique" if r.unique is False else r.status)
-        row(f"Battleship {name}, unique?", ref, both is not None, answer, ours, said)
+        row(f"Battleship {name}, unique?", ref, both is not None, answer, ours, said,
+            r.unique is not None)
 
 
 if __name__ == "__main__":
