@@ -551,3 +551,46 @@ fn step_pictures_show_the_counts_and_the_clues_given() {
         assert!(texts(svg).iter().any(|t| t == "o"), "{svg}");
     }
 }
+
+/// One difficulty per puzzle: `explain --threads 1` (one engine, every row in clauses) gives
+/// the rating `unique --difficulty` gives, on Demystify's puzzles made for people, and says
+/// so (`rating`); a default explanation whose steps came from the other engine of the race
+/// (whose costs can differ: 9 of the 14 on 2026-11-27) says it is not the rating.
+#[test]
+fn one_engine_gives_the_puzzles_rating_and_a_race_says_when_it_does_not() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_quandary"))
+            .args(args)
+            .arg("--json")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("quandary runs");
+        serde_json::from_slice(&out.stdout).expect("one JSON object")
+    };
+    for name in [
+        "conceptis-advanced-techniques",
+        "dkmgames-tutorial",
+        "tectonicpuzzel-place-water",
+    ] {
+        let file = format!("data/battleship/demystify/{name}.param");
+        let alone = json(&["battleship", "explain", &file, "--threads", "1"]);
+        let rated = json(&["battleship", "unique", &file, "--difficulty"]);
+        assert_eq!(alone["rating"], true, "{name}: {alone}");
+        assert_eq!(
+            alone["difficulty"], rated["details"]["difficulty"],
+            "{name}"
+        );
+        let raced = json(&["battleship", "explain", &file]);
+        if raced["rating"] == false {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_quandary"))
+                .args(["battleship", "explain", &file])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .output()
+                .expect("quandary runs");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains("--threads 1` gives those"), "{name}: {text}");
+        } else {
+            assert_eq!(raced["difficulty"], alone["difficulty"], "{name}");
+        }
+    }
+}

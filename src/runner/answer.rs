@@ -227,6 +227,12 @@ pub struct Difficulty {
 pub struct Explanation {
     pub steps: Vec<Step>,
     pub difficulty: Difficulty,
+    /// Whether these are the steps the puzzle's difficulty rating takes (one engine with every
+    /// row in clauses: `explain --threads 1`, `unique --difficulty`, `generate --difficulty`
+    /// give the same). False when the engine counting the "exactly" rows won a race, whose
+    /// steps (and so their costs) can differ, or for `--plain`.
+    #[serde(default)]
+    pub rating: bool,
     /// Whether the steps reach the whole solution. False for a puzzle with several solutions
     /// (the steps then reach what is forced) or when a limit stopped the run.
     pub complete: bool,

@@ -1135,6 +1135,7 @@ fn sequence<'a, P: Puzzle>(
     outcome.explanation = Some(Explanation {
         steps,
         difficulty,
+        rating: !plain && matches!(rows, Rows::Encoded),
         complete: open == 0,
         open,
         costs: COSTS.into(),

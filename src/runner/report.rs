@@ -196,6 +196,9 @@ pub fn report<P: Puzzle>(
                         x.open
                     ),
                 };
+                if !x.rating && x.complete {
+                    h += "; not the steps of the puzzle's rating (`--threads 1` gives those)";
+                }
                 h
             }
         },
