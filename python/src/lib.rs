@@ -361,6 +361,25 @@ fn answer(
     }
 }
 
+/// What a model is built from: the puzzle, its options, its input, and the query whose model
+/// it is (`solve`'s, with its symmetry-breaking rows, or `count`'s).
+fn model_call(
+    puzzle: &str,
+    words: Vec<String>,
+    text: Option<String>,
+    options: Option<String>,
+    symmetry_breaking: bool,
+) -> PyResult<(&'static dyn Entry, serde_json::Value, Input, Query)> {
+    let e = entry(puzzle)?;
+    let options = options_value(options)?;
+    let query = if symmetry_breaking {
+        e.solve_query()
+    } else {
+        Query::Count
+    };
+    Ok((e, options, Input::new(words, text), query))
+}
+
 /// The 0-1 program of an instance: its title, the rows of each constraint family, its size
 /// (variables, constraints, nonzeros) and its LP and OPB texts. See `quandary.model`.
 #[pyfunction]
@@ -380,14 +399,7 @@ fn model(
     String,
     String,
 )> {
-    let e = entry(puzzle)?;
-    let options = options_value(options)?;
-    let input = Input::new(words, text);
-    let query = if symmetry_breaking {
-        e.solve_query()
-    } else {
-        Query::Count
-    };
+    let (e, options, input, query) = model_call(puzzle, words, text, options, symmetry_breaking)?;
     let (result, interrupted) = detached(py, None, move |cancel, sink| {
         let limits = Limits::none()
             .with_cancel(cancel)
@@ -437,14 +449,7 @@ fn relax(
     symmetry_breaking: bool,
     time_limit: Option<f64>,
 ) -> PyResult<String> {
-    let e = entry(puzzle)?;
-    let options = options_value(options)?;
-    let input = Input::new(words, text);
-    let query = if symmetry_breaking {
-        e.solve_query()
-    } else {
-        Query::Count
-    };
+    let (e, options, input, query) = model_call(puzzle, words, text, options, symmetry_breaking)?;
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
     let (result, interrupted) = detached(py, None, move |cancel, sink| {
         let limits = limits_of(limit, cancel, sink);
