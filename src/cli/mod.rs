@@ -600,7 +600,7 @@ pub fn main() -> i32 {
         if limitable && !limited {
             progress::hint_after(
                 Duration::from_secs(HINT_AFTER_SECS),
-                format!("no --time-limit given and still running after {HINT_AFTER_SECS} s: Ctrl-C stops it; --time-limit SECS bounds a run and reports what it found"),
+                format!("no --time-limit given and still running after {HINT_AFTER_SECS} s: Ctrl-C stops it and reports what it found (a second Ctrl-C ends it at once); --time-limit SECS bounds a run"),
             );
         }
     }
