@@ -1,15 +1,15 @@
 """CP-SAT on single deletion trials of an explanation: each file is one question the explaining
 engine asked while shrinking a reason (the model as written, the rows of every element in the
 trial, the trial's earlier conclusions as units, and the conclusion negated), written as OPB by
-a temporary patch (bench/results/explain-trials-dump-2026-11-26.diff). The engine's own time
-for each is in bench/results/explain-trials-2026-11-26.md.
+a temporary patch (bench/results/explain/dropped/explain-trials-dump-2026-11-26.diff). The engine's own time
+for each is in bench/results/explain/explain-trials-2026-11-26.md.
 
-    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --workers 1
-    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --workers 8
-    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --lp
-    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --mip scip
-    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --mip highs
-    python3 bench/explain_trials.py bench/results/explain-trials-seed17/*.opb.gz --exact
+    python3 bench/explain_trials.py bench/results/explain/explain-trials-seed17/*.opb.gz --workers 1
+    python3 bench/explain_trials.py bench/results/explain/explain-trials-seed17/*.opb.gz --workers 8
+    python3 bench/explain_trials.py bench/results/explain/explain-trials-seed17/*.opb.gz --lp
+    python3 bench/explain_trials.py bench/results/explain/explain-trials-seed17/*.opb.gz --mip scip
+    python3 bench/explain_trials.py bench/results/explain/explain-trials-seed17/*.opb.gz --mip highs
+    python3 bench/explain_trials.py bench/results/explain/explain-trials-seed17/*.opb.gz --exact
 
 Prints one line per file: CP-SAT's status and wall seconds; with `--lp`, whether the linear
 relaxation (every variable in [0, 1], GLOP) is feasible: an infeasible relaxation would refute

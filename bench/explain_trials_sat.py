@@ -3,7 +3,7 @@
 refutes them much faster than the explaining engine does. Every row of these files has
 coefficients of 1 or -1: a cardinality row. PySAT supplies the solvers and the encodings.
 
-    python3 bench/explain_trials_sat.py bench/results/explain-trials-seed17/*.opb.gz
+    python3 bench/explain_trials_sat.py bench/results/explain/explain-trials-seed17/*.opb.gz
     python3 bench/explain_trials_sat.py --runs cadical195:seqcounter,gluecard4:native FILES
 
 Prints one line per file and solver: the answer (sat, unsat, stopped) and wall seconds of a

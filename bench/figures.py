@@ -3,7 +3,7 @@ command run N times in turn (default 3) on the release binary, wall-clock second
 median / max, with the machine's state (cores, load average before and after). The docs
 quote these sets, each in one place, with this command.
 
-    python3 bench/figures.py [--runs 3] [--only NAME] [--out bench/results/figures-DATE.md]
+    python3 bench/figures.py [--runs 3] [--only NAME] [--out bench/results/figures/figures-DATE.md]
 
 No OR-Tools needed: these are quandary's own figures (the side-by-side ratios are in the
 other scripts).

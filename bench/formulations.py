@@ -6,7 +6,7 @@ how the MIP solver HiGHS fares on it, with quandary's SAT time beside it.
 Builds quandary with `--features highs` (needs cmake and libclang), runs for each row
 `quandary P model ... --relax --json`, `quandary P VERB ... --backend highs --time-limit L
 --json` and `quandary P VERB ... --time-limit L --json` (the default SAT run), and writes the
-figures to bench/results/formulations.json; `--docs` rewrites the tables in
+figures to bench/results/formulations/formulations.json; `--docs` rewrites the tables in
 docs/formulations.md between its markers.
 """
 
@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 # QUANDARY_BIN: a quandary built with --features highs elsewhere (else this script builds one).
 BINARY = os.environ.get("QUANDARY_BIN") or os.path.join(ROOT, "target", "release", "quandary")
-RESULTS = os.path.join(HERE, "results", "formulations.json")
+RESULTS = os.path.join(HERE, "results", "formulations", "formulations.json")
 DOC = os.path.join(ROOT, "docs", "formulations.md")
 
 TANTRIX = [
