@@ -1421,3 +1421,26 @@ fn an_option_is_shown_and_taken_only_where_it_is_read() {
         "{refused}"
     );
 }
+
+/// A question about the objective on an instance without one says how to give one, in the
+/// puzzle's words (the runner used to carry chess's hint for every puzzle).
+#[test]
+fn optimum_without_an_objective_says_how_to_give_one() {
+    for args in [
+        &["chess", "optimum", "8", "--army", "Q2"][..],
+        &[
+            "chess",
+            "reach",
+            "data/chess/friedman-b4n2.txt",
+            "--at-least",
+            "3",
+        ][..],
+    ] {
+        let (code, _, stderr) = quandary(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(
+            stderr.contains("needs an objective") && stderr.contains("give --type T or --any"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -365,6 +365,9 @@ pub trait Puzzle: 'static {
     const ALIASES: &'static [(&'static str, &'static str)] = &[];
     /// The unit of the objective in headlines ("holes"); empty for a bare number.
     const GOAL_NAME: &'static str = "";
+    /// How to give an instance an objective where it may have none (for `optimum` and
+    /// `reach`), said when it has none; empty if every instance with a goal has one.
+    const GIVE_A_GOAL: &'static str = "";
     /// Options that only some questions read, as (the option's field name, the verbs of the
     /// queries that read it, as [`Query::verb`] names them). An option not listed is read by
     /// every question. The command line shows such an option only under those verbs, and

@@ -383,8 +383,28 @@ fn by_model<P: Puzzle>(
     limits: &Limits,
 ) -> Result<Outcome<P::Solution>> {
     let mut f = P::formulate(instance, options, query)?;
+    if let Some(why) = without_goal(query, &f, P::GIVE_A_GOAL) {
+        return Err(why);
+    }
     f.check = Some(Box::new(|s| P::verify(instance, s)));
     drive(f, query, limits, false)
+}
+
+/// The error of a question about the objective (`optimum`, `reach`) on a formulation with
+/// none; `give` says how to give one (the puzzle's [`Puzzle::GIVE_A_GOAL`]).
+fn without_goal<S>(query: Query, f: &Formulated<'_, S>, give: &str) -> Option<Error> {
+    let goal_needed = matches!(query, Query::Optimum | Query::AtLeast(_));
+    (goal_needed && f.goal.is_none()).then(|| {
+        Error::input(format!(
+            "'{}' needs an objective, and this instance has none{}",
+            query.verb(),
+            if give.is_empty() {
+                String::new()
+            } else {
+                format!(" ({give})")
+            }
+        ))
+    })
 }
 
 /// Runs a query on one formulation with the engines it names.
@@ -500,12 +520,8 @@ fn on_backend<S, B: Backend>(
         search.backend.watch(&*make);
     }
     let o = Outcome::new(query, Status::Unknown);
-    let goal_needed = matches!(query, Query::Optimum | Query::AtLeast(_));
-    if goal_needed && f.goal.is_none() {
-        return Err(Error::input(format!(
-            "'{}' needs an objective, and this instance has none (for chess: give --type T or --any)",
-            query.verb()
-        )));
+    if let Some(why) = without_goal(query, &f, "") {
+        return Err(why);
     }
     // From here the search watches the deadline and a stop request itself, and what it
     // found is kept and reported.

@@ -128,6 +128,7 @@ impl Puzzle for ChessAvoidance {
     const TOUR: Query = Query::Unique;
     const ALIASES: &'static [(&'static str, &'static str)] = &[("max", "optimum")];
     const HAS_GOAL: bool = true;
+    const GIVE_A_GOAL: &'static str = "give --type T or --any";
     const GOAL_NAME: &'static str = "pieces";
 
     type Instance = Instance;
