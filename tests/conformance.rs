@@ -49,7 +49,13 @@ fn example_solves<P: Puzzle>() {
 /// Every solution (every optimal one, where there is an objective), as the decisions' values,
 /// by blocking clauses on the formulation: no runner involved.
 fn enumerate_all<P: Puzzle>(i: &P::Instance, o: &P::Options) -> Vec<Vec<bool>> {
-    let optimum = match P::formulate(i, o, Query::Count).unwrap().goal {
+    enumerate_all_of::<P>(i, o, Query::Count)
+}
+
+/// [`enumerate_all`] on the formulation `query` builds (`explain` may read its reasons off
+/// another formulation than `count`'s).
+fn enumerate_all_of<P: Puzzle>(i: &P::Instance, o: &P::Options, query: Query) -> Vec<Vec<bool>> {
+    let optimum = match P::formulate(i, o, query).unwrap().goal {
         Some(_) => {
             run::<P>(i, o, Query::Optimum, &Limits::none())
                 .unwrap()
@@ -57,7 +63,7 @@ fn enumerate_all<P: Puzzle>(i: &P::Instance, o: &P::Options) -> Vec<Vec<bool>> {
         }
         None => None,
     };
-    let mut f = P::formulate(i, o, Query::Count).unwrap();
+    let mut f = P::formulate(i, o, query).unwrap();
     let mut backend = SatBackend::new(&f.model);
     let assume = match (&f.goal, optimum) {
         (Some(g), Some(v)) => backend.objective_at_most(g.at_most_for(v)).unwrap(),
@@ -126,6 +132,78 @@ fn agree_with_enumeration<P: Puzzle>(w: &[&str], o: &Value) {
     }
 }
 
+/// `explain` on a small instance against the enumeration of every solution: each step's
+/// conclusions are decisions of the model with the value they take in every solution (no
+/// step concludes what some solution denies), each step cites a reason, and the steps of a
+/// puzzle with one solution reach all of it (unless the 10 s limit stopped them); one with none
+/// is said infeasible, with no steps.
+/// (That each reason is minimal and forces its conclusion by itself is checked on Battleship's
+/// boards in tests/explain.rs.)
+fn explanations_hold_in_every_solution<P: Puzzle>(w: &[&str], o: &Value) {
+    let (i, o) = read::<P>(w, o);
+    // Within 10 s: the steps made by then are checked all the same (Tank 5×5 takes most of a
+    // minute to finish).
+    let limits = Limits::new(Some(std::time::Duration::from_secs(10)));
+    let out = match run::<P>(&i, &o, Query::Explain, &limits) {
+        Ok(out) => out,
+        // A formulation explain does not read reasons off is refused, saying so.
+        Err(quandary::Error::Input(why)) if why.contains("formulation") => return,
+        Err(e) => panic!("{} {w:?}: explain: {e}", P::NAME),
+    };
+    let all = enumerate_all_of::<P>(&i, &o, Query::Explain);
+    if all.is_empty() {
+        assert_eq!(out.status, Status::Infeasible, "{} {w:?}", P::NAME);
+        assert!(out.facts.explanation.is_none(), "{} {w:?}", P::NAME);
+        return;
+    }
+    let x = out.facts.explanation.expect("an explanation");
+    let f = P::formulate(&i, &o, Query::Explain).unwrap();
+    for (k, step) in x.steps.iter().enumerate() {
+        assert!(
+            !step.reason.is_empty(),
+            "{} {w:?}: step {} has no reason",
+            P::NAME,
+            k + 1
+        );
+        assert!(
+            !step.derived.is_empty(),
+            "{} {w:?}: step {} concludes nothing",
+            P::NAME,
+            k + 1
+        );
+        for d in &step.derived {
+            let at = f
+                .meanings
+                .iter()
+                .position(|m| *m == d.meaning)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{} {w:?}: step {} concludes about no decision: {:?}",
+                        P::NAME,
+                        k + 1,
+                        d.meaning
+                    )
+                });
+            let var = f.decisions[at].index();
+            assert!(
+                all.iter().all(|s| s[var] == d.value),
+                "{} {w:?}: step {} concludes {:?} = {}, which a solution denies",
+                P::NAME,
+                k + 1,
+                d.meaning,
+                d.value
+            );
+        }
+    }
+    if all.len() == 1 && out.status != Status::Unknown {
+        assert!(
+            x.complete,
+            "{} {w:?}: a unique puzzle explained only in part",
+            P::NAME
+        );
+    }
+}
+
 /// The LP and OPB files are written; the OPB file reads back with rustsat's reader.
 fn files_read_back<P: Puzzle>(w: &[&str], o: &Value) {
     let (i, o) = read::<P>(w, o);
@@ -190,6 +268,10 @@ macro_rules! conformance {
             #[test]
             fn count_unique_and_forced_agree_with_enumeration() {
                 $(agree_with_enumeration::<$p>($w, &$o);)+
+            }
+            #[test]
+            fn explanations_hold_in_every_solution() {
+                $(super::explanations_hold_in_every_solution::<$p>($w, &$o);)+
             }
             #[test]
             fn model_files_are_written_and_read_back() {

@@ -26,7 +26,7 @@
 use super::{Formulated, Goal, Meaning, Place, Puzzle};
 use crate::error::{Error, Result};
 use crate::geometry::Grid;
-use crate::model::{Lit, Model, Var};
+use crate::model::{Kind, Lit, Model, Var};
 use crate::puzzles::Files;
 use crate::puzzles::Query;
 
@@ -132,19 +132,42 @@ impl Puzzle for LatinSquare {
             })
             .collect();
         let at = |r: usize, c: usize, k: usize| x[grid.index((r, c)) * n + k].pos();
+        // Each row in a reason group, in the words an explanation cites (rows and columns
+        // counted from 1).
         for a in 0..n {
             for b in 0..n {
                 let cell: Vec<Lit> = (0..n).map(|k| at(a, b, k)).collect();
+                let here = Some(Place::Cell(a, b));
+                model.group(
+                    Kind::Rule,
+                    here,
+                    format!("({},{}) holds one symbol", a + 1, b + 1),
+                );
                 model.exactly_one("one symbol per cell", &cell);
                 let row: Vec<Lit> = (0..n).map(|c| at(a, c, b)).collect();
+                model.group(
+                    Kind::Rule,
+                    None,
+                    format!("row {} holds {} once", a + 1, b + 1),
+                );
                 model.exactly_one("each symbol once per row", &row);
                 let col: Vec<Lit> = (0..n).map(|r| at(r, a, b)).collect();
+                model.group(
+                    Kind::Rule,
+                    None,
+                    format!("column {} holds {} once", a + 1, b + 1),
+                );
                 model.exactly_one("each symbol once per column", &col);
             }
         }
         for (i, &g) in s.given.iter().enumerate() {
             if g > 0 {
                 let (r, c) = grid.cell(i);
+                model.group(
+                    Kind::Given,
+                    Some(Place::Cell(r, c)),
+                    format!("({},{}) shows {g}", r + 1, c + 1),
+                );
                 model.add(
                     "given",
                     vec![(1, at(r, c, g - 1))],
@@ -153,6 +176,7 @@ impl Puzzle for LatinSquare {
                 );
             }
         }
+        model.end_group();
         // The objective, in the model (the symbol's value on each diagonal cell) and in the
         // puzzle's terms (one unit a unit, nothing at zero, n² proved outside the model: a
         // cyclic square shifted so that its diagonal holds n everywhere reaches it).

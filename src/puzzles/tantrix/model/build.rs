@@ -359,6 +359,15 @@ fn board_search(
     choices: &[Vec<Choice>],
     origin: Option<usize>,
 ) {
+    // One reason group, so that an explanation cites these rows as it cites the others.
+    m.group(
+        Kind::Rule,
+        None,
+        format!(
+            "a board of {} cells joined by the line, the first holding tile 1 unturned",
+            p.ch.n
+        ),
+    );
     for (e, &(a, b)) in lines.edges.iter().enumerate() {
         m.implies(
             "designated lines join used cells",
@@ -380,6 +389,7 @@ fn board_search(
         Sense::Eq,
         1,
     );
+    m.end_group();
 }
 
 /// C6: a place with exactly two neighbours takes the designated line through both.
