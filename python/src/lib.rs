@@ -297,26 +297,20 @@ fn run_own(
     time_limit: Option<f64>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Answer> {
-    let mut given = match options_value(options)? {
+    let given = match options_value(options)? {
         serde_json::Value::Object(o) => o,
         _ => serde_json::Map::new(),
     };
-    quandary::verbs::with_words(own, &mut given, &input.words).map_err(to_py)?;
-    let mut rest = serde_json::Map::new();
-    let args = quandary::verbs::Args::read(e.name(), own, &given, own.options.then_some(&mut rest))
-        .map_err(to_py)?;
-    let rest = serde_json::Value::Object(rest);
+    let (args, rest) =
+        quandary::verbs::prepare(e.name(), own, given, &input.words, serde_json::Map::new())
+            .map_err(to_py)?;
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
     let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
         let limits = limits_of(limit, cancel, sink);
         let mut lines: Vec<String> = Vec::new();
-        let options = match &rest {
-            serde_json::Value::Object(o) if !o.is_empty() => OptionsIn::Json(&rest),
-            _ => OptionsIn::Default,
-        };
         (own.run)(quandary::verbs::Call {
             args,
-            options,
+            options: quandary::verbs::options_in(&rest),
             files: input.files(),
             limits: &limits,
             line: &mut |l| lines.push(l.to_string()),

@@ -291,9 +291,34 @@ pub fn find(puzzle: &str, verb: &str) -> Option<&'static OwnVerb> {
         .find(|v| v.name == verb || v.aliases.contains(&verb))
 }
 
+/// A call's arguments as every front end has them: `given` by name (a request's fields,
+/// Python's keywords, the command line's flags), `words` by position, and `options`, the
+/// puzzle's options for a verb that takes them (the names the verb does not know are added to
+/// them). Checked by [`Args::read`]; the puzzle's options come back as one JSON object, for
+/// [`options_in`].
+pub fn prepare(
+    puzzle: &str,
+    verb: &OwnVerb,
+    mut given: Map<String, Value>,
+    words: &[String],
+    mut options: Map<String, Value>,
+) -> Result<(Args, Value)> {
+    with_words(verb, &mut given, words)?;
+    let args = Args::read(puzzle, verb, &given, verb.options.then_some(&mut options))?;
+    Ok((args, Value::Object(options)))
+}
+
+/// The puzzle's options [`prepare`] gave back, as a call takes them (none given: defaults).
+pub fn options_in(options: &Value) -> OptionsIn<'_> {
+    match options {
+        Value::Object(o) if !o.is_empty() => OptionsIn::Json(options),
+        _ => OptionsIn::Default,
+    }
+}
+
 /// The parameters given by position, filled from a request's words in order (the last may
 /// take all that are left, if it is a list).
-pub fn with_words(verb: &OwnVerb, given: &mut Map<String, Value>, words: &[String]) -> Result<()> {
+fn with_words(verb: &OwnVerb, given: &mut Map<String, Value>, words: &[String]) -> Result<()> {
     let mut left = words;
     for p in verb.params.iter().filter(|p| p.positional) {
         match (p.kind, left) {

@@ -559,13 +559,9 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         (Some(query), _) => entry.run(&words, files, options, query, &limits, None),
         (None, Some((ov, args))) => {
             let mut lines = Vec::new();
-            let options = match &own_options {
-                Value::Object(o) if !o.is_empty() => OptionsIn::Json(&own_options),
-                _ => OptionsIn::Default,
-            };
             (ov.run)(quandary::verbs::Call {
                 args,
-                options,
+                options: quandary::verbs::options_in(&own_options),
                 files,
                 limits: &limits,
                 line: &mut |l| lines.push(l.to_string()),

@@ -146,13 +146,12 @@ pub(super) fn own_args(
             verb.name
         ));
     }
-    let mut given: serde_json::Map<String, Value> = fields
+    let given: serde_json::Map<String, Value> = fields
         .iter()
         .filter(|(k, _)| !REQUEST_FIELDS.contains(&k.as_str()))
         .map(|(k, x)| (k.clone(), x.clone()))
         .collect();
-    quandary::verbs::with_words(verb, &mut given, words).map_err(|e| e.to_string())?;
-    let mut rest = match &v["options"] {
+    let rest = match &v["options"] {
         Value::Object(o) if verb.options => o.clone(),
         Value::Null => serde_json::Map::new(),
         Value::Object(o) if o.is_empty() => serde_json::Map::new(),
@@ -164,13 +163,8 @@ pub(super) fn own_args(
             ))
         }
     };
-    let args = Args::read(
-        entry.name(),
-        verb,
-        &given,
-        verb.options.then_some(&mut rest),
-    )
-    .map_err(|e| e.to_string())?;
-    *options = Value::Object(rest);
+    let (args, rest) = quandary::verbs::prepare(entry.name(), verb, given, words, rest)
+        .map_err(|e| e.to_string())?;
+    *options = rest;
     Ok(args)
 }
