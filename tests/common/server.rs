@@ -119,6 +119,26 @@ impl Server {
         self.raw(&bytes)
     }
 
+    /// Waits until the server says the run `id` is going (its own signal, `/api/progress`),
+    /// at most 30 s; instead of sleeping and hoping the run has started.
+    pub fn wait_going(&self, id: &str) {
+        let started = std::time::Instant::now();
+        loop {
+            let (code, body) = self.request("GET", &format!("/api/progress?id={id}"), b"");
+            let going = code == 200
+                && serde_json::from_str::<Value>(&body)
+                    .is_ok_and(|p| p["going"] == Value::Bool(true));
+            if going {
+                return;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "run {id} never started: {body}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     pub fn run(&self, v: Value) -> (u16, Value) {
         let (code, body) = self.request("POST", "/api/run", v.to_string().as_bytes());
         (
