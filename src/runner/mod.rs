@@ -70,11 +70,7 @@ pub fn run<P: Puzzle>(
         Some(found) => found,
         None if limits.expired() => stopped(
             query,
-            if limits.cancelled() {
-                "a stop request"
-            } else {
-                "the time limit"
-            },
+            stopped_by(limits).unwrap_or(BY_DEADLINE),
             "the restricted searches tried first",
         ),
         None => match stage(query, limits, "the exact method", || {
@@ -222,8 +218,8 @@ fn stage<S, R>(
     limits.phase(what);
     match guard::guarded(&limits.bounds(), work) {
         Ok(r) => Ok(Ok(r)),
-        Err(Interrupt::Deadline) => Ok(Err(stopped(query, "the time limit", what))),
-        Err(Interrupt::Cancelled) => Ok(Err(stopped(query, "a stop request", what))),
+        Err(Interrupt::Deadline) => Ok(Err(stopped(query, BY_DEADLINE, what))),
+        Err(Interrupt::Cancelled) => Ok(Err(stopped(query, BY_REQUEST, what))),
         Err(Interrupt::Memory { estimate, limit }) => Err(too_large(estimate, limit)),
         Err(Interrupt::Resident { resident, limit }) => {
             Err(crate::solve::limits::too_large_resident(resident, limit))
@@ -236,11 +232,15 @@ fn stage<S, R>(
 /// tell); `None` if neither (a budget of rounds).
 fn stopped_by(limits: &Limits) -> Option<&'static str> {
     if limits.cancelled() {
-        Some("a stop request")
+        Some(BY_REQUEST)
     } else {
-        limits.deadline.map(|_| "the time limit")
+        limits.deadline.map(|_| BY_DEADLINE)
     }
 }
+
+/// What stopped a run, as its method and `stats.stopped_by` say it.
+const BY_DEADLINE: &str = "the time limit";
+const BY_REQUEST: &str = "a stop request";
 
 /// The outcome of a run stopped (`by` the time limit or a stop request) in `what`, before
 /// any answer.
