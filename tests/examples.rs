@@ -1,8 +1,10 @@
-//! Every example command in README.md and in the `--help` texts runs as written: it is
-//! accepted (no "bad input", exit status 2), does not fail inside (3, or a panic), and ends:
-//! each runs under a time limit (`--time-limit` added where the command takes one and gives
-//! none) and the test waits for its end, within that limit and a margin. Commands run in a
-//! scratch directory that sees the repository's `data/`, so the files they write land there.
+//! Every example command in README.md, in docs/*.md and in the `--help` texts runs as
+//! written: it is accepted (no "bad input", exit status 2), does not fail inside (3, or a
+//! panic), and ends: each runs under a time limit (`--time-limit` added where the command takes
+//! one and gives none, lowered where it gives a longer one; a batch's bounds the whole batch)
+//! and the test waits for its end, within that limit and a margin. Commands run in order, in a
+//! scratch directory holding a copy of the repository's `data/` and `deploy/`, so the files
+//! they write (and later examples read) land there.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -10,8 +12,12 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_quandary");
 
-/// The time limit an example runs under when it gives none (seconds).
+/// The time limit an example of the README or a help text runs under, at most (seconds).
 const LIMIT: u64 = 30;
+
+/// The same for the examples of docs/*.md: there are more of them, and many record long runs
+/// (a census, a cluster's batches) whose start is what can be checked here.
+const DOCS_LIMIT: u64 = 8;
 
 /// How long past its limit an example may take to end (building and freeing a model, writing
 /// its files), on a machine other tests share.
@@ -42,12 +48,14 @@ fn examples(text: &str) -> Vec<Vec<String>> {
             .next()
             .unwrap();
         let words = shell_words(rest);
-        let template = words.iter().any(|w| {
-            w.contains('[')
-                || w.contains("...")
-                || (w.len() > 1
-                    && w.chars()
-                        .all(|c| c.is_ascii_uppercase() || c == '_' || c == '.'))
+        // One upper-case letter is a placeholder where it stands for itself (`tank count N`),
+        // not where it is a flag's value (`--type Q`).
+        let template = words.iter().enumerate().any(|(k, w)| {
+            let capitals = w
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '_' || c == '.');
+            let flag_value = k > 0 && words[k - 1].starts_with('-');
+            w.contains('[') || w.contains("...") || (capitals && (w.len() > 1 || !flag_value))
         });
         // A redirection writes a file: leave it off (the command's output is not checked).
         let words: Vec<String> = words.into_iter().take_while(|w| w != ">").collect();
@@ -87,34 +95,53 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
-/// A scratch directory with the repository's data and deploy folders linked in.
-fn scratch() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("examples");
+/// A scratch directory with copies of the repository's data and deploy folders (examples
+/// write there: a results file beside its job file) and its docs linked in.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for folder in ["data", "deploy", "docs"] {
-        std::os::unix::fs::symlink(root.join(folder), dir.join(folder)).unwrap();
+    for folder in ["data", "deploy"] {
+        copy_tree(&root.join(folder), &dir.join(folder));
     }
+    std::os::unix::fs::symlink(root.join("docs"), dir.join("docs")).unwrap();
     dir
 }
 
-/// Runs one example under a time limit and waits for its end: `None` if it is accepted and
-/// ends in time, else what went wrong.
-fn run(dir: &Path, words: &[String]) -> Option<String> {
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Runs one example under a time limit of at most `cap` seconds and waits for its end: `None`
+/// if it is accepted and ends in time, else what went wrong.
+fn run(dir: &Path, words: &[String], cap: u64) -> Option<String> {
     // `serve` listens for ever on a fixed port: checked by its own tests.
     if words.first().map(String::as_str) == Some("serve") {
         return None;
     }
     let mut words = words.to_vec();
     let given = words.iter().position(|w| w == "--time-limit");
-    let limit = match given.and_then(|k| words.get(k + 1)?.parse::<f64>().ok()) {
-        Some(l) => Duration::from_secs_f64(l),
+    let limit = match given.and_then(|k| Some((k + 1, words.get(k + 1)?.parse::<f64>().ok()?))) {
+        Some((_, l)) if l <= cap as f64 => Duration::from_secs_f64(l),
+        Some((k, _)) => {
+            words[k] = cap.to_string();
+            Duration::from_secs(cap)
+        }
         None => {
             if takes_a_time_limit(&words) {
-                words.extend(["--time-limit".to_string(), LIMIT.to_string()]);
+                words.extend(["--time-limit".to_string(), cap.to_string()]);
             }
-            Duration::from_secs(LIMIT)
+            Duration::from_secs(cap)
         }
     };
     let mut child = Command::new(BIN)
@@ -203,19 +230,44 @@ fn every_example_in_the_readme_and_the_help_runs_as_written() {
             texts.push((format!("quandary {c} {v} --help"), help(&[c, &v, "--help"])));
         }
     }
-    let dir = scratch();
+    run_all(&texts, "examples", LIMIT, 30);
+}
+
+/// Runs the examples of `texts` in order, in one scratch directory, each under at most `cap`
+/// seconds; fails naming every example that went wrong, or if fewer than `least` were found.
+fn run_all(texts: &[(String, String)], name: &str, cap: u64, least: usize) {
+    let dir = scratch(name);
     let mut ran = 0;
     let mut failures = Vec::new();
-    for (source, text) in &texts {
+    for (source, text) in texts {
         for words in examples(text) {
             ran += 1;
-            if let Some(why) = run(&dir, &words) {
+            if let Some(why) = run(&dir, &words, cap) {
                 failures.push(format!("{source}: quandary {}: {why}", words.join(" ")));
             }
         }
     }
-    assert!(ran >= 30, "only {ran} examples found");
+    assert!(ran >= least, "only {ran} examples found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_example_in_the_docs_runs_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    let texts: Vec<(String, String)> = pages
+        .iter()
+        .map(|p| {
+            let name = format!("docs/{}", p.file_name().unwrap().to_string_lossy());
+            (name, std::fs::read_to_string(p).unwrap())
+        })
+        .collect();
+    run_all(&texts, "doc-examples", DOCS_LIMIT, 25);
 }
 
 #[test]
@@ -223,7 +275,8 @@ fn example_lines_are_read_as_a_shell_would() {
     let e = examples(
         "    quandary battleship generate --fleet \"4 3 2 1\" -o new.txt   # a comment\n\
          quandary at the start of a sentence\n    quandary FILE\n    quandary gunport optimum 8 8 --proof cert/ && rate x y\n\
-         $ nothing\n    quandary jobs gunport optimum 1..20 > census.jsonl\n",
+         $ nothing\n    quandary jobs gunport optimum 1..20 > census.jsonl\n\
+             quandary tank count N\n    quandary chess peaceable 5 --type Q\n",
     );
     assert_eq!(
         e,
@@ -238,6 +291,7 @@ fn example_lines_are_read_as_a_shell_would() {
             ],
             vec!["gunport", "optimum", "8", "8", "--proof", "cert/"],
             vec!["jobs", "gunport", "optimum", "1..20"],
+            vec!["chess", "peaceable", "5", "--type", "Q"],
         ]
     );
 }

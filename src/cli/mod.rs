@@ -256,12 +256,13 @@ pub fn command() -> Command {
             .arg(Arg::new("jobs").required(true).value_name("JOBS.jsonl").help("One job per line: {\"id\", \"puzzle\", \"query\", \"args\", \"time_limit\"}"))
             .arg(Arg::new("out").long("out").value_name("RESULTS.jsonl").help("Where results go (default: JOBS.results.jsonl, or JOBS.results-I-of-N.jsonl for a shard)"))
             .arg(Arg::new("jobs-at-once").long("jobs").short('j').value_name("K").value_parser(clap::value_parser!(usize)).help("Jobs run at once (default: the number of cores)"))
-            .arg(Arg::new("shard").long("shard").value_name("I/N").help("Run only jobs I, I+N, I+2N, ... (from 0)")),
+            .arg(Arg::new("shard").long("shard").value_name("I/N").help("Run only jobs I, I+N, I+2N, ... (from 0)"))
+            .arg(Arg::new("time-limit").long("time-limit").value_name("SECS").value_parser(clap::value_parser!(f64)).help("The whole batch's time limit (a scheduler's wall clock): no job starts after it, the jobs in flight then are stopped unrecorded, and the same command resumes")),
     )
     .subcommand(
         Command::new("merge")
             .about("The answers in results files of `quandary batch`; the cubes of a split question combined, after checking they cover the whole space")
-            .after_help("Exit status 0 when every question is answered, 1 when some are not, 2 when results cannot be merged (cubes missing or overlapping, results of two batches).")
+            .after_help("Exit status 0 when every question is answered, 1 when some are not (a limit stopped a cube, or cubes have no result yet), 2 when results cannot be merged (cubes overlapping, results of two batches).")
             .arg(Arg::new("results").required(true).num_args(1..).value_name("RESULTS.jsonl"))
             .arg(Arg::new("jobs").long("jobs").value_name("JOBS.jsonl").help("Also check that every job of this file has a result"))
             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object"))

@@ -175,8 +175,14 @@ pub(super) fn kill_group(child: &mut std::process::Child) {
     let _ = child.kill();
 }
 
-/// Runs one job as a child process of this program; `None` if the batch was stopped first.
-pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<ResultLine> {
+/// Runs one job as a child process of this program; `None` if the batch was stopped first
+/// (a signal, or the batch's own time limit `until`): the job is then not recorded, and a
+/// resume runs it again.
+pub(super) fn run_job(
+    job: &Job,
+    memory_mb: Option<u64>,
+    until: Option<Instant>,
+) -> Option<ResultLine> {
     let started = Instant::now();
     // QUANDARY_BATCH_PROGRAM: run jobs through another program (a wrapper that starts
     // quandary in a container, say); by default this one.
@@ -229,7 +235,7 @@ pub(super) fn run_job(job: &Job, memory_mb: Option<u64>) -> Option<ResultLine> {
             Ok(None) => {}
             Err(_) => break None,
         }
-        if STOP.load(Ordering::SeqCst) {
+        if STOP.load(Ordering::SeqCst) || until.is_some_and(|u| Instant::now() >= u) {
             kill_group(&mut child);
             let _ = child.wait();
             return None;
@@ -384,6 +390,11 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
         pending.len(),
         k
     );
+    // The batch's own time limit (a scheduler's wall-clock allowance): no job starts after
+    // it, and the jobs in flight then are stopped and left for a resume.
+    let limit = super::super::time_limit(m)?;
+    let until = limit.and_then(|l| Instant::now().checked_add(l));
+    let over = || until.is_some_and(|u| Instant::now() >= u);
     let file = Mutex::new(file);
     stop_on_signals();
     let counts: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
@@ -409,10 +420,13 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
                 let Some(job) = queue.lock().expect("queue").next() else {
                     break;
                 };
-                if failed_write.lock().expect("flag").is_some() || STOP.load(Ordering::SeqCst) {
+                if failed_write.lock().expect("flag").is_some()
+                    || STOP.load(Ordering::SeqCst)
+                    || over()
+                {
                     break;
                 }
-                let Some(e) = run_job(job, memory_mb) else {
+                let Some(e) = run_job(job, memory_mb, until) else {
                     break;
                 };
                 let line = serde_json::to_string(&e).unwrap_or_default();
@@ -468,6 +482,15 @@ pub fn batch(m: &ArgMatches) -> Result<i32, Error> {
             pending.len()
         );
         return Ok(130);
+    }
+    if over() && finished.load(Ordering::SeqCst) < pending.len() {
+        let n = finished.load(Ordering::SeqCst);
+        eprintln!(
+            "quandary: the batch's time limit ({} s) ended it after {n} of {} jobs; the jobs in flight were not recorded; the same command resumes",
+            limit.map_or(0.0, |l| l.as_secs_f64()),
+            pending.len()
+        );
+        return Ok(1);
     }
     let open: usize = counts
         .iter()

@@ -78,6 +78,9 @@ pub struct Merged {
     pub from: Option<String>,
     /// Cubes a limit stopped before they answered.
     pub unanswered: Vec<String>,
+    /// The share of the space no cube's result covers (jobs not run yet), if any: the answer
+    /// then holds only where cubes answered, and is no refutation or count of the whole.
+    pub uncovered: Option<String>,
     /// A restriction every cube's search had (e.g. symmetric boards only).
     pub within: Option<String>,
     /// Unanswered cubes replaced by finer ones that answered.
@@ -196,6 +199,7 @@ fn single(q: &str, r: &ResultLine) -> Merged {
         cubes: None,
         from: None,
         unanswered: Vec::new(),
+        uncovered: None,
         within: None,
         replaced: 0,
         seconds: r.seconds,
@@ -268,8 +272,21 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
             .max()
             .unwrap_or(0),
     };
-    cubes::coverage(&all, n)
+    let uncovered = cubes::coverage(&all, n)
         .map_err(|why| Error::input(format!("`{q}`: will not merge: {why}")))?;
+    // The share no cube covers (its jobs not run yet) is one more part without an answer.
+    let mut parts = parts;
+    if let Some(share) = &uncovered {
+        parts.push(Part {
+            cube: Vec::new(),
+            status: Status::Unknown,
+            count: None,
+            count_at_least: None,
+            unique: None,
+            objective: None,
+            source: share.clone(),
+        });
+    }
     let maximise = rs.iter().find_map(|r| facts(r).and_then(|c| c.maximise));
     let verb = rs[0].argv.get(1).map_or("", |s| s.as_str());
     let query = match verb {
@@ -280,7 +297,8 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
         _ if maximise.is_some() => Query::Optimum,
         _ => Query::First,
     };
-    let c = cubes::combine(query, maximise, &parts);
+    let mut c = cubes::combine(query, maximise, &parts);
+    c.unanswered.retain(|u| Some(u) != uncovered.as_ref());
     let total: f64 = rs.iter().map(|r| r.seconds).sum();
     let longest = rs.iter().map(|r| r.seconds).fold(0.0, f64::max);
     let within = rs.iter().find_map(|r| facts(r).and_then(|c| c.within));
@@ -299,8 +317,13 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
         text += &format!(", unique {u}");
     }
     text += &format!(
-        " [{} cubes covering the whole space; {:.1} s in all, longest {:.1} s{}]",
+        " [{} cubes covering {}; {:.1} s in all, longest {:.1} s{}]",
         rs.len(),
+        if uncovered.is_some() {
+            "part of the space"
+        } else {
+            "the whole space"
+        },
         total,
         longest,
         match replaced {
@@ -324,6 +347,9 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
             why.join("; ")
         );
     }
+    if let Some(share) = &uncovered {
+        text += &format!("; {share} (the same batch command resumes the rest)");
+    }
     Ok(Merged {
         question: q.to_string(),
         id: None,
@@ -335,6 +361,7 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
         cubes: Some(rs.len()),
         from: c.from,
         unanswered: c.unanswered,
+        uncovered,
         within,
         replaced,
         seconds: (total * 1000.0).round() / 1000.0,
