@@ -5,6 +5,7 @@
 //! into the puzzle's own terms, checked by the puzzle's independent verifier, and rendered.
 
 pub mod error;
+pub mod explain;
 pub mod geometry;
 pub mod guard;
 pub mod input;

@@ -8,7 +8,7 @@
 use quandary::model::{lp, opb};
 use quandary::puzzles::{Files, Place, Puzzle};
 use quandary::runner::registry::{options, OptionsIn};
-use quandary::runner::{run, Limits, Query};
+use quandary::runner::{run, Limits, Query, Reasons};
 use quandary::solve::sat::SatBackend;
 use quandary::solve::search::{Search, Status};
 use quandary::solve::Backend;
@@ -144,13 +144,13 @@ fn explanations_hold_in_every_solution<P: Puzzle>(w: &[&str], o: &Value) {
     // Within 10 s: the steps made by then are checked all the same (Tank 5×5 takes most of a
     // minute to finish).
     let limits = Limits::new(Some(std::time::Duration::from_secs(10)));
-    let out = match run::<P>(&i, &o, Query::Explain, &limits) {
+    let out = match run::<P>(&i, &o, Query::Explain(Reasons::Levels), &limits) {
         Ok(out) => out,
         // A formulation explain does not read reasons off is refused, saying so.
         Err(quandary::Error::Input(why)) if why.contains("formulation") => return,
         Err(e) => panic!("{} {w:?}: explain: {e}", P::NAME),
     };
-    let all = enumerate_all_of::<P>(&i, &o, Query::Explain);
+    let all = enumerate_all_of::<P>(&i, &o, Query::Explain(Reasons::Levels));
     if all.is_empty() {
         assert_eq!(out.status, Status::Infeasible, "{} {w:?}", P::NAME);
         assert!(out.facts.explanation.is_none(), "{} {w:?}", P::NAME);
@@ -158,7 +158,7 @@ fn explanations_hold_in_every_solution<P: Puzzle>(w: &[&str], o: &Value) {
     }
     let stopped = out.status == Status::Unknown;
     let x = out.facts.explanation.expect("an explanation");
-    let f = P::formulate(&i, &o, Query::Explain).unwrap();
+    let f = P::formulate(&i, &o, Query::Explain(Reasons::Levels)).unwrap();
     for (k, step) in x.steps.iter().enumerate() {
         assert!(
             !step.reason.is_empty(),

@@ -4,12 +4,12 @@
 //! (dropping any element admits a board where a conclusion fails) and, where it says so,
 //! the cheapest (no cheaper set of the elements available then forces its first conclusion).
 
+use quandary::explain::{Cited, Explanation, Minimal};
 use quandary::model::Kind;
 use quandary::puzzles::battleship::{formats, BattleshipPuzzle};
+use quandary::puzzles::Reasons;
 use quandary::puzzles::{Place, Puzzle, Query};
-use quandary::runner::explain::{Cited, Explanation, Minimal};
 use quandary::runner::{run, Limits};
-use quandary::solve::limits::Reasons;
 
 /// A board: bit `r * cols + c` set for a ship cell.
 struct Rules {
@@ -178,9 +178,9 @@ fn explain(text: &str, reasons: Reasons) -> Explained {
         longest: grid.max_len(),
     };
     let options = Default::default();
-    let limits = Limits::none().explaining(reasons);
-    let o = run::<BattleshipPuzzle>(&grid, &options, Query::Explain, &limits).expect("explained");
-    let f = BattleshipPuzzle::formulate(&grid, &options, Query::Explain).expect("model");
+    let query = Query::Explain(reasons);
+    let o = run::<BattleshipPuzzle>(&grid, &options, query, &Limits::none()).expect("explained");
+    let f = BattleshipPuzzle::formulate(&grid, &options, query).expect("model");
     let groups = f.model.groups.iter().map(Cited::from).collect();
     Explained {
         rules,
@@ -395,7 +395,13 @@ fn explained(
     limits: &Limits,
 ) -> quandary::runner::Outcome<quandary::puzzles::battleship::Layout> {
     let (_, grid) = formats::parse(text, None).expect("puzzle");
-    run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, limits).expect("answered")
+    run::<BattleshipPuzzle>(
+        &grid,
+        &Default::default(),
+        Query::Explain(Reasons::Levels),
+        limits,
+    )
+    .expect("answered")
 }
 
 #[test]
@@ -456,8 +462,8 @@ fn generate_makes_puzzles_in_the_band_asked_for() {
             run::<BattleshipPuzzle>(&grid, &cell, Query::Count, &Limits::none()).expect("counted");
         assert_eq!(count.facts.count, Some(1), "{name}: unique");
         // On the one engine ratings use: the same steps every run.
-        let alone = Limits::none().explaining(Reasons::Alone);
-        let x = run::<BattleshipPuzzle>(&grid, &Default::default(), Query::Explain, &alone)
+        let alone = Query::Explain(Reasons::Alone);
+        let x = run::<BattleshipPuzzle>(&grid, &Default::default(), alone, &Limits::none())
             .expect("explained")
             .facts
             .explanation
@@ -477,8 +483,13 @@ fn the_chess_example_is_explained_to_its_one_placement() {
     )];
     let files = quandary::input::Files::Disk;
     let i = ChessAvoidance::read(&words, &options, files).expect("the board");
-    let o =
-        run::<ChessAvoidance>(&i, &options, Query::Explain, &Limits::none()).expect("explained");
+    let o = run::<ChessAvoidance>(
+        &i,
+        &options,
+        Query::Explain(Reasons::Levels),
+        &Limits::none(),
+    )
+    .expect("explained");
     let x = o.facts.explanation.expect("explained");
     assert!(x.complete);
     // The six pieces the steps place are the unique solution's.
@@ -530,7 +541,7 @@ fn step_pictures_show_the_counts_and_the_clues_given() {
     let text = "size 2 3\nfleet 2\nrows 1 ?\ncols 1 0 1\ngrid\no . .\n. . .\n";
     let o = explained(text, &Limits::none());
     let x = o.facts.explanation.expect("explained");
-    let pictures = quandary::runner::explain::pictures(&x);
+    let pictures = quandary::explain::pictures(&x);
     assert!(!pictures.is_empty());
     let texts = |svg: &str| -> Vec<String> {
         svg.split("<text")
@@ -587,7 +598,7 @@ fn one_engine_gives_the_puzzles_rating_and_a_race_says_when_it_does_not() {
                 std::slice::from_ref(&file),
                 quandary::input::Files::Disk,
                 quandary::runner::registry::OptionsIn::Default,
-                Query::Explain,
+                Query::Explain(Reasons::Levels),
                 &Limits::none(),
                 None,
             )

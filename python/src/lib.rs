@@ -336,12 +336,7 @@ fn answer(
         Ok(report) => {
             let json = serde_json::to_string(&report)
                 .map_err(|e| InternalError::new_err(format!("the report: {e}")))?;
-            let steps = report
-                .facts
-                .explanation
-                .as_ref()
-                .map(quandary::runner::explain::pictures)
-                .unwrap_or_default();
+            let steps = report.step_svgs.clone();
             Ok((json, report.text, report.svg, steps, interrupted))
         }
         // Stopped before it had anything to report: an answer of its own, as the command

@@ -67,8 +67,30 @@ pub enum Query {
     /// The decisions that take the same value in every solution (optimal one).
     Forced,
     /// The solution (or what is forced) as a chain of small deductions from the givens and
-    /// the rules, each with a minimal reason ([`crate::runner::explain`]).
-    Explain,
+    /// the rules, each with a minimal reason ([`crate::explain`]), looked for as the
+    /// [`Reasons`] say.
+    Explain(Reasons),
+}
+
+/// How `explain` looks for a step's reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reasons {
+    /// Pools from the decision's neighbourhood out to every element, cached reasons, one
+    /// global shrink a step, every decision the reason forces concluded at once; on a machine
+    /// with two or more threads, two engines race ([`Reasons::Alone`] and
+    /// [`Reasons::Counting`]) and the first to finish gives the explanation.
+    #[default]
+    Levels,
+    /// [`Reasons::Levels`] on one engine, every row in clauses: the same steps every run
+    /// (`--threads 1`). Difficulty ratings use it.
+    Alone,
+    /// [`Reasons::Levels`] on one engine that counts the "exactly" rows during search.
+    Counting,
+    /// The baseline the docs measure against (`--plain`): for every open decision a
+    /// deletion-based minimal reason over every element, the cheapest taken, one decision a
+    /// step.
+    Plain,
 }
 
 impl Query {
@@ -81,7 +103,7 @@ impl Query {
             Query::Count => "count",
             Query::Unique => "unique",
             Query::Forced => "forced",
-            Query::Explain => "explain",
+            Query::Explain(_) => "explain",
         }
     }
 }
@@ -127,7 +149,7 @@ impl Purpose {
     pub fn of(query: Query) -> Purpose {
         match query {
             Query::First | Query::Optimum | Query::AtLeast(_) => Purpose::Find,
-            Query::Count | Query::Unique | Query::Forced | Query::Explain => Purpose::Enumerate,
+            Query::Count | Query::Unique | Query::Forced | Query::Explain(_) => Purpose::Enumerate,
         }
     }
 }

@@ -225,3 +225,61 @@ impl GridPicture {
         self.doc.to_string()
     }
 }
+
+/// Hex cells (axial coordinates) with a label in each labelled cell, shaded; the others blank.
+pub fn hex_labels(
+    cells: &[(i32, i32)],
+    labels: &std::collections::BTreeMap<(i32, i32), String>,
+    title: &str,
+) -> String {
+    let size = 26.0;
+    let centre = |q: i32, r: i32| {
+        let x = size * 3f64.sqrt() * (q as f64 + r as f64 / 2.0);
+        let y = size * 1.5 * r as f64;
+        (x, y)
+    };
+    let pts: Vec<(f64, f64, (i32, i32))> = cells
+        .iter()
+        .map(|&(q, r)| {
+            let (x, y) = centre(q, r);
+            (x, y, (q, r))
+        })
+        .collect();
+    let (mut x0, mut y0, mut x1, mut y1) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for &(x, y, _) in &pts {
+        x0 = x0.min(x);
+        y0 = y0.min(y);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
+    let pad = size * 1.2;
+    let (w, h) = (x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad);
+    let mut doc = document(w, h, title);
+    for (x, y, p) in pts {
+        let (cx, cy) = (x - x0 + pad, y - y0 + pad);
+        let corners: Vec<String> = (0..6)
+            .map(|k| {
+                let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
+                format!("{:.1},{:.1}", cx + size * a.cos(), cy + size * a.sin())
+            })
+            .collect();
+        let label = labels.get(&p);
+        doc.append(
+            svg::node::element::Polygon::new()
+                .set("points", corners.join(" "))
+                .set(
+                    "fill",
+                    if label.is_some() {
+                        "#cfe3c8"
+                    } else {
+                        "#ffffff"
+                    },
+                )
+                .set("stroke", "#444"),
+        );
+        if let Some(l) = label {
+            doc.append(centred_text(cx, cy, l, size * 0.5).set("fill", "#222"));
+        }
+    }
+    doc.to_string()
+}

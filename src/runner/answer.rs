@@ -3,11 +3,14 @@
 //! in a restricted part of the space ([`InScope`]). What is asked ([`Query`]) and what a
 //! decision means ([`Meaning`], [`Place`]) belong to the puzzle trait, below.
 
-use crate::model::{Kind, Size};
-use crate::puzzles::{Meaning, Place, Query};
+pub use crate::explain::answer::{
+    Cited, Difficulty, Explanation, Forced, Minimal, Step, StepBoard,
+};
+use crate::model::Size;
+use crate::puzzles::{Place, Query};
 use crate::solve::search::Status;
 use crate::solve::EngineSize;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// How an answer was obtained.
 #[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
@@ -32,15 +35,6 @@ pub struct Stats {
     /// What stopped a run that ended "unknown": "the time limit" or "a stop request".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<String>,
-}
-
-/// A decision that takes the same value in every solution.
-#[derive(Clone, Debug, Serialize, serde::Deserialize)]
-pub struct Forced {
-    #[serde(flatten)]
-    pub meaning: Meaning,
-    /// The value it is forced to: true ("at place, says") or false ("at place, not says").
-    pub value: bool,
 }
 
 /// The forced decisions, and how far the search for them got.
@@ -168,97 +162,6 @@ impl Facts {
             None => self.status != Status::Unknown,
         }
     }
-}
-
-/// What a step's reason cites.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cited {
-    pub kind: Kind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub place: Option<Place>,
-    pub text: String,
-    /// The places whose decisions it speaks of (a row count: its row), for pictures.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub cells: Vec<Place>,
-}
-
-impl From<&crate::model::Group> for Cited {
-    /// A group of the model as a reason cites it (its places not yet filled in).
-    fn from(g: &crate::model::Group) -> Cited {
-        Cited {
-            kind: g.kind,
-            place: g.place,
-            text: g.text.clone(),
-            cells: Vec::new(),
-        }
-    }
-}
-
-/// How minimal a step's reason is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Minimal {
-    /// No element can be dropped (a minimal unsatisfiable subset).
-    Subset,
-    /// No reason for this conclusion costs less (an optimal unsatisfiable subset).
-    Smallest,
-}
-
-/// One deduction: what it concludes, from what.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Step {
-    pub derived: Vec<Forced>,
-    pub reason: Vec<Cited>,
-    /// The reason's cost: its elements' `explain::cost`s summed.
-    pub cost: u32,
-    pub minimal: Minimal,
-}
-
-/// How hard a puzzle is by its explanation: the dearest step it needs, and all of them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Difficulty {
-    pub hardest: u32,
-    pub total: u32,
-    pub steps: usize,
-}
-
-/// The explanation of a puzzle instance.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Explanation {
-    pub steps: Vec<Step>,
-    pub difficulty: Difficulty,
-    /// Whether these are the steps the puzzle's difficulty rating takes (one engine with every
-    /// row in clauses: `explain --threads 1`, `unique --difficulty`, `generate --difficulty`
-    /// give the same). False when the engine counting the "exactly" rows won a race, whose
-    /// steps (and so their costs) can differ, or for `--plain`.
-    #[serde(default)]
-    pub rating: bool,
-    /// Whether the steps reach the whole solution. False for a puzzle with several solutions
-    /// (the steps then reach what is forced) or when a limit stopped the run.
-    pub complete: bool,
-    /// Decisions shown on a board (true in the solution, or with a word for false) that the
-    /// steps did not reach: not forced, or not reached before a limit.
-    pub open: usize,
-    /// How a step's cost is counted.
-    pub costs: String,
-    /// What the steps' pictures are drawn on (`explain::pictures`, for `--svg DIR` and the
-    /// page's stepper): drawn only when asked for, since on a large board they take longer
-    /// than a time limit should be overrun by.
-    #[serde(skip)]
-    pub board: StepBoard,
-}
-
-/// The board the pictures of an explanation's steps are drawn on.
-#[derive(Clone, Debug, Default)]
-pub struct StepBoard {
-    /// Every place a decision speaks of.
-    pub places: Vec<Place>,
-    /// Rows and columns, for a board of square cells.
-    pub extent: Option<(usize, usize)>,
-    /// The instance, for the captions.
-    pub title: String,
-    /// The counts beside the rows and columns and the clues given, drawn on every step.
-    pub givens: crate::puzzles::Givens,
 }
 
 /// The answer to a query: its facts, and the verified solutions (the first, and for

@@ -297,7 +297,7 @@ pub fn combine(query: Query, maximise: Option<bool>, parts: &[Part]) -> Combined
                 c.unique = (seen == 1).then_some(true);
             }
         }
-        Query::Forced | Query::Explain => {}
+        Query::Forced | Query::Explain(_) => {}
     }
     c
 }

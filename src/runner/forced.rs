@@ -7,21 +7,8 @@
 use super::answer::{Forced, ForcedSet};
 use crate::puzzles::{Meaning, Place};
 use std::collections::BTreeMap;
-use svg::Node;
 
-/// The places the decisions' meanings name, sorted and each once, and the rows and columns
-/// they span on a square-cell board (`None` for hex boards): the board a partial solution or
-/// an explanation's step is drawn on.
-pub fn board(meanings: &[crate::puzzles::Meaning]) -> (Vec<Place>, Option<(usize, usize)>) {
-    let mut places: Vec<Place> = meanings.iter().map(|m| m.place).collect();
-    places.sort();
-    places.dedup();
-    let extent = places.iter().try_fold((0, 0), |(r0, c0), p| match *p {
-        Place::Cell(r, c) => Some((r0.max(r + 1), c0.max(c + 1))),
-        Place::Hex(..) => None,
-    });
-    (places, extent)
-}
+pub use crate::explain::answer::board;
 
 /// The forced set of decisions whose meanings are `meanings`, given those proved forced
 /// (`out`) and how many were left undecided: places where every decision is forced false
@@ -137,67 +124,8 @@ pub fn svg(set: &ForcedSet, title: &str) -> String {
             }
             pic.finish()
         }
-        None => hex_labels(&set.places, &marks, title),
+        None => hex_picture(&set.places, &marks, title),
     }
 }
 
-/// Hex cells (axial coordinates) with a label in each labelled cell, shaded; the others blank.
-pub(crate) fn hex_labels(
-    cells: &[Place],
-    labels: &std::collections::BTreeMap<Place, String>,
-    title: &str,
-) -> String {
-    let size = 26.0;
-    let centre = |q: i32, r: i32| {
-        let x = size * 3f64.sqrt() * (q as f64 + r as f64 / 2.0);
-        let y = size * 1.5 * r as f64;
-        (x, y)
-    };
-    let pts: Vec<(f64, f64, Place)> = cells
-        .iter()
-        .filter_map(|p| match *p {
-            Place::Hex(q, r) => {
-                let (x, y) = centre(q, r);
-                Some((x, y, *p))
-            }
-            Place::Cell(..) => None,
-        })
-        .collect();
-    let (mut x0, mut y0, mut x1, mut y1) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    for &(x, y, _) in &pts {
-        x0 = x0.min(x);
-        y0 = y0.min(y);
-        x1 = x1.max(x);
-        y1 = y1.max(y);
-    }
-    let pad = size * 1.2;
-    let (w, h) = (x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad);
-    let mut doc = crate::render::svg::document(w, h, title);
-    for (x, y, p) in pts {
-        let (cx, cy) = (x - x0 + pad, y - y0 + pad);
-        let corners: Vec<String> = (0..6)
-            .map(|k| {
-                let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
-                format!("{:.1},{:.1}", cx + size * a.cos(), cy + size * a.sin())
-            })
-            .collect();
-        let label = labels.get(&p);
-        doc.append(
-            svg::node::element::Polygon::new()
-                .set("points", corners.join(" "))
-                .set(
-                    "fill",
-                    if label.is_some() {
-                        "#cfe3c8"
-                    } else {
-                        "#ffffff"
-                    },
-                )
-                .set("stroke", "#444"),
-        );
-        if let Some(l) = label {
-            doc.append(crate::render::svg::centred_text(cx, cy, l, size * 0.5).set("fill", "#222"));
-        }
-    }
-    doc.to_string()
-}
+pub(crate) use crate::explain::pictures::hex_picture;

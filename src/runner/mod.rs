@@ -22,7 +22,6 @@
 pub mod answer;
 pub mod batch;
 pub mod cubes;
-pub mod explain;
 pub mod forced;
 pub mod registry;
 pub mod report;
@@ -35,7 +34,7 @@ use crate::solve::search::{Search, Status, Step};
 use crate::solve::Backend;
 use std::time::Instant;
 
-pub use crate::puzzles::{Meaning, Place, Query};
+pub use crate::puzzles::{Meaning, Place, Query, Reasons};
 pub use crate::solve::limits::{bounded, too_large, Limits};
 pub use answer::{Facts, Forced, ForcedSet, InScope, Outcome, Stats};
 
@@ -51,9 +50,9 @@ pub fn run<P: Puzzle>(
     // A recorded run ([`crate::solve::proof`]) certifies SAT refutations: it goes straight to the
     // full model, on one engine. So does a run on the MIP backend, whose point is what the
     // MIP solver makes of the model itself.
-    if query == Query::Explain {
+    if let Query::Explain(reasons) = query {
         let outcome = match stage(query, limits, "explaining", || {
-            explain::explain::<P>(instance, options, limits)
+            explained::<P>(instance, options, reasons, limits)
         })? {
             Err(stopped) => stopped,
             Ok(answered) => answered?,
@@ -95,7 +94,7 @@ pub fn run<P: Puzzle>(
     }
     let mut outcome = verified::<P>(instance, outcome, limits)?;
     if query == Query::Unique && outcome.unique == Some(true) && P::rated(options) {
-        let rating = explain::rate::<P>(instance, options, limits)?;
+        let rating = rate::<P>(instance, options, limits)?;
         let details = outcome
             .facts
             .details
@@ -104,6 +103,53 @@ pub fn run<P: Puzzle>(
         outcome.stats.seconds = limits.seconds();
     }
     Ok(outcome)
+}
+
+/// `explain` ([`crate::explain`]): where the puzzle has a goal, the optimum proved first (by
+/// [`run`]), then the steps.
+fn explained<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    reasons: Reasons,
+    limits: &Limits,
+) -> Result<Outcome<P::Solution>> {
+    let query = Query::Explain(reasons);
+    let f = crate::explain::prepare::<P>(instance, options, query)?;
+    let optimum = match f.goal {
+        None => None,
+        Some(_) => {
+            let o = run::<P>(instance, options, Query::Optimum, limits)?;
+            match (o.status, o.objective) {
+                (Status::Optimal, Some(v)) => Some(v),
+                (Status::Infeasible, _) => return Ok(Outcome::new(query, Status::Infeasible)),
+                _ => return Ok(Outcome::new(query, Status::Unknown)),
+            }
+        }
+    };
+    let x = crate::explain::explain::<P>(f, instance, options, reasons, optimum, limits.deadline)?;
+    let mut outcome = Outcome::new(query, x.status);
+    outcome.solutions.extend(x.solution);
+    outcome.explanation = x.explanation;
+    if !x.method.is_empty() {
+        outcome.stats.method = x.method;
+        outcome.stats.model = x.model;
+        outcome.stats.solver_calls = Some(x.solver_calls);
+    }
+    Ok(outcome)
+}
+
+/// A unique instance's difficulty by its explanation on one engine ([`Reasons::Alone`], the
+/// same every run), or why there is none: `None` when a limit stopped the explanation first.
+pub fn rate<P: Puzzle>(
+    instance: &P::Instance,
+    options: &P::Options,
+    limits: &Limits,
+) -> Result<Option<crate::explain::Difficulty>> {
+    let o = run::<P>(instance, options, Query::Explain(Reasons::Alone), limits)?;
+    Ok(match (&o.facts.explanation, o.facts.status) {
+        (Some(x), Status::Solved) if x.complete => Some(x.difficulty),
+        _ => None,
+    })
 }
 
 /// Answers `query` inside one cube of a split question (cube-and-conquer, see
@@ -117,7 +163,7 @@ pub fn run_cube<P: Puzzle>(
     limits: &Limits,
     cube: &[i64],
 ) -> Result<Outcome<P::Solution>> {
-    if matches!(query, Query::Forced | Query::Explain) {
+    if matches!(query, Query::Forced | Query::Explain(_)) {
         return Err(Error::input(format!(
             "--cube applies to solve, count, unique, optimum and reach, not to {}",
             query.verb()

@@ -81,7 +81,7 @@ pub trait Entry: Sync {
             "count" => Query::Count,
             "unique" => Query::Unique,
             "forced" => Query::Forced,
-            "explain" => Query::Explain,
+            "explain" => Query::Explain(crate::puzzles::Reasons::Levels),
             "optimum" if self.has_goal() => Query::Optimum,
             "reach" if self.has_goal() => Query::AtLeast(at_least.ok_or_else(|| {
                 Error::input("reach needs the value to reach (--at-least V, or \"at_least\")")

@@ -29,6 +29,9 @@ pub struct Report {
     /// The solution in the puzzle's own file format, where it has one.
     #[serde(skip)]
     pub file: Option<String>,
+    /// One picture a step of its explanation, where it has one ([`crate::explain::pictures`]).
+    #[serde(skip)]
+    pub step_svgs: Vec<String>,
 }
 
 impl std::ops::Deref for Report {
@@ -62,6 +65,7 @@ impl Report {
             text: String::new(),
             svg: None,
             file: None,
+            step_svgs: Vec::new(),
         }
     }
 
@@ -176,8 +180,8 @@ pub fn report<P: Puzzle>(
             }
         }
         (Query::Unique, _) => format!("not unique: two {noun}s shown"),
-        (Query::Forced | Query::Explain, Status::Infeasible) => format!("no {noun} at all"),
-        (Query::Explain, s) => match &o.explanation {
+        (Query::Forced | Query::Explain(_), Status::Infeasible) => format!("no {noun} at all"),
+        (Query::Explain(_), s) => match &o.explanation {
             None => status_word(s).to_string(),
             Some(x) => {
                 let d = x.difficulty;
@@ -250,7 +254,8 @@ pub fn report<P: Puzzle>(
         r.text += &format!("{remark}\n");
     }
     if let Some(x) = &o.explanation {
-        r.text += &format!("\n{}", crate::runner::explain::text(x));
+        r.text += &format!("\n{}", crate::explain::text(x));
+        r.step_svgs = crate::explain::pictures(x);
     }
     if let Some(fs) = o
         .forced

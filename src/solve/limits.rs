@@ -43,28 +43,6 @@ pub struct Limits {
     /// Where the run writes certificates of its refutations (`--proof`); a recorded run
     /// solves the full model alone, on the SAT backend.
     pub recorder: Option<super::proof::Shared>,
-    /// How `explain` looks for its steps' reasons.
-    pub reasons: Reasons,
-}
-
-/// How `explain` looks for a step's reason.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Reasons {
-    /// Pools from the decision's neighbourhood out to every element, cached reasons, one
-    /// global shrink a step, every decision the reason forces concluded at once; on a machine
-    /// with two or more threads, two engines race ([`Reasons::Alone`] and
-    /// [`Reasons::Counting`]) and the first to finish gives the explanation.
-    #[default]
-    Levels,
-    /// [`Reasons::Levels`] on one engine, every row in clauses: the same steps every run
-    /// (`--threads 1`). Difficulty ratings use it.
-    Alone,
-    /// [`Reasons::Levels`] on one engine that counts the "exactly" rows during search.
-    Counting,
-    /// The baseline the docs measure against (`--plain`): for every open decision a
-    /// deletion-based minimal reason over every element, the cheapest taken, one decision a
-    /// step.
-    Plain,
 }
 
 impl std::fmt::Debug for Limits {
@@ -76,7 +54,6 @@ impl std::fmt::Debug for Limits {
             .field("engine", &self.engine)
             .field("progress", &self.progress.is_some())
             .field("recorded", &self.recorder.is_some())
-            .field("reasons", &self.reasons)
             .finish()
     }
 }
@@ -96,7 +73,6 @@ impl Limits {
             progress: None,
             recorder: None,
             leave_to_exit: false,
-            reasons: Reasons::Levels,
         }
     }
 
@@ -132,12 +108,6 @@ impl Limits {
     /// The same run, reporting its progress to `sink`.
     pub fn with_progress(mut self, sink: Option<crate::guard::progress::Sink>) -> Limits {
         self.progress = sink;
-        self
-    }
-
-    /// The same run, its explanation's reasons looked for as `reasons` says.
-    pub fn explaining(mut self, reasons: Reasons) -> Limits {
-        self.reasons = reasons;
         self
     }
 

@@ -9,6 +9,7 @@ pub mod highs;
 pub mod limits;
 pub mod portfolio;
 pub mod proof;
+pub mod reasons;
 pub mod sat;
 pub mod search;
 

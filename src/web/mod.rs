@@ -580,8 +580,8 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
             out["text"] = json!(report.text);
             out["svg"] = json!(report.svg);
-            if let Some(x) = &report.facts.explanation {
-                out["step_svgs"] = json!(quandary::runner::explain::pictures(x));
+            if report.facts.explanation.is_some() {
+                out["step_svgs"] = json!(report.step_svgs);
             }
             Answer::json(200, out)
         }

@@ -164,13 +164,13 @@ impl Puzzle for BattleshipPuzzle {
     }
 
     fn formulate<'a>(p: &'a Grid, o: &Options, query: Query) -> Result<Formulated<'a, Layout>> {
-        if query == Query::Explain && o.formulation != Formulation::Runs {
+        if matches!(query, Query::Explain(_)) && o.formulation != Formulation::Runs {
             return Err(crate::error::Error::input(
                 "explain reads its reasons off the runs formulation (the default): drop --formulation",
             ));
         }
         let mut bm = BattleshipModel::new(p, o.formulation, true);
-        if query == Query::Explain {
+        if matches!(query, Query::Explain(_)) {
             // "Exactly" reads better than "at most" in a reason, and with every row count
             // given the two are the same (see the runs model).
             for c in &mut bm.model.constraints {

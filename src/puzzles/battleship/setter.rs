@@ -10,6 +10,7 @@ use super::model::{BattleshipModel, Formulation};
 use super::{Grid, Layout, Symbol};
 use crate::error::{Error, Result};
 use crate::model::{Lit, Var};
+use crate::solve::reasons::{self, Facts, Shrunk, Trial};
 use crate::solve::sat::SatBackend;
 use crate::solve::search::{Search, Status, Step};
 use crate::solve::Backend;
@@ -190,7 +191,10 @@ impl ClueSession {
 
     /// Removes clues greedily in `order` while the target stays unique: afterwards every
     /// clue left is necessary (removing clues only adds solutions, so one pass suffices).
-    /// Each proof of uniqueness also names the clues it used; the others go at once.
+    /// Each proof of uniqueness also names the clues it used; the others go at once. This is
+    /// the reason engine's deletion ([`crate::solve::reasons::shrink`]), the clues the
+    /// elements and uniqueness the conclusion; clues of `cells` not in `order` are kept
+    /// untried.
     ///
     /// Every intermediate set leaves the target unique (a set is replaced only by one a proof
     /// showed unique), so a stopped pass still answers one: `Err` carries it, not shown
@@ -200,44 +204,23 @@ impl ClueSession {
         cells: &[usize],
         order: &[usize],
     ) -> std::result::Result<Vec<usize>, Vec<usize>> {
-        let mut keep: Vec<usize> = cells.to_vec();
-        match self.used(&keep) {
-            Ok(Some(used)) => keep = used,
-            Ok(None) => {}
-            Err(Stopped) => return Err(keep),
-        }
-        let mut necessary: Vec<usize> = Vec::new();
-        for (n, &c) in order.iter().enumerate() {
-            if !keep.contains(&c) {
-                continue;
-            }
-            self.progress(format!(
-                "removing redundant clues: {}/{} tried, {} kept",
-                n,
-                order.len(),
-                keep.len()
+        let mut keep = match self.used(cells) {
+            Ok(Some(used)) => used,
+            Ok(None) => cells.to_vec(),
+            Err(Stopped) => return Err(cells.to_vec()),
+        };
+        let rank = |c: usize| order.iter().position(|&o| o == c);
+        keep.sort_by_key(|&c| rank(c).map_or((0, 0), |r| (1, r)));
+        let untried = keep.iter().filter(|&&c| rank(c).is_none()).count();
+        let mut say = |left: usize, needed: usize| {
+            crate::guard::progress::message(&format!(
+                "removing redundant clues: {left} kept, {needed} shown necessary"
             ));
-            let without: Vec<usize> = keep.iter().copied().filter(|&d| d != c).collect();
-            if self.witnessed(&without) {
-                necessary.push(c);
-                continue;
-            }
-            let proof = match self.used(&without) {
-                Ok(proof) => proof,
-                Err(Stopped) => return Err(keep),
-            };
-            match proof {
-                Some(used) => {
-                    // Necessary clues stay even if this proof did not need them.
-                    keep = without
-                        .into_iter()
-                        .filter(|d| used.contains(d) || necessary.contains(d))
-                        .collect();
-                }
-                None => necessary.push(c),
-            }
+        };
+        match reasons::shrink(&mut KeepsUnique(self), keep, untried, None, &mut say) {
+            Shrunk::Minimal(keep) => Ok(keep),
+            Shrunk::Hard(keep, _) | Shrunk::Stopped(keep) => Err(keep),
         }
-        Ok(keep)
     }
 
     /// Whether a solution found earlier agrees with the target on every clue of `cells`.
@@ -273,6 +256,26 @@ impl ClueSession {
 
     pub fn finish(&mut self) -> crate::solve::search::SearchStats {
         self.search.finish()
+    }
+}
+
+/// A clue session asked whether clue cells keep the target unique: the question the reason
+/// engine shrinks a clue set with.
+struct KeepsUnique<'s>(&'s mut ClueSession);
+
+impl Facts for KeepsUnique<'_> {
+    type Counter = ();
+
+    fn trial(&mut self, set: &[usize], _budget: Option<i32>) -> Trial<()> {
+        match self.0.used(set) {
+            Ok(Some(used)) => Trial::Forced(used),
+            Ok(None) => Trial::Counter(()),
+            Err(Stopped) => Trial::Stopped,
+        }
+    }
+
+    fn refuted_before(&self, set: &[usize]) -> bool {
+        self.0.witnessed(set)
     }
 }
 

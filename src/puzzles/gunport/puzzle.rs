@@ -143,7 +143,7 @@ impl Puzzle for GunportProblem {
         }
         // Forced cells are cells: a hole (`o`) or covered (`#`) in every optimal packing,
         // whichever domino covers it. The cell formulations have a hole variable per cell.
-        let holes = (matches!(query, Query::Forced | Query::Explain) && !gm.holes.is_empty())
+        let holes = (matches!(query, Query::Forced | Query::Explain(_)) && !gm.holes.is_empty())
             .then(|| gm.holes.clone());
         let mut f = g.formulated(gm, formulation, o.symmetry.describe().map(String::from));
         if let Some(holes) = holes {

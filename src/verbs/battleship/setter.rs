@@ -170,7 +170,7 @@ pub fn minimize(p: &Grid, o: &Options, seed: Option<u64>, limits: &Limits) -> Re
 }
 
 /// A band of difficulty for `generate --difficulty`: the dearest step of a puzzle's
-/// explanation between `least` and `most` (see [`crate::runner::explain::cost`]).
+/// explanation between `least` and `most` (see [`crate::explain::cost`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Band {
     pub least: u32,
@@ -219,7 +219,7 @@ impl Band {
 struct Banded {
     g: setter::Generated,
     seed: u64,
-    difficulty: Option<crate::runner::explain::Difficulty>,
+    difficulty: Option<crate::explain::Difficulty>,
     /// Cells of the solution shown as clues to make it easier.
     revealed: usize,
     seeds_tried: u64,
@@ -260,7 +260,7 @@ fn banded(
             let o = crate::runner::run::<BattleshipPuzzle>(
                 &g.puzzle,
                 &options,
-                crate::puzzles::Query::Explain,
+                crate::puzzles::Query::Explain(crate::puzzles::Reasons::Alone),
                 limits,
             )?;
             let Some(x) = o.facts.explanation.filter(|x| x.complete) else {
@@ -286,7 +286,7 @@ fn banded(
                 });
             }
             // Too hard: show the first cell each of the three dearest steps concludes.
-            let mut dear: Vec<&crate::runner::explain::Step> =
+            let mut dear: Vec<&crate::explain::Step> =
                 x.steps.iter().filter(|s| s.cost > band.most).collect();
             dear.sort_by_key(|s| std::cmp::Reverse(s.cost));
             let symbols = g.layout.symbols();
@@ -354,7 +354,7 @@ fn generated(
     fleet: &str,
     seed: u64,
     g: setter::Generated,
-    band: Option<(Band, Option<crate::runner::explain::Difficulty>, usize, u64)>,
+    band: Option<(Band, Option<crate::explain::Difficulty>, usize, u64)>,
     limits: &Limits,
 ) -> Result<Report> {
     let kept = g.puzzle.given().len();
