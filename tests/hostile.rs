@@ -51,7 +51,7 @@ fn open_board(rows: usize, cols: usize, fleet: &str) -> String {
 
 /// POSTs a workbench edit; the status code and the JSON answer.
 fn bench(server: &Server, board: &str, text: &str) -> (u16, serde_json::Value) {
-    let v = json!({"board": board, "text": text, "time_limit": 2});
+    let v = json!({"puzzle": "battleship", "board": board, "text": text, "time_limit": 2});
     let (code, body) = server.request("POST", "/api/bench", v.to_string().as_bytes());
     let r = serde_json::from_str(&body).unwrap_or_else(|_| panic!("not JSON: {body}"));
     (code, r)
@@ -188,7 +188,7 @@ fn typos_and_wrong_types_are_refused_and_errors_stay_short() {
     let (code, body) = server.request(
         "POST",
         "/api/bench",
-        json!({"board": "a", "text": "size 6 6", "time_limt": 3})
+        json!({"puzzle": "battleship", "board": "a", "text": "size 6 6", "time_limt": 3})
             .to_string()
             .as_bytes(),
     );

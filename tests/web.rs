@@ -604,7 +604,7 @@ fn a_workbench_board_keeps_its_engines_between_edits() {
     };
     let example = "size 6 6\nfleet 3 2 1\nrows ? 3 0 ? 3 ?\ncols ? 1 2 ? ? 2\ngrid\n. . . . . ~\n......\n......\n< . . . . .\n......\n......\n";
     let without = example.replace("< . . . . .", ". . . . . .");
-    let (code, r) = bench(json!({"board": "one", "text": example}));
+    let (code, r) = bench(json!({"puzzle": "battleship", "board": "one", "text": example}));
     assert_eq!(code, 200, "{r}");
     assert_eq!(r["unique"], true, "{r}");
     assert!(r["details"]["built"].as_u64().unwrap() >= 1, "{r}");
@@ -616,7 +616,7 @@ fn a_workbench_board_keeps_its_engines_between_edits() {
         r["details"]["redundant"], cold["solution"]["redundant"],
         "{r}"
     );
-    let (_, r) = bench(json!({"board": "one", "text": without}));
+    let (_, r) = bench(json!({"puzzle": "battleship", "board": "one", "text": without}));
     assert_eq!(r["unique"], false, "{r}");
     assert_eq!(r["details"]["built"], 0, "{r}");
     // Row 3 holds no ship: forced water there.
@@ -628,7 +628,7 @@ fn a_workbench_board_keeps_its_engines_between_edits() {
         );
     }
     // Back to the example: answered from what the first edit proved, with no solve.
-    let (_, r) = bench(json!({"board": "one", "text": example}));
+    let (_, r) = bench(json!({"puzzle": "battleship", "board": "one", "text": example}));
     assert_eq!(r["unique"], true, "{r}");
     assert_eq!(r["details"]["solves"], 0, "{r}");
     assert!(r["details"]["remembered"].as_u64().unwrap() > 0, "{r}");
@@ -640,8 +640,8 @@ fn a_workbench_board_keeps_its_engines_between_edits() {
         json!({"board": long, "text": example}),
         json!({"board": 7, "text": example}),
         json!({"board": "one"}),
-        json!({"board": "one", "text": "size 6"}),
-        json!({"board": "one", "text": example, "time_limit": -1}),
+        json!({"puzzle": "battleship", "board": "one", "text": "size 6"}),
+        json!({"puzzle": "battleship", "board": "one", "text": example, "time_limit": -1}),
     ] {
         let (code, r) = bench(bad.clone());
         assert_eq!(code, 400, "{bad}: {r}");
@@ -649,19 +649,24 @@ fn a_workbench_board_keeps_its_engines_between_edits() {
     }
     // Four more boards evict the first: its next edit builds engines again.
     for k in 0..4 {
-        let (code, _) = bench(json!({"board": format!("b{k}"), "text": example}));
+        let (code, _) =
+            bench(json!({"puzzle": "battleship", "board": format!("b{k}"), "text": example}));
         assert_eq!(code, 200);
     }
-    let (_, r) = bench(json!({"board": "one", "text": example}));
+    let (_, r) = bench(json!({"puzzle": "battleship", "board": "one", "text": example}));
     assert!(r["details"]["built"].as_u64().unwrap() >= 1, "{r}");
     // A 30×20 puzzle with spare clues takes seconds to check; a newer edit of the same
     // board stops it and is answered.
     let big = include_str!("../data/battleship/generated/30x20-seed6.txt");
-    let started = Instant::now();
     let older = std::thread::scope(|s| {
-        let first = s.spawn(|| bench(json!({"board": "big", "text": big, "time_limit": 30})));
-        std::thread::sleep(Duration::from_millis(500));
-        let (code, r) = bench(json!({"board": "big", "text": without, "time_limit": 30}));
+        let first = s.spawn(|| {
+            bench(json!({"puzzle": "battleship", "board": "big", "text": big, "time_limit": 30, "id": "older"}))
+        });
+        // The newer edit comes while the older check is going (the server says so).
+        server.wait_going("older");
+        let (code, r) = bench(
+            json!({"puzzle": "battleship", "board": "big", "text": without, "time_limit": 30}),
+        );
         assert_eq!(code, 200, "{r}");
         assert_eq!(r["unique"], false, "{r}");
         first.join().unwrap()
@@ -673,5 +678,11 @@ fn a_workbench_board_keeps_its_engines_between_edits() {
         "the older check was stopped: {}",
         older.1
     );
-    assert!(started.elapsed() < Duration::from_secs(20));
+    // By the check's own clock, well before its 30 s limit.
+    let seconds = older.1["stats"]["seconds"].as_f64().unwrap_or(0.0);
+    assert!(seconds < 20.0, "the older check ran {seconds} s");
+    // A puzzle that keeps no boards is refused, naming those that do.
+    let (code, r) = bench(json!({"puzzle": "tank", "board": "t", "text": "5"}));
+    assert_eq!(code, 400, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("battleship"), "{r}");
 }

@@ -269,6 +269,33 @@ fn checked(puzzle: &str, verb: &OwnVerb, p: &Param, v: &Value) -> Result<Value> 
     }
 }
 
+/// A board a front end keeps between a user's edits (the page's workbench): each edit is
+/// answered by engines that remember what the edits before taught them. A puzzle offers one
+/// in [`SESSIONS`].
+pub trait Session: Send {
+    /// Answers an edit: `text`, the board as the puzzle's readers know it.
+    fn check(&mut self, text: &str, limits: &Limits) -> Result<Report>;
+    /// About the bytes its engines hold between checks (what building them charged), for a
+    /// front end that charges kept sessions to its memory limit.
+    fn bytes(&self) -> u64;
+    /// Drops its engines (the next check builds anew).
+    fn forget(&mut self);
+}
+
+/// How a kept session of a puzzle's boards starts.
+pub type StartSession = fn() -> Box<dyn Session>;
+
+/// The puzzles whose boards a front end can keep, with how a session of one starts.
+pub static SESSIONS: &[(&str, StartSession)] = &[("battleship", battleship::session)];
+
+/// A new kept session of `puzzle`'s boards, if it offers them.
+pub fn session(puzzle: &str) -> Option<Box<dyn Session>> {
+    SESSIONS
+        .iter()
+        .find(|(p, _)| *p == puzzle)
+        .map(|(_, start)| start())
+}
+
 /// Every puzzle's own verbs: the one table, beside the registry's `PUZZLES`.
 pub static OWN: &[(&str, &[OwnVerb])] = &[
     ("gunport", gunport::VERBS),

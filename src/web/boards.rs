@@ -1,10 +1,11 @@
-//! The Battleship workbench's boards, kept between edits (`POST /api/bench`), and what they
-//! are charged against the server's memory limit. The routes (mod.rs) read and check the
+//! The workbench's boards, kept between edits (`POST /api/bench`): a kept session of any
+//! puzzle that offers one ([`quandary::verbs::Session`]; Battleship's is the first), and what
+//! they are charged against the server's memory limit. The routes (mod.rs) read and check the
 //! request; this file keeps the boards.
 
 use quandary::guard;
 use quandary::runner::Limits;
-use quandary::verbs::battleship::setter;
+use quandary::verbs::{self, Session};
 use quandary::Error;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
@@ -30,9 +31,11 @@ const KEPT_GROWTH: u64 = 2;
 
 /// One workbench board: its engines and what they learned, kept between edits.
 struct Board {
+    /// The puzzle, and the page's name for the board.
+    puzzle: String,
     id: String,
-    bench: Arc<Mutex<setter::Workbench>>,
-    /// The bytes its engines held after its last check ([`setter::Workbench::bytes`]).
+    bench: Arc<Mutex<Box<dyn Session>>>,
+    /// The bytes its engines held after its last check ([`Session::bytes`]).
     held: u64,
     /// The cancel flag of the check running on it: a newer edit of the board raises it (the
     /// older answer is of no use any more) and waits for the engines.
@@ -68,19 +71,22 @@ impl Boards {
         }
     }
 
-    /// Answers an edit of board `id` (`text`, any format the Battleship readers know) from the
-    /// board's engines as its earlier edits left them: unique or not, forced cells, spare
-    /// clues. A newer edit of the same board raises this one's `limits.cancel`.
-    pub fn check(&self, id: &str, text: &str, limits: Limits) -> Checked {
+    /// Answers an edit of `puzzle`'s board `id` (`text`, any format the puzzle's readers know)
+    /// from the board's engines as its earlier edits left them (Battleship: unique or not,
+    /// forced cells, spare clues). A newer edit of the same board raises this one's
+    /// `limits.cancel`.
+    pub fn check(&self, puzzle: &str, id: &str, text: &str, limits: Limits) -> Checked {
+        let start = || verbs::session(puzzle).ok_or_else(|| (400, no_session(Some(puzzle))));
         let cancel = limits.cancel.clone().unwrap_or_default();
         let (bench, going) = {
             let mut boards = self.lock();
-            let board = match boards.iter().position(|b| b.id == id) {
+            let board = match boards.iter().position(|b| b.id == id && b.puzzle == puzzle) {
                 Some(k) => boards.remove(k).expect("a board at k"),
                 None => Board {
+                    puzzle: puzzle.to_string(),
                     id: id.to_string(),
                     held: 0,
-                    bench: Arc::new(Mutex::new(setter::Workbench::new())),
+                    bench: Arc::new(Mutex::new(start()?)),
                     going: Arc::new(Mutex::new(None)),
                 },
             };
@@ -100,19 +106,19 @@ impl Boards {
             // A check that panicked: its engines are not to be trusted.
             Err(e) => {
                 let mut b = e.into_inner();
-                *b = setter::Workbench::new();
+                *b = start()?;
                 b
             }
         };
         if cancel.load(Ordering::Relaxed) {
             return Ok(
-                json!({"status": "unknown", "error": "a newer edit of this board came first", "puzzle": "battleship"}),
+                json!({"status": "unknown", "error": "a newer edit of this board came first", "puzzle": puzzle}),
             );
         }
-        let checked = workbench.check_text(text, &limits);
+        let checked = workbench.check(text, &limits);
         // The board's engines stay only if the boards kept fit their share of the memory.
         let held = workbench.bytes().saturating_mul(KEPT_GROWTH);
-        let kept = held > 0 && self.keep(id, &bench, held);
+        let kept = held > 0 && self.keep(&bench, held);
         if !kept {
             workbench.forget();
         }
@@ -127,23 +133,21 @@ impl Boards {
                 Ok(out)
             }
             Err(Error::Stopped(why)) => {
-                Ok(json!({"status": "unknown", "error": why, "puzzle": "battleship"}))
+                Ok(json!({"status": "unknown", "error": why, "puzzle": puzzle}))
             }
             Err(e @ Error::Internal(_)) => Err((500, e.to_string())),
             Err(e) => Err((400, e.to_string())),
         }
     }
 
-    /// Records that board `id` (the one whose workbench is `bench`) holds `held` bytes, and
-    /// evicts the boards used least recently until the boards kept hold at most their budget.
-    /// Answers whether the board is kept: not when it alone holds more, nor when it was
-    /// evicted while it was being checked.
-    fn keep(&self, id: &str, bench: &Arc<Mutex<setter::Workbench>>, held: u64) -> bool {
+    /// Records that the board whose session is `bench` holds `held` bytes, and evicts the
+    /// boards used least recently until the boards kept hold at most their budget. Answers
+    /// whether the board is kept: not when it alone holds more, nor when it was evicted while
+    /// it was being checked.
+    fn keep(&self, bench: &Arc<Mutex<Box<dyn Session>>>, held: u64) -> bool {
+        let this = |b: &Board| Arc::ptr_eq(&b.bench, bench);
         let mut boards = self.lock();
-        let Some(k) = boards
-            .iter()
-            .position(|b| b.id == id && Arc::ptr_eq(&b.bench, bench))
-        else {
+        let Some(k) = boards.iter().position(this) else {
             return false;
         };
         if held > self.budget {
@@ -155,7 +159,7 @@ impl Boards {
         // are freed after the lock is let go (freeing a large engine takes a while).
         let mut evicted = Vec::new();
         while boards.iter().map(|b| b.held).sum::<u64>() > self.budget {
-            match boards.iter().rposition(|b| b.id != id) {
+            match boards.iter().rposition(|b| !this(b)) {
                 Some(last) => evicted.extend(boards.remove(last)),
                 None => break,
             }
@@ -169,12 +173,12 @@ impl Boards {
             let mut boards = self.lock();
             let last = boards
                 .iter()
-                .rposition(|b| b.id != id)
-                .or_else(|| boards.iter().position(|b| b.id == id));
+                .rposition(|b| !this(b))
+                .or_else(|| boards.iter().position(this));
             let Some(last) = last else { break };
             let gone = boards.remove(last);
             drop(boards);
-            let was_this = gone.as_ref().is_some_and(|b| b.id == id);
+            let was_this = gone.as_ref().is_some_and(this);
             drop(gone);
             guard::give_back_memory();
             if was_this {
@@ -182,5 +186,22 @@ impl Boards {
             }
         }
         true
+    }
+}
+
+/// Why a request names no puzzle with workbench boards (`puzzle`, the one it names), naming
+/// those that have them.
+pub fn no_session(puzzle: Option<&str>) -> String {
+    let offered: Vec<&str> = verbs::SESSIONS.iter().map(|(p, _)| *p).collect();
+    match puzzle {
+        Some(p) => format!(
+            "\"puzzle\": '{}' keeps no workbench boards (those that do: {})",
+            quandary::error::clip(p),
+            offered.join(", ")
+        ),
+        None => format!(
+            "give \"puzzle\": the puzzle whose board this is ({})",
+            offered.join(", ")
+        ),
     }
 }

@@ -101,7 +101,7 @@ struct Shared {
     /// Every run in progress with an id (the one its client gave): its cancel flag and what
     /// it reports.
     runs: Mutex<HashMap<String, Going>>,
-    /// The Battleship workbench's boards kept between edits.
+    /// The workbench's boards kept between edits.
     boards: Boards,
 }
 
@@ -532,19 +532,9 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Ok(slot) => slot,
         Err(busy) => return busy,
     };
-    let reported = Arc::new(Latest::default());
-    reported.phase("starting");
-    let going = Going {
-        cancel: cancel.clone(),
-        started: std::time::Instant::now(),
-        progress: reported.clone(),
-    };
-    let _listed = match v["id"].as_str().map(|id| Listed::new(shared, id, going)) {
-        Some(None) => {
-            return Answer::error(409, "a run with that id is going; give each run its own id")
-        }
-        Some(Some(listed)) => Some(listed),
-        None => None,
+    let (_listed, reported) = match list(v, shared, &cancel) {
+        Ok(listed) => listed,
+        Err(a) => return a,
     };
     let limits = Limits::new(Some(limit))
         .with_cancel(cancel)
@@ -595,15 +585,21 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
 }
 
 /// The fields of `POST /api/bench`.
-const BENCH_FIELDS: &[&str] = &["board", "text", "time_limit"];
+const BENCH_FIELDS: &[&str] = &["puzzle", "board", "text", "time_limit", "id"];
 
-/// `POST /api/bench`: `{"board": id, "text": puzzle, "time_limit": secs}` → the workbench's
-/// answer for that board ([`Boards::check`]). `board` is the page's name for its board (1 to
-/// 64 letters, digits, `-` or `_`).
+/// `POST /api/bench`: `{"puzzle": name, "board": id, "text": puzzle, "time_limit": secs}` →
+/// the workbench's answer for that board ([`Boards::check`]), for a puzzle that keeps boards
+/// ([`quandary::verbs::SESSIONS`]). `board` is the page's name for its board (1 to 64
+/// letters, digits, `-` or `_`); an `id`, as for `/api/run`, lists the check for
+/// `/api/progress` and `/api/stop`.
 fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     if let Err(a) = known_fields(v, BENCH_FIELDS) {
         return a;
     }
+    let puzzle = match v["puzzle"].as_str() {
+        Some(p) if quandary::verbs::SESSIONS.iter().any(|(name, _)| *name == p) => p,
+        other => return Answer::error(400, boards::no_session(other)),
+    };
     let id = match v["board"].as_str() {
         Some(id)
             if (1..=64).contains(&id.len())
@@ -632,11 +628,16 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Ok(slot) => slot,
         Err(busy) => return busy,
     };
+    let (_listed, reported) = match list(v, shared, &cancel) {
+        Ok(listed) => listed,
+        Err(a) => return a,
+    };
     let limits = Limits::new(Some(limit))
         .with_cancel(cancel)
         .with_memory(shared.memory_per_run)
-        .with_resident_cap(shared.memory_limit);
-    match shared.boards.check(id, text, limits) {
+        .with_resident_cap(shared.memory_limit)
+        .with_progress(Some(reported));
+    match shared.boards.check(puzzle, id, text, limits) {
         Ok(out) => Answer::json(200, out),
         Err((code, why)) => Answer::error(code, why),
     }
@@ -717,6 +718,30 @@ struct Going {
     cancel: Arc<AtomicBool>,
     started: std::time::Instant,
     progress: Arc<Latest>,
+}
+
+/// Lists a request's run under its `id`, if it gives one, for `/api/progress` and
+/// `/api/stop` (409 if a run with that id is going); where the run reports its progress.
+fn list<'a>(
+    v: &Value,
+    shared: &'a Shared,
+    cancel: &Arc<AtomicBool>,
+) -> Result<(Option<Listed<'a>>, Arc<Latest>), Answer> {
+    let reported = Arc::new(Latest::default());
+    reported.phase("starting");
+    let going = Going {
+        cancel: cancel.clone(),
+        started: std::time::Instant::now(),
+        progress: reported.clone(),
+    };
+    match v["id"].as_str().map(|id| Listed::new(shared, id, going)) {
+        Some(None) => Err(Answer::error(
+            409,
+            "a run with that id is going; give each run its own id",
+        )),
+        Some(Some(listed)) => Ok((Some(listed), reported)),
+        None => Ok((None, reported)),
+    }
 }
 
 /// A run listed under its id while it runs, for `/api/stop` and `/api/progress`.

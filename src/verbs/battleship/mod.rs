@@ -265,3 +265,20 @@ fn workbench(
     r.details.get_or_insert_with(|| serde_json::json!({}))["edits"] = serde_json::json!(edits);
     Ok(r)
 }
+
+/// A kept workbench board ([`setter::Workbench`]): Battleship's [`super::Session`].
+pub fn session() -> Box<dyn super::Session> {
+    Box::new(setter::Workbench::new())
+}
+
+impl super::Session for setter::Workbench {
+    fn check(&mut self, text: &str, limits: &Limits) -> Result<Report> {
+        self.check_text(text, limits)
+    }
+    fn bytes(&self) -> u64 {
+        setter::Workbench::bytes(self)
+    }
+    fn forget(&mut self) {
+        setter::Workbench::forget(self)
+    }
+}
