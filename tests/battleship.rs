@@ -889,3 +889,46 @@ fn wrong_essence_parameters_name_the_line_and_the_fault() {
         assert!(e.contains(needle), "{needle}: {e}");
     }
 }
+
+/// Every Battleship puzzle under data/battleship (every fleet, every instance of the CSPLib
+/// file) converts to a puzz.link URL that reads back as the same puzzle.
+#[test]
+fn every_puzzle_in_data_reads_back_from_its_puzzlink_url() {
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("data folder") {
+            let path = e.expect("entry").path();
+            if path.is_dir() {
+                files(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/battleship")),
+        &mut all,
+    );
+    let mut puzzles: Vec<(String, Grid)> = Vec::new();
+    for path in &all {
+        let text = std::fs::read_to_string(path).expect("text");
+        let name = path.display().to_string();
+        if formats::detect(&text) == formats::Format::Csplib {
+            for (id, p) in formats::parse_csplib(&text).expect("CSPLib") {
+                puzzles.push((format!("{name} {id}"), p));
+            }
+        } else {
+            let (_, p) = formats::parse(&text, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+            puzzles.push((name, p));
+        }
+    }
+    assert!(puzzles.len() >= 140, "only {} puzzles read", puzzles.len());
+    let fleets: std::collections::BTreeSet<Vec<usize>> =
+        puzzles.iter().map(|(_, p)| p.fleet.clone()).collect();
+    assert!(fleets.len() >= 4, "{fleets:?}");
+    for (name, p) in &puzzles {
+        let url = formats::to_puzzlink(p).unwrap_or_else(|| panic!("{name}: no URL"));
+        let back = formats::parse_puzzlink(&url).unwrap_or_else(|e| panic!("{name}: {url}: {e}"));
+        assert_eq!(&back, p, "{name}: {url}");
+    }
+}

@@ -336,7 +336,7 @@ fn answer(
         Ok(report) => {
             let json = serde_json::to_string(&report)
                 .map_err(|e| InternalError::new_err(format!("the report: {e}")))?;
-            let steps = report.step_svgs.clone();
+            let steps = report.step_svgs();
             Ok((json, report.text, report.svg, steps, interrupted))
         }
         // Stopped before it had anything to report: an answer of its own, as the command

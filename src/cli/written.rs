@@ -46,7 +46,7 @@ pub fn write_file(path: &str, contents: &str) -> Result<(), Error> {
 pub fn emit(report: &Report, output: &Output) -> Result<i32, Error> {
     match &output.svg {
         Some(dir) if output.svg_dir && report.facts.explanation.is_some() => {
-            for (i, picture) in report.step_svgs.iter().enumerate() {
+            for (i, picture) in report.step_svgs().iter().enumerate() {
                 write_file(
                     &format!("{dir}/{}", StepPicture::Step(i + 1).name()),
                     picture,

@@ -1,7 +1,8 @@
 //! The pictures of an explanation's steps, on the board the decisions' places make: places
 //! concluded before the step pale with their mark, the step's conclusions shaded, the places
 //! its reason speaks of outlined in red, the puzzle's counts and given clues on every one.
-//! The runner's report carries them ([`crate::runner::report::Report::step_svgs`]).
+//! The runner's report gives them ([`crate::runner::report::Report::step_svgs`]), drawn when
+//! asked for.
 
 use super::answer::{Explanation, Forced, Step};
 use super::words::conclusion;

@@ -29,9 +29,6 @@ pub struct Report {
     /// The solution in the puzzle's own file format, where it has one.
     #[serde(skip)]
     pub file: Option<String>,
-    /// One picture a step of its explanation, where it has one ([`crate::explain::pictures`]).
-    #[serde(skip)]
-    pub step_svgs: Vec<String>,
 }
 
 impl std::ops::Deref for Report {
@@ -65,8 +62,18 @@ impl Report {
             text: String::new(),
             svg: None,
             file: None,
-            step_svgs: Vec::new(),
         }
+    }
+
+    /// One picture a step of its explanation (none without one), drawn when asked for: on a
+    /// large board drawing them takes longer than a run's time limit should be overrun by
+    /// ([`crate::explain::pictures`]).
+    pub fn step_svgs(&self) -> Vec<String> {
+        self.facts
+            .explanation
+            .as_ref()
+            .map(crate::explain::pictures)
+            .unwrap_or_default()
     }
 
     /// The process exit status: 0 answered, 1 stopped by a limit.
@@ -255,7 +262,6 @@ pub fn report<P: Puzzle>(
     }
     if let Some(x) = &o.explanation {
         r.text += &format!("\n{}", crate::explain::text(x));
-        r.step_svgs = crate::explain::pictures(x);
     }
     if let Some(fs) = o
         .forced

@@ -571,7 +571,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             out["text"] = json!(report.text);
             out["svg"] = json!(report.svg);
             if report.facts.explanation.is_some() {
-                out["step_svgs"] = json!(report.step_svgs);
+                out["step_svgs"] = json!(report.step_svgs());
             }
             Answer::json(200, out)
         }

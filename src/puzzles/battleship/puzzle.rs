@@ -63,15 +63,15 @@ pub fn load(word: &str, o: &Options, files: Files) -> Result<Grid> {
     } else {
         files.read(word)?
     };
-    let with_fleet = match &o.fleet {
-        // A URL without a fleet is fine when --fleet gives one.
-        Some(_) if formats::detect(&text) == formats::Format::PuzzLink && !text.contains("//") => {
-            format!("{}//d", text.trim())
+    let p = match &o.fleet {
+        // --fleet stands for the URL's own fleet, which is then not read at all (a URL
+        // without one, or with one quandary cannot take, is fine).
+        Some(f) if formats::detect(&text) == formats::Format::PuzzLink => {
+            formats::parse_puzzlink_with(text.trim(), Some(parse_fleet(f)?))
         }
-        _ => text,
-    };
-    let (_, p) = formats::parse(&with_fleet, o.instance.as_deref())
-        .map_err(|e| Error::input(format!("{word}: {e}")))?;
+        _ => formats::parse(&text, o.instance.as_deref()).map(|(_, p)| p),
+    }
+    .map_err(|e| Error::input(format!("{word}: {e}")))?;
     match &o.fleet {
         None => Ok(p),
         Some(f) => Grid::new(

@@ -267,7 +267,11 @@ impl Facts for KeepsUnique<'_> {
     type Counter = ();
 
     fn trial(&mut self, set: &[usize], _budget: Option<i32>) -> Trial<()> {
-        match self.0.used(set) {
+        // The clues assumed in reading order, whatever order the shrink tries them in: the
+        // order of assumptions steers the engine's search and the proof it finds.
+        let mut set = set.to_vec();
+        set.sort_unstable();
+        match self.0.used(&set) {
             Ok(Some(used)) => Trial::Forced(used),
             Ok(None) => Trial::Counter(()),
             Err(Stopped) => Trial::Stopped,

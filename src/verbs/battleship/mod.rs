@@ -192,9 +192,8 @@ fn convert(puzzle: &str, instance: Option<String>, to: &str, files: Files) -> Re
     let text = match to {
         "puzzlink" => url.as_ref().map(|u| format!("{u}\n")).ok_or_else(|| {
             crate::error::Error::input(format!(
-                "{puzzle}: a puzz.link URL cannot say this puzzle (its fleet is not \
-                 3 2 1, 4 3 2 1 or 5 4 3 2 1, a count is over 4095, or a clue is a ship \
-                 part of no kind)"
+                "{puzzle}: a puzz.link URL cannot say this puzzle (a ship is longer than \
+                 35, or a count over 4095)"
             ))
         })?,
         "boats" => format!("{boats}\n"),

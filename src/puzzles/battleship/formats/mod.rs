@@ -11,7 +11,8 @@
 //!   . . . . . ~               ; '+' middle, '#' a ship part of no kind (spaces optional)
 //!   ...
 //!   ```
-//! - a puzz.link / pzprjs URL `...?battleship/COLS/ROWS/...` (fleets `//c`, `//d`, `//e`);
+//! - a puzz.link / pzprjs URL `...?battleship/COLS/ROWS/...` (fleets `//c`, `//d`, `//e` or a
+//!   piece list of straight ships);
 //! - a janko.at block (`begin`, `puzzle battleships`, `size`, `ships`, `clabels`, `rlabels`,
 //!   `problem`, `end`);
 //! - CSPLib prob014 Prolog facts `problem(Id, Fleet, RowSums, ColSums, Hints).`;
@@ -23,7 +24,9 @@ mod benchmarks;
 mod online;
 
 pub use benchmarks::{parse_csplib, parse_dzn, parse_essence};
-pub use online::{parse_boats, parse_janko, parse_puzzlink, to_boats, to_puzzlink};
+pub use online::{
+    parse_boats, parse_janko, parse_puzzlink, parse_puzzlink_with, to_boats, to_puzzlink,
+};
 
 use super::{Grid, Symbol};
 use crate::error::{Error, Result};
@@ -360,43 +363,134 @@ mod tests {
 
     #[test]
     fn puzzlink_urls_are_written_as_they_are_read() {
+        // cspuz's example, byte for byte: the last row count is unknown ('g'), and the run of
+        // blank cells after it starts anew ('k').
         let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
         let p = parse_puzzlink(url).unwrap();
-        // puzz.link's own editor wrote 6 skipped items as "gk" (1 + 5); one letter, "l", is
-        // the same.
-        let ours = to_puzzlink(&p).unwrap();
-        assert_eq!(ours, url.replace("gk", "l"));
-        assert_eq!(parse_puzzlink(&ours).unwrap(), p);
-        // Long skips, two- and three-digit counts, every symbol.
-        let mut big = Grid::new(
+        assert_eq!(to_puzzlink(&p).unwrap(), url);
+        // Long skips, one- and two-digit counts, a ship part of unknown kind.
+        let mut q = Grid::new(
             30,
             20,
             vec![4, 3, 2, 1],
-            (0..30).map(|i| (i % 3 == 0).then_some(i * 9)).collect(),
-            (0..20).map(|j| (j % 4 == 1).then_some(j)).collect(),
+            (0..30)
+                .map(|i| (i % 3 == 0).then_some(i * 7 % 21))
+                .collect(),
+            (0..20).map(|j| (j % 4 == 1).then_some(j + 10)).collect(),
             vec![None; 600],
+        )
+        .unwrap();
+        q.clues[0] = Some(Symbol::Sub);
+        q.clues[599] = Some(Symbol::Middle);
+        q.clues[333] = Some(Symbol::Left);
+        q.clues[334] = Some(Symbol::Ship);
+        let url = to_puzzlink(&q).unwrap();
+        assert!(url.contains("-1b"), "{url}");
+        assert_eq!(parse_puzzlink(&url).unwrap(), q, "{url}");
+        // Any fleet: a piece list, shortest first, each along a row.
+        let mut odd = p.clone();
+        odd.fleet = vec![1];
+        let url = to_puzzlink(&odd).unwrap();
+        assert!(url.ends_with("/1/11g"), "{url}");
+        assert_eq!(parse_puzzlink(&url).unwrap(), odd);
+        let mut paper = q.clone();
+        paper.fleet = vec![23, 29, 12, 9, 7];
+        let url = to_puzzlink(&paper).unwrap();
+        assert!(url.contains("/80/11g/"), "{url}");
+        assert!(url.ends_with("/51v/51v"), "{url}");
+        assert_eq!(parse_puzzlink(&url).unwrap(), paper);
+        let mut long = p.clone();
+        long.fleet = vec![0, 0, 0, 0, 0, 1];
+        assert!(to_puzzlink(&long).unwrap().ends_with("/1/61vg"));
+    }
+
+    /// A URL written by hand with its fleet as a piece list (janko.at's 14×14 fleet 6 5 4 3 2,
+    /// the ships standing up, longest first) reads as the same puzzle as its janko text.
+    #[test]
+    fn a_piece_list_reads_as_the_fleet_it_lists() {
+        let mut pieces = String::from("/20");
+        for (length, n) in [("5", 2), ("4", 3), ("3", 4), ("2", 5), ("1", 6)] {
+            let bits = match length {
+                "5" => "v",
+                "4" => "u",
+                "3" => "s",
+                "2" => "o",
+                _ => "g",
+            };
+            for _ in 0..n {
+                pieces += &format!("/1{length}{bits}");
+            }
+        }
+        let url = format!("https://puzz.link/p?battleship/14/14/3st0zzzzzzzzzu{pieces}");
+        let from_url = parse_puzzlink(&url).unwrap();
+        let dashes = |n: usize| vec!["-"; n].join(" ");
+        let mut grid = vec![dashes(14); 14];
+        grid[0] = format!("x {}", dashes(13));
+        let janko = format!(
+            "begin\npuzzle battleships\nsize 14\nships 6 5 4 3 2\nclabels 3 {}\nrlabels {}\nproblem\n{}\nend\n",
+            dashes(13),
+            dashes(14),
+            grid.join("\n")
         );
-        if let Ok(q) = big.as_mut() {
-            q.clues[0] = Some(Symbol::Sub);
-            q.clues[599] = Some(Symbol::Middle);
-            q.clues[333] = Some(Symbol::Left);
-        }
-        if let Ok(q) = big {
-            let url = to_puzzlink(&q).unwrap();
-            assert_eq!(parse_puzzlink(&url).unwrap(), q, "{url}");
-        }
-        let odd = parse_puzzlink(url)
-            .map(|p| p.with_clues(p.clues.clone()))
-            .map(|mut p| {
-                p.fleet = vec![1];
-                p
-            })
-            .unwrap();
+        assert_eq!(from_url, parse_janko(&janko).unwrap());
+        assert_eq!(from_url.fleet, vec![6, 5, 4, 3, 2]);
+        // Written back, the same puzzle (the pieces shortest first, lying along a row).
         assert_eq!(
-            to_puzzlink(&odd),
-            None,
-            "no URL for a fleet puzz.link cannot name"
+            parse_puzzlink(&to_puzzlink(&from_url).unwrap()).unwrap(),
+            from_url
         );
+    }
+
+    /// What a URL's fleet cannot be, each refused saying why; `--fleet` stands in for it.
+    #[test]
+    fn fleets_quandary_cannot_take_are_refused_and_a_given_fleet_stands_in() {
+        let plus = "https://puzz.link/p?battleship/7/7/ti5s1i5g3g4g5i2s5i/5/31s/31s/31s/31s/33bk";
+        let e = parse_puzzlink(plus).unwrap_err().to_string();
+        assert!(
+            e.contains("fleet piece 5") && e.contains("straight ships only"),
+            "{e}"
+        );
+        let given = parse_puzzlink_with(plus, Some(vec![0, 0, 4])).unwrap();
+        assert_eq!(given.fleet, vec![0, 0, 4]);
+        for (tail, says) in [
+            ("", "names no fleet"),
+            ("//x", "none of //c, //d, //e"),
+            ("/3/11g", "names 3 pieces but 1 follow"),
+            ("/1/2", "two base-36 digits"),
+            ("/1/21g", "not a straight ship"),
+        ] {
+            let url = format!("https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w{tail}");
+            let e = parse_puzzlink(&url).unwrap_err().to_string();
+            assert!(e.contains(says), "{tail}: {e}");
+            assert!(
+                parse_puzzlink_with(&url, Some(vec![3, 2, 1])).is_ok(),
+                "{tail}"
+            );
+        }
+        // A cell '.' is a ship part of unknown kind, and is written back so.
+        let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3g.j0r3w//c";
+        let p = parse_puzzlink(url).unwrap();
+        assert_eq!(p.clue(0, 0), Some(Symbol::Ship));
+        assert_eq!(to_puzzlink(&p).unwrap(), url);
+    }
+
+    /// Whatever follows `battleship/`, the reader answers (a puzzle or an error), never panics.
+    #[test]
+    fn fuzzed_urls_never_panic() {
+        let alphabet: Vec<char> = "0123456789abcdefghijklmnopqrstuvwxyz/.-+".chars().collect();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut tail = String::new();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for k in 0..(x % 40) {
+                let r = x.rotate_left(k as u32 * 5) ^ k;
+                tail.push(alphabet[(r % alphabet.len() as u64) as usize]);
+            }
+            let _ = parse_puzzlink(&format!("https://puzz.link/p?battleship/{tail}"));
+            let _ = parse_puzzlink(&format!("https://puzz.link/p?battleship/4/3/{tail}"));
+        }
     }
 
     #[test]

@@ -115,18 +115,25 @@ pub fn parse_janko(text: &str) -> Result<Grid> {
     Grid::new(rows, cols, fleet, rlabels, clabels, clues)
 }
 
-/// A puzz.link (pzprjs) URL.
+/// A puzz.link (pzprjs) URL: `battleship/COLS/ROWS/DATA` and its fleet, `//c`, `//d` or
+/// `//e` (the presets: 3 2 1, 4 3 2 1, 5 4 3 2 1) or a piece list, `/N/` then N pieces, each
+/// its width and height (one base-36 digit each) and its cells row by row as bits, five to a
+/// base-32 digit, trailing zeros left off. DATA holds the column counts and row counts, then
+/// the cells, as two runs of items that pzprjs decodes apart: `g`..`z` skip 1 to 20 items, a
+/// hex digit is a value, `-` and `+` prefix two and three hex digits, `.` is an unknown count,
+/// or in a cell a ship part of unknown kind.
 pub fn parse_puzzlink(url: &str) -> Result<Grid> {
+    parse_puzzlink_with(url, None)
+}
+
+/// [`parse_puzzlink`], the fleet given (`--fleet`) instead of read from the URL: the URL's
+/// own fleet, whatever it is, is not read then.
+pub fn parse_puzzlink_with(url: &str, fleet: Option<Vec<usize>>) -> Result<Grid> {
     let bad = |why: String| Error::input(format!("puzz.link URL: {why}"));
     let start = url
         .find("battleship/")
         .ok_or_else(|| bad("no 'battleship/' in the URL".into()))?;
-    let rest = &url[start + "battleship/".len()..];
-    let (body, fleet_code) = match rest.find("//") {
-        Some(k) => (&rest[..k], Some(&rest[k + 2..])),
-        None => (rest, None),
-    };
-    let mut parts = body.splitn(3, '/');
+    let mut parts = url[start + "battleship/".len()..].splitn(3, '/');
     let cols: usize = parts
         .next()
         .and_then(|s| s.parse().ok())
@@ -135,7 +142,8 @@ pub fn parse_puzzlink(url: &str) -> Result<Grid> {
         .next()
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| bad("the height is not a number".into()))?;
-    let data = parts.next().unwrap_or("").trim_end_matches('/');
+    let rest = parts.next().unwrap_or("");
+    let (data, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     if rows == 0
         || cols == 0
         || rows > crate::puzzles::battleship::MAX_SIDE
@@ -143,85 +151,184 @@ pub fn parse_puzzlink(url: &str) -> Result<Grid> {
     {
         return Err(bad(format!("a {cols}×{rows} board is not allowed")));
     }
-    let fleet = match fleet_code {
-        Some("c") => vec![3, 2, 1],
-        Some("d") => vec![4, 3, 2, 1],
-        Some("e") => vec![5, 4, 3, 2, 1],
-        Some(other) => {
-            return Err(bad(format!(
-                "the fleet '//{other}' is not one of the standard fleets //c, //d, //e; give the fleet with --fleet"
-            )))
-        }
-        None => {
-            return Err(bad(
-                "the URL names no fleet (//c, //d or //e); give it with --fleet".into(),
-            ))
-        }
+    let fleet = match fleet {
+        Some(f) => f,
+        None => url_fleet(tail).map_err(bad)?,
     };
-    // Items: 'g'..'z' skip 1..20, hex digit, '-' + 2 hex, '+' + 3 hex, '.' a question mark.
     let chars: Vec<char> = data.chars().collect();
-    let mut items: Vec<Option<i64>> = Vec::new();
-    let mut k = 0;
-    let total = cols + rows + rows * cols;
-    while k < chars.len() && items.len() < total {
-        let c = chars[k];
-        let hex = |from: usize, n: usize| -> Result<i64> {
-            let s: String = chars.get(from..from + n).unwrap_or(&[]).iter().collect();
-            i64::from_str_radix(&s, 16)
-                .map_err(|_| bad(format!("bad number after '{c}' at character {}", from)))
-        };
-        match c {
-            'g'..='z' => {
-                for _ in 0..(c as u8 - b'f') {
-                    items.push(None);
-                }
-                k += 1;
-            }
-            '0'..='9' | 'a'..='f' => {
-                items.push(Some(c.to_digit(16).expect("hex") as i64));
-                k += 1;
-            }
-            '-' => {
-                items.push(Some(hex(k + 1, 2)?));
-                k += 3;
-            }
-            '+' => {
-                items.push(Some(hex(k + 1, 3)?));
-                k += 4;
-            }
-            '.' => {
-                items.push(Some(-2));
-                k += 1;
-            }
-            other => return Err(bad(format!("unexpected '{other}' at character {k}"))),
-        }
+    let mut at = 0;
+    let counts = url_items(&chars, &mut at, cols + rows).map_err(bad)?;
+    let cells = url_items(&chars, &mut at, rows * cols).map_err(bad)?;
+    if at < chars.len() {
+        return Err(bad(format!(
+            "{} characters left after the board's {} items",
+            chars.len() - at,
+            cols + rows + rows * cols
+        )));
     }
-    items.resize(total, None);
-    let count = |v: Option<i64>| -> Option<usize> { v.filter(|&x| x >= 0).map(|x| x as usize) };
-    let col_counts: Vec<Option<usize>> = items[..cols].iter().map(|&v| count(v)).collect();
-    let row_counts: Vec<Option<usize>> =
-        items[cols..cols + rows].iter().map(|&v| count(v)).collect();
+    let count = |v: &Item| match v {
+        Item::Value(x) => Some(*x as usize),
+        Item::Blank | Item::Unknown => None,
+    };
+    let col_counts: Vec<Option<usize>> = counts[..cols].iter().map(count).collect();
+    let row_counts: Vec<Option<usize>> = counts[cols..].iter().map(count).collect();
     let mut clues = Vec::with_capacity(rows * cols);
-    for (idx, v) in items[cols + rows..].iter().enumerate() {
+    for (idx, v) in cells.iter().enumerate() {
         clues.push(match v {
-            None => None,
-            Some(0) => Some(Symbol::Water),
-            Some(1) => Some(Symbol::Top),
-            Some(2) => Some(Symbol::Bottom),
-            Some(3) => Some(Symbol::Left),
-            Some(4) => Some(Symbol::Right),
-            Some(5) => Some(Symbol::Middle),
-            Some(6) => Some(Symbol::Sub),
-            Some(x) => {
-                return Err(bad(format!(
-                    "cell row {}, column {} holds code {x}, which is not a straight-ship clue",
-                    idx / cols + 1,
-                    idx % cols + 1
-                )))
-            }
+            Item::Blank => None,
+            Item::Unknown => Some(Symbol::Ship),
+            Item::Value(x) => match URL_SYMBOLS.get(*x as usize) {
+                Some(s) => Some(*s),
+                None => {
+                    return Err(bad(format!(
+                        "cell row {}, column {} holds code {x}, which is not a straight-ship clue",
+                        idx / cols + 1,
+                        idx % cols + 1
+                    )))
+                }
+            },
         });
     }
     Grid::new(rows, cols, fleet, row_counts, col_counts, clues)
+}
+
+/// The cell clues of a URL by their codes 0 to 6.
+const URL_SYMBOLS: [Symbol; 7] = [
+    Symbol::Water,
+    Symbol::Top,
+    Symbol::Bottom,
+    Symbol::Left,
+    Symbol::Right,
+    Symbol::Middle,
+    Symbol::Sub,
+];
+
+/// One item of a URL's data: nothing given, a value, or `.` (an unknown count; a ship part of
+/// unknown kind).
+#[derive(Clone, Copy)]
+enum Item {
+    Blank,
+    Value(u32),
+    Unknown,
+}
+
+/// `n` items of `chars` from `at` on, as pzprjs reads one part of a URL: a run of blanks that
+/// goes past the part's end ends with it.
+fn url_items(chars: &[char], at: &mut usize, n: usize) -> std::result::Result<Vec<Item>, String> {
+    let mut items = Vec::with_capacity(n);
+    while items.len() < n && *at < chars.len() {
+        let c = chars[*at];
+        let hex = |from: usize, len: usize| -> std::result::Result<u32, String> {
+            let s: String = chars.get(from..from + len).unwrap_or(&[]).iter().collect();
+            u32::from_str_radix(&s, 16)
+                .map_err(|_| format!("bad number after '{c}' at character {from}"))
+        };
+        let (item, width) = match c {
+            'g'..='z' => {
+                let run = (c as u8 - b'f') as usize;
+                items.extend(std::iter::repeat_n(Item::Blank, run.min(n - items.len())));
+                *at += 1;
+                continue;
+            }
+            '0'..='9' | 'a'..='f' => (Item::Value(c.to_digit(16).expect("hex")), 1),
+            '-' => (Item::Value(hex(*at + 1, 2)?), 3),
+            '+' => (Item::Value(hex(*at + 1, 3)?), 4),
+            '.' => (Item::Unknown, 1),
+            other => return Err(format!("unexpected '{other}' at character {}", *at)),
+        };
+        items.push(item);
+        *at += width;
+    }
+    items.resize(n, Item::Blank);
+    Ok(items)
+}
+
+/// The fleet a URL names after its data (`tail`, from the `/` that ends the data): a preset
+/// code or a piece list of straight ships.
+fn url_fleet(tail: &str) -> std::result::Result<Vec<usize>, String> {
+    let tail = tail.trim_end_matches('/');
+    // `COLS/ROWS//e`, a board with no data at all, has its preset code after one slash.
+    let preset = tail.strip_prefix("//").or_else(|| {
+        tail.strip_prefix('/')
+            .filter(|c| c.len() == 1 && !c.starts_with(|d: char| d.is_ascii_digit()))
+    });
+    if let Some(code) = preset {
+        return match code {
+            "c" => Ok(vec![3, 2, 1]),
+            "d" => Ok(vec![4, 3, 2, 1]),
+            "e" => Ok(vec![5, 4, 3, 2, 1]),
+            other => Err(format!(
+                "the fleet '//{}' is none of //c, //d, //e (ships of length 1 to 3, 4, 5) nor a piece list; give the fleet with --fleet",
+                crate::error::clip(other)
+            )),
+        };
+    }
+    let mut words = tail.split('/').skip(1);
+    let n: usize = match words.next() {
+        None | Some("") => return Err(
+            "the URL names no fleet (//c, //d, //e or a piece list /N/...); give it with --fleet"
+                .into(),
+        ),
+        Some(w) => w.parse().map_err(|_| {
+            format!(
+                "the fleet's piece count '{}' is not a number",
+                crate::error::clip(w)
+            )
+        })?,
+    };
+    let pieces: Vec<&str> = words.collect();
+    if pieces.len() != n {
+        return Err(format!(
+            "the fleet names {n} pieces but {} follow",
+            pieces.len()
+        ));
+    }
+    let mut fleet: Vec<usize> = Vec::new();
+    for (k, piece) in pieces.iter().enumerate() {
+        let length = straight_length(piece).map_err(|why| {
+            format!(
+                "fleet piece {} ('{}'): {why}",
+                k + 1,
+                crate::error::clip(piece)
+            )
+        })?;
+        if fleet.len() < length {
+            fleet.resize(length, 0);
+        }
+        fleet[length - 1] += 1;
+    }
+    Ok(fleet)
+}
+
+/// The length of a piece of a URL's piece list that is a straight ship (a row or a column of
+/// cells, all of them part of it); why not otherwise.
+fn straight_length(piece: &str) -> std::result::Result<usize, String> {
+    let digits: Vec<char> = piece.chars().collect();
+    let side = |k: usize| -> std::result::Result<usize, String> {
+        match digits.get(k).and_then(|c| c.to_digit(36)) {
+            Some(v) if v > 0 => Ok(v as usize),
+            _ => Err("its width and height are not two base-36 digits above 0".into()),
+        }
+    };
+    let (w, h) = (side(0)?, side(1)?);
+    let mut bits = Vec::with_capacity(w * h);
+    for c in &digits[2..] {
+        let v = c
+            .to_digit(32)
+            .ok_or_else(|| format!("'{c}' is not a base-32 digit"))?;
+        bits.extend((0..5).rev().map(|b| v >> b & 1 == 1));
+    }
+    bits.resize(w * h, false);
+    if bits.len() > w * h && bits[w * h..].iter().any(|&b| b) {
+        return Err(format!("cells beyond its {w}×{h}"));
+    }
+    let full = bits[..w * h].iter().all(|&b| b);
+    match (w, h) {
+        (l, 1) | (1, l) if full => Ok(l),
+        _ => Err(format!(
+            "a {w}×{h} piece that is not a straight ship; quandary's Battleship takes straight ships only"
+        )),
+    }
 }
 
 /// Whether `text` is one game ID of Boats: `PARAMS:DESC` on one line, the parameters a width
@@ -443,39 +550,43 @@ pub fn to_boats(p: &Grid) -> String {
     )
 }
 
-/// The puzzle as a puzz.link URL, which [`parse_puzzlink`] reads back; `None` when the fleet
-/// is not one of the standard fleets a URL can name (//c, //d, //e), a count is over 4095, or
-/// a clue is a ship part of no kind (a URL has no code for it).
+/// The puzzle as a puzz.link URL, which [`parse_puzzlink`] reads back (the fleet as a preset
+/// code where one fits, else a piece list); `None` when a count is over 4095 or a ship is
+/// longer than 35.
 pub fn to_puzzlink(p: &Grid) -> Option<String> {
-    let fleet = match p.fleet.as_slice() {
-        [3, 2, 1] => "c",
-        [4, 3, 2, 1] => "d",
-        [5, 4, 3, 2, 1] => "e",
-        _ => return None,
-    };
-    // A URL has no code for a ship part of no kind.
-    if p.clues.contains(&Some(Symbol::Ship)) {
-        return None;
-    }
-    let code = |s: Symbol| match s {
-        Symbol::Water => 0,
-        Symbol::Top => 1,
-        Symbol::Bottom => 2,
-        Symbol::Left => 3,
-        Symbol::Right => 4,
-        Symbol::Middle => 5,
-        Symbol::Sub => 6,
-        Symbol::Ship => unreachable!("refused above"),
-    };
-    let items: Vec<Option<usize>> = p
+    let counts: Vec<Option<u32>> = p
         .col_counts
         .iter()
         .chain(&p.row_counts)
-        .copied()
-        .chain(p.clues.iter().map(|c| c.map(code)))
+        .map(|c| c.map(|v| v as u32))
         .collect();
+    let cells: Vec<Option<u32>> = p
+        .clues
+        .iter()
+        .map(|c| match c {
+            None => None,
+            // `.`: a ship part of unknown kind.
+            Some(Symbol::Ship) => Some(u32::MAX),
+            Some(s) => URL_SYMBOLS.iter().position(|u| u == s).map(|k| k as u32),
+        })
+        .collect();
+    // The counts and the cells are written apart, each ending its own run of blanks, as
+    // pzprjs reads them.
+    let mut data = url_part(&counts)?;
+    data += &url_part(&cells)?;
+    Some(format!(
+        "https://puzz.link/p?battleship/{}/{}/{data}{}",
+        p.cols,
+        p.rows,
+        url_fleet_text(&p.fleet)?
+    ))
+}
+
+/// One part of a URL's data: runs of blanks as `g`..`z`, values in hex (`-` and `+` for two
+/// and three digits), `u32::MAX` as `.`.
+fn url_part(items: &[Option<u32>]) -> Option<String> {
     let mut data = String::new();
-    let mut skip = 0;
+    let mut skip = 0usize;
     let flush = |data: &mut String, skip: &mut usize| {
         while *skip > 0 {
             let k = (*skip).min(20);
@@ -484,11 +595,12 @@ pub fn to_puzzlink(p: &Grid) -> Option<String> {
         }
     };
     for item in items {
-        match item {
+        match *item {
             None => skip += 1,
             Some(v) => {
                 flush(&mut data, &mut skip);
                 match v {
+                    u32::MAX => data.push('.'),
                     0..=15 => data.push_str(&format!("{v:x}")),
                     16..=255 => data.push_str(&format!("-{v:02x}")),
                     256..=4095 => data.push_str(&format!("+{v:03x}")),
@@ -498,8 +610,36 @@ pub fn to_puzzlink(p: &Grid) -> Option<String> {
         }
     }
     flush(&mut data, &mut skip);
-    Some(format!(
-        "https://puzz.link/p?battleship/{}/{}/{data}//{fleet}",
-        p.cols, p.rows
-    ))
+    Some(data)
+}
+
+/// A fleet as a URL writes it: a preset code where one fits, else a piece list of straight
+/// ships, shortest first, each lying along a row (`None` for a ship longer than 35, which
+/// one base-36 digit cannot say).
+fn url_fleet_text(fleet: &[usize]) -> Option<String> {
+    match fleet {
+        [3, 2, 1] => return Some("//c".into()),
+        [4, 3, 2, 1] => return Some("//d".into()),
+        [5, 4, 3, 2, 1] => return Some("//e".into()),
+        _ => {}
+    }
+    let digit = |v: u32, radix: u32| std::char::from_digit(v, radix);
+    let mut out = format!("/{}", fleet.iter().sum::<usize>());
+    for (k, &n) in fleet.iter().enumerate() {
+        let length = k + 1;
+        if n > 0 && length > 35 {
+            return None;
+        }
+        let mut piece = format!("{}1", digit(length as u32, 36)?);
+        let mut left = length;
+        while left > 0 {
+            let bits = left.min(5);
+            piece.push(digit(((1u32 << bits) - 1) << (5 - bits), 32)?);
+            left -= bits;
+        }
+        for _ in 0..n {
+            out += &format!("/{piece}");
+        }
+    }
+    Some(out)
 }
