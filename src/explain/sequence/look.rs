@@ -116,15 +116,7 @@ impl<S> Sequence<'_, '_, S> {
                 });
                 cores.push((cost, k, core));
             }
-            Found::Reason(reason) => {
-                let cost = self.cost_of(&reason);
-                self.cache[k] = Some(Cached {
-                    reason,
-                    cost,
-                    level,
-                    minimal: level > 1,
-                });
-            }
+            Found::Reason(reason) => self.cache_reason(k, reason, level, level > 1),
             // Every element holds there: a solution where decision k differs.
             Found::Counter(a) if level == LEVELS => {
                 for (j, v) in self.f.decisions.iter().enumerate() {
@@ -151,13 +143,7 @@ impl<S> Sequence<'_, '_, S> {
                 self.stopped = true;
                 return;
             };
-            let cost = self.cost_of(&reason);
-            self.cache[k] = Some(Cached {
-                reason,
-                cost,
-                level,
-                minimal: true,
-            });
+            self.cache_reason(k, reason, level, true);
         }
     }
 
@@ -178,13 +164,7 @@ impl<S> Sequence<'_, '_, S> {
                 let limit = (budget <= BUDGET_MAX).then_some(budget);
                 match self.shrink_one(k, core.clone(), limit) {
                     Shrunk::Minimal(reason) => {
-                        let cost = self.cost_of(&reason);
-                        self.cache[k] = Some(Cached {
-                            reason,
-                            cost,
-                            level,
-                            minimal: true,
-                        });
+                        self.cache_reason(k, reason, level, true);
                         done = true;
                         break;
                     }
@@ -210,6 +190,17 @@ impl<S> Sequence<'_, '_, S> {
             }
             budget = budget.saturating_mul(BUDGET_GROWTH);
         }
+    }
+
+    /// Keeps `reason` as decision `k`'s, found at `level`, proved subset-minimal or not.
+    fn cache_reason(&mut self, k: usize, reason: Vec<usize>, level: usize, minimal: bool) {
+        let cost = self.cost_of(&reason);
+        self.cache[k] = Some(Cached {
+            reason,
+            cost,
+            level,
+            minimal,
+        });
     }
 
     /// Shrinks decision `k`'s core from where an earlier shrink of it stopped.
