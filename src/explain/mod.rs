@@ -50,20 +50,10 @@ use crate::error::{Error, Result};
 use crate::puzzles::{Formulated, Puzzle, Query, Reasons};
 use crate::solve::search::Status;
 use engine::Rows;
-use sequence::Setup;
+use sequence::{Job, Setup};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-
-/// What every engine of one explanation is built from.
-pub(crate) struct Job<'a, 'o, P: Puzzle> {
-    instance: &'a P::Instance,
-    options: &'o P::Options,
-    query: Query,
-    /// The optimal value in the model's minimisation form and its words: a given of its own.
-    optimum: Option<(i64, String)>,
-    deadline: Option<Instant>,
-}
 
 /// The formulation `explain` reasons on, checked: it names reason groups and takes no
 /// restriction. The runner reads its goal (to prove the optimum first) and hands it to

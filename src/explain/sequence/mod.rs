@@ -8,15 +8,25 @@ use super::answer::{board, Difficulty, Explained, Explanation, Forced, Minimal, 
 use super::engine::{Engine, Rows};
 use super::pools::Incidence;
 use super::recheck::{recheck, Checker};
-use super::Job;
 use crate::error::{Error, Result};
 use crate::model::{Kind, Lit};
-use crate::puzzles::{Formulated, Givens, Puzzle};
+use crate::puzzles::{Formulated, Givens, Puzzle, Query};
 use crate::solve::search::{Status, Step as Solve};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 const COSTS: &str = "each earlier conclusion or given cited costs 1, each rule 2";
+
+/// What every engine of one explanation is built from.
+pub(super) struct Job<'a, 'o, P: Puzzle> {
+    pub(super) instance: &'a P::Instance,
+    pub(super) options: &'o P::Options,
+    pub(super) query: Query,
+    /// The optimal value in the model's minimisation form and its words: a given of its own.
+    pub(super) optimum: Option<(i64, String)>,
+    pub(super) deadline: Option<Instant>,
+}
 
 /// How one engine's sequence runs.
 pub(super) struct Setup<'s> {
