@@ -1,7 +1,7 @@
 //! `quandary jobs`, `batch` and `merge`: sweeps and cube splits give the answers of direct
-//! runs; batches resume, shard, and record every way a job can end; merge refuses cube sets
-//! that do not cover the space; a batch stops at its own time limit; the recipes in deploy/ run
-//! as written.
+//! runs; batches resume, shard, and record every way a job can end; merge refutes only with
+//! every cube and refuses overlapping ones; a batch stops at its own time limit; the recipes in
+//! deploy/ run as written.
 
 mod common;
 use common::{one_json, quandary};
