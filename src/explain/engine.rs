@@ -242,11 +242,6 @@ impl Engine<'_> {
         )
     }
 
-    /// Puts a reason's elements in the order a shrink tries to drop them: the dearest first.
-    pub(super) fn order(&self, reason: &mut [usize]) {
-        reason.sort_by_key(|&x| (std::cmp::Reverse(self.costs[x]), x));
-    }
-
     /// Shrinks `core` (forcing `concl`) to a subset-minimal reason, dearest elements tried
     /// first, each trial held to `budget` conflicts when one is given, starting after its first
     /// `start` elements (proved necessary by an earlier shrink). With `progress`, what is left
@@ -260,7 +255,7 @@ impl Engine<'_> {
         start: usize,
         progress: Option<&str>,
     ) -> Shrunk {
-        self.order(&mut core);
+        dearest_first(&self.costs, &mut core);
         self.witnesses.clear();
         let mut say = |left: usize, needed: usize| {
             if let Some(text) = progress {
@@ -293,20 +288,25 @@ impl Engine<'_> {
         }
     }
 
-    /// A subset-minimal subset of `pool` forcing `concl`: [`Engine::core_of`], then
-    /// [`Engine::shrink_fully`].
+    /// A subset-minimal subset of `pool` forcing `concl` ([`reasons::minimal`]: the core,
+    /// then deletion, dearest elements first), its elements' counter-assignments kept in
+    /// `witnesses`.
     pub(super) fn minimal_reason(
         &mut self,
         pool: &[usize],
         concl: Option<Lit>,
     ) -> Found<Vec<bool>> {
-        match self.core_of(pool, concl) {
-            Found::Reason(core) => match self.shrink_fully(core, concl) {
-                Some(r) => Found::Reason(r),
-                None => Found::Stopped,
+        self.witnesses.clear();
+        let costs = self.costs.clone();
+        let order = |r: &mut Vec<usize>| dearest_first(&costs, r);
+        reasons::minimal(
+            &mut Asking {
+                engine: self,
+                concl,
             },
-            other => other,
-        }
+            pool,
+            &order,
+        )
     }
 
     /// The cheapest reason for `concl` in `pool` costing at most `bound`
@@ -325,6 +325,11 @@ impl Engine<'_> {
         };
         reasons::smallest(&mut asking, pool, &costs, bound, rounds)
     }
+}
+
+/// Puts a reason's elements in the order a shrink tries to drop them: the dearest first.
+fn dearest_first(costs: &[u32], reason: &mut [usize]) {
+    reason.sort_by_key(|&x| (std::cmp::Reverse(costs[x]), x));
 }
 
 /// An engine asked whether elements force one conclusion (with `None`: whether they have no

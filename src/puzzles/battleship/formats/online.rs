@@ -554,20 +554,25 @@ pub fn to_boats(p: &Grid) -> String {
 /// code where one fits, else a piece list); `None` when a count is over 4095 or a ship is
 /// longer than 35.
 pub fn to_puzzlink(p: &Grid) -> Option<String> {
-    let counts: Vec<Option<u32>> = p
+    let counts: Vec<Item> = p
         .col_counts
         .iter()
         .chain(&p.row_counts)
-        .map(|c| c.map(|v| v as u32))
+        .map(|c| c.map_or(Item::Blank, |v| Item::Value(v as u32)))
         .collect();
-    let cells: Vec<Option<u32>> = p
+    let cells: Vec<Item> = p
         .clues
         .iter()
         .map(|c| match c {
-            None => None,
-            // `.`: a ship part of unknown kind.
-            Some(Symbol::Ship) => Some(u32::MAX),
-            Some(s) => URL_SYMBOLS.iter().position(|u| u == s).map(|k| k as u32),
+            None => Item::Blank,
+            Some(Symbol::Ship) => Item::Unknown,
+            Some(s) => {
+                let k = URL_SYMBOLS
+                    .iter()
+                    .position(|u| u == s)
+                    .expect("every other symbol");
+                Item::Value(k as u32)
+            }
         })
         .collect();
     // The counts and the cells are written apart, each ending its own run of blanks, as
@@ -582,9 +587,9 @@ pub fn to_puzzlink(p: &Grid) -> Option<String> {
     ))
 }
 
-/// One part of a URL's data: runs of blanks as `g`..`z`, values in hex (`-` and `+` for two
-/// and three digits), `u32::MAX` as `.`.
-fn url_part(items: &[Option<u32>]) -> Option<String> {
+/// One part of a URL's data, as [`url_items`] reads it: runs of blanks as `g`..`z`, values
+/// in hex (`-` and `+` for two and three digits), `.` for unknown.
+fn url_part(items: &[Item]) -> Option<String> {
     let mut data = String::new();
     let mut skip = 0usize;
     let flush = |data: &mut String, skip: &mut usize| {
@@ -596,11 +601,14 @@ fn url_part(items: &[Option<u32>]) -> Option<String> {
     };
     for item in items {
         match *item {
-            None => skip += 1,
-            Some(v) => {
+            Item::Blank => skip += 1,
+            Item::Unknown => {
+                flush(&mut data, &mut skip);
+                data.push('.');
+            }
+            Item::Value(v) => {
                 flush(&mut data, &mut skip);
                 match v {
-                    u32::MAX => data.push('.'),
                     0..=15 => data.push_str(&format!("{v:x}")),
                     16..=255 => data.push_str(&format!("-{v:02x}")),
                     256..=4095 => data.push_str(&format!("+{v:03x}")),
