@@ -30,6 +30,35 @@ FIGURES = [
      ["gunport", "reach", "19", "19", "--holes", "117", "--symmetry", "half-turn"]),
     ("gunport-reach-19-119-budget",
      ["gunport", "reach", "19", "19", "--holes", "119", "--method", "budget"]),
+    # The headline figures of each puzzle's page (docs/*.md, "Figures of this build").
+    ("tank-count-5", ["tank", "count", "5"]),
+    ("tank-solve-8", ["tank", "solve", "8"]),
+    ("gunport-optimum-10", ["gunport", "optimum", "10", "10"]),
+    ("gunport-optimum-12", ["gunport", "optimum", "12", "12"]),
+    ("chess-unique-friedman", ["chess", "unique", "data/chess/friedman-b4n2.txt"]),
+    ("chess-count-8-queens", ["chess", "count", "8", "--army", "Q8"]),
+    ("chess-count-10-queens", ["chess", "count", "10", "--army", "Q10"]),
+    ("chess-count-7x7-K2Q2B2N", ["chess", "count", "7x7", "--army", "K2Q2B2N"]),
+    ("chess-peaceable-8", ["chess", "peaceable", "8"]),
+    ("tantrix-count-10-red", ["tantrix", "count", "-n", "10", "--colour", "red"]),
+    ("tantrix-count-10-yellow", ["tantrix", "count", "-n", "10", "--colour", "yellow"]),
+    ("tantrix-count-10-blue", ["tantrix", "count", "-n", "10", "--colour", "blue"]),
+    ("tantrix-solve-free-100", ["tantrix", "solve", "data/tantrix/boards/free-100.txt"]),
+    ("tantrix-solve-free-200",
+     ["tantrix", "solve", "data/tantrix/large/free-200.txt", "--time-limit", "120"]),
+    ("tantrix-free-60", ["tantrix", "free", "-n", "60", "--time-limit", "120"]),
+    ("tantrix-free-100", ["tantrix", "free", "-n", "100", "--time-limit", "120"]),
+    ("battleship-unique-30x20-seed1",
+     ["battleship", "unique", "data/battleship/generated-30x20-seed1.txt"]),
+    ("battleship-unique-30x20-seed3",
+     ["battleship", "unique", "data/battleship/generated-30x20-seed3.txt"]),
+    ("battleship-unique-sb15", ["battleship", "unique", "data/battleship/sb_15_15_7_0.dzn"]),
+    ("battleship-generate-10x10-seed3",
+     ["battleship", "generate", "--rows", "10", "--cols", "10", "--fleet", "4 3 2 1",
+      "--seed", "3"]),
+    ("battleship-generate-30x20-seed1",
+     ["battleship", "generate", "--rows", "30", "--cols", "20", "--fleet", "23 29 12 9 7",
+      "--seed", "1", "--time-limit", "300"]),
 ]
 
 
@@ -48,7 +77,7 @@ def main():
     lines = [
         f"# quandary figures, {datetime.date.today()}",
         "",
-        f"`python3 bench/figures.py --runs {args.runs}`, {os.cpu_count()} cores, "
+        f"`python3 bench/figures.py {' '.join(sys.argv[1:])}`, {os.cpu_count()} cores, "
         f"load average before: {load()}.",
         "",
         "| figure | command | min | median | max | status |",

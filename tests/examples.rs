@@ -295,3 +295,79 @@ fn example_lines_are_read_as_a_shell_would() {
         ]
     );
 }
+
+/// The rows of a Markdown table in `text`: cells trimmed, the header's separator left out.
+fn table_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("|--:"))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Every figure a page quotes as "of this build" is the measured set the script wrote: the
+/// same command, the same min, median and max as a row of a file in bench/results/figures/
+/// (README.md, "How figures are given"), so no page keeps a number of its own.
+#[test]
+fn figures_of_this_build_are_the_measured_sets() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // command -> every (min, median, max) measured for it, from every file.
+    let mut measured: std::collections::HashMap<String, Vec<(String, String, String)>> =
+        Default::default();
+    for entry in std::fs::read_dir(root.join("bench/results/figures")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for row in table_rows(&text) {
+            // | name | `quandary ...` | min | median | max | status |
+            if row.len() == 6 && row[1].starts_with("`quandary ") {
+                let set = (row[2].clone(), row[3].clone(), row[4].clone());
+                let command = row[1].trim_matches('`').to_string();
+                measured.entry(command).or_default().push(set);
+            }
+        }
+    }
+    assert!(
+        measured.len() >= 20,
+        "too few measured sets: {}",
+        measured.len()
+    );
+    let mut quoted = 0;
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Some(start) = text.find("## Figures of this build\n") else {
+            continue;
+        };
+        let section = &text[start + 3..];
+        let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+        for row in table_rows(section) {
+            // | `quandary ...` | min | median | max | answer |
+            if row.len() != 5 || !row[0].starts_with("`quandary ") {
+                continue;
+            }
+            // The pages quote fleets in shell quotes; the script's file shows the words.
+            let command = row[0].trim_matches('`').replace('"', "");
+            let set = (row[1].clone(), row[2].clone(), row[3].clone());
+            match measured.get(&command) {
+                Some(sets) => assert!(
+                    sets.contains(&set),
+                    "{}: `{command}` is quoted as {set:?}, measured as {sets:?}",
+                    path.display()
+                ),
+                None => panic!(
+                    "{}: `{command}` has no measured set in bench/results/figures/",
+                    path.display()
+                ),
+            }
+            quoted += 1;
+        }
+    }
+    assert!(quoted >= 25, "only {quoted} figures found quoted");
+}
