@@ -17,6 +17,8 @@ fn bad_sides_exit_2_with_a_one_line_error() {
         &["tank", "solve", "abc"],
         &["tank", "count", "1000000"],
         &["tank", "solve", "5", "--mark", "9,9"],
+        &["tank", "solve", "5", "--fix", "9,9=1"],
+        &["tank", "unique", "5", "--fix", "1,1=2", "--fix", "1,1=3"],
         &["tank", "solve", "5", "--time-limit", "-1"],
         &["tank", "frobnicate", "5"],
     ] {

@@ -44,7 +44,7 @@ fn options(method: Method, formulation: Formulation) -> Options {
 
 fn all_boards_exact(n: usize) -> BTreeSet<Board> {
     let mut out = BTreeSet::new();
-    let (count, complete, _) = exact::search(n, None, |b| {
+    let (count, complete, _) = exact::search(n, None, &[], |b| {
         out.insert(b.to_vec());
         true
     });
@@ -122,7 +122,7 @@ fn five_by_five_has_exactly_two_boards_contrary_to_chlond() {
     for b in &exact {
         assert_eq!(b[2][2], 4);
         assert_eq!((b[1][2], b[3][2], b[2][1], b[2][3]), (1, 1, 1, 1));
-        verify(b).unwrap();
+        verify(b, &[]).unwrap();
     }
     // The two are mirror images in the main diagonal (threes and fours swapped).
     let mut it = exact.iter();
@@ -142,7 +142,7 @@ fn seed_six() -> Board {
 #[test]
 fn the_seeds_six_by_six_board_verifies_and_satisfies_both_models() {
     let board = seed_six();
-    verify(&board).unwrap();
+    verify(&board, &[]).unwrap();
     let t = Tank::new(6).unwrap();
     for f in [Formulation::Seed, Formulation::Strong] {
         let tm = t.formulate(f, false);
@@ -168,15 +168,15 @@ fn the_seeds_six_by_six_board_verifies_and_satisfies_both_models() {
 fn the_verifier_rejects_a_board_with_one_cell_changed() {
     let mut board = seed_six();
     board[0][0] = 3;
-    let why = verify(&board).unwrap_err();
+    let why = verify(&board, &[]).unwrap_err();
     assert!(why.contains("cell (1, 1)"), "{why}");
     let mut board = vec![vec![2; 4]; 4];
     board[1][2] = 1;
-    assert!(verify(&board).is_err());
+    assert!(verify(&board, &[]).is_err());
     // Malformed boards are rejected, not panicked on.
-    assert!(verify(&vec![]).is_err());
-    assert!(verify(&vec![vec![2, 2], vec![2]]).is_err());
-    assert!(verify(&vec![vec![0; 3]; 3]).is_err());
+    assert!(verify(&vec![], &[]).is_err());
+    assert!(verify(&vec![vec![2, 2], vec![2]], &[]).is_err());
+    assert!(verify(&vec![vec![0; 3]; 3], &[]).is_err());
 }
 
 fn transforms(b: &Board) -> Vec<Board> {
@@ -205,7 +205,7 @@ fn six_by_six_count_is_consistent_across_methods() {
     let boards = all_boards_exact(6);
     assert_eq!(boards.len(), 13);
     for b in &boards {
-        verify(b).unwrap();
+        verify(b, &[]).unwrap();
         for image in transforms(b) {
             assert!(boards.contains(&image));
         }
@@ -253,7 +253,7 @@ fn eight_by_eight_board_is_found_and_verified() {
     let t = Tank::new(8).unwrap();
     let found = find(&t, Query::First, Options::default());
     assert_eq!(found.status, Status::Solved);
-    verify(&found.boards[0]).unwrap();
+    verify(&found.boards[0], &[]).unwrap();
 }
 
 #[test]
@@ -340,7 +340,7 @@ fn the_parts_of_the_exact_search_add_up_to_the_whole_count() {
         let mut total = 0;
         let mut boards = BTreeSet::new();
         for k in 0..parts {
-            let (count, complete, firsts) = exact::search(6, Some((k, parts)), |b| {
+            let (count, complete, firsts) = exact::search(6, Some((k, parts)), &[], |b| {
                 assert!(boards.insert(b.to_vec()), "a board seen by two parts");
                 true
             });
@@ -406,4 +406,170 @@ fn forced_cells_by_the_line_search_are_those_of_the_model() {
         })
         .collect();
     assert_eq!(got, expected);
+}
+
+/// Every board of side n that shows the givens, by brute force: the free cells run through
+/// every value, each board judged by the verifier alone (no automaton, no model).
+fn brute_force(n: usize, givens: &[(usize, usize, u32)]) -> BTreeSet<Board> {
+    let free: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (0..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| !givens.iter().any(|g| (g.0, g.1) == (i, j)))
+        .collect();
+    let mut board = vec![vec![1u32; n]; n];
+    for &(i, j, v) in givens {
+        board[i][j] = v;
+    }
+    let mut out = BTreeSet::new();
+    let values = (n - 1) as u64;
+    for code in 0..values.pow(free.len() as u32) {
+        let mut c = code;
+        for &(i, j) in &free {
+            board[i][j] = (c % values) as u32 + 1;
+            c /= values;
+        }
+        if verify(&board, givens).is_ok() {
+            out.insert(board.clone());
+        }
+    }
+    out
+}
+
+/// A small deterministic generator, so that the cases are the same on every run.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// `count` of `n` with `givens`, by the given method, with the boards it returned.
+fn count_with(n: usize, givens: &[(usize, usize, u32)], method: Method) -> (u64, Status) {
+    let mut t = Tank::new(n as i64).unwrap();
+    t.givens = givens.to_vec();
+    let found = find(&t, Query::Count, options(method, Formulation::Strong));
+    (found.count, found.status)
+}
+
+#[test]
+fn givens_leave_the_boards_brute_force_finds_by_both_methods() {
+    // 4×4 with seven to nine givens (3^9 boards at most each) and 5×5 with sixteen to
+    // eighteen (4^9): values at random, or copied from a board so that some cases have one.
+    let mut seed = 0x5eed_u64;
+    let boards5 = all_boards_exact(5);
+    let mut nonzero = 0;
+    for case in 0..24 {
+        let n = if case < 16 { 4 } else { 5 };
+        let cells = if n == 4 { 7 + case % 3 } else { 16 + case % 3 };
+        let copy: Option<Board> = match (n, case % 2) {
+            (4, 0) => Some(vec![vec![2; 4]; 4]),
+            (5, 0) => boards5.iter().nth(case / 2 % 2).cloned(),
+            _ => None,
+        };
+        let mut givens = Vec::new();
+        while givens.len() < cells {
+            let (i, j) = (
+                (next(&mut seed) as usize) % n,
+                (next(&mut seed) as usize) % n,
+            );
+            if givens
+                .iter()
+                .any(|g: &(usize, usize, u32)| (g.0, g.1) == (i, j))
+            {
+                continue;
+            }
+            let v = match &copy {
+                Some(b) if !next(&mut seed).is_multiple_of(8) => b[i][j],
+                _ => (next(&mut seed) % (n as u64 - 1)) as u32 + 1,
+            };
+            givens.push((i, j, v));
+        }
+        let truth = brute_force(n, &givens);
+        nonzero += usize::from(!truth.is_empty());
+        for method in [Method::Exact, Method::Sat] {
+            let (count, status) = count_with(n, &givens, method);
+            assert_eq!(
+                count as usize,
+                truth.len(),
+                "{n}×{n} with givens {givens:?} by {method:?}: {status:?}"
+            );
+        }
+    }
+    assert!(nonzero >= 4, "too few cases with a board: {nonzero}");
+}
+
+#[test]
+fn givens_on_six_by_six_keep_the_boards_that_show_them() {
+    // The thirteen boards, filtered by the givens, against the line search with givens (no
+    // symmetry reduction then) and `unique` on the same givens.
+    let all = all_boards_exact(6);
+    let mut seed = 0x6_u64;
+    for case in 0..8 {
+        let from = all.iter().nth(case % all.len()).unwrap();
+        let givens: Vec<(usize, usize, u32)> = (0..4 + case % 4)
+            .map(|_| {
+                let (i, j) = (
+                    (next(&mut seed) % 6) as usize,
+                    (next(&mut seed) % 6) as usize,
+                );
+                (i, j, from[i][j])
+            })
+            .fold(Vec::new(), |mut g, x| {
+                if !g
+                    .iter()
+                    .any(|y: &(usize, usize, u32)| (y.0, y.1) == (x.0, x.1))
+                {
+                    g.push(x);
+                }
+                g
+            });
+        let want = all
+            .iter()
+            .filter(|b| givens.iter().all(|&(i, j, v)| b[i][j] == v))
+            .count() as u64;
+        assert!(want >= 1);
+        assert_eq!(count_with(6, &givens, Method::Exact).0, want, "{givens:?}");
+        let mut t = Tank::new(6).unwrap();
+        t.givens = givens.clone();
+        let unique = find(&t, Query::Unique, Options::default());
+        assert_eq!(unique.boards.len() as u64, want.min(2), "{givens:?}");
+    }
+}
+
+#[test]
+fn the_verifier_rejects_a_board_that_breaks_a_given() {
+    let board = vec![vec![2; 4]; 4];
+    verify(&board, &[(0, 0, 2), (3, 3, 2)]).unwrap();
+    let why = verify(&board, &[(0, 0, 2), (1, 2, 3)]).unwrap_err();
+    assert!(why.contains("(2, 3)") && why.contains("given"), "{why}");
+}
+
+#[test]
+fn givens_are_read_and_refused_by_name() {
+    let t = Tank::new(5).unwrap();
+    let g = t
+        .clone()
+        .with_givens(&["1,2=4".into(), "3,3=4; 5,5=1".into()])
+        .unwrap();
+    assert_eq!(g.givens, vec![(0, 1, 4), (2, 2, 4), (4, 4, 1)]);
+    assert_eq!(g.given(2, 2), Some(4));
+    for (bad, names) in [
+        ("6,1=2", "off the board"),
+        ("1,1=5", "not a tank's value"),
+        ("1,1=0", "not a tank's value"),
+        ("1,1", "no '='"),
+        ("11=2", "no ','"),
+        ("a,b=2", "not two whole numbers"),
+        ("1,1=2 1,1=3", "already given"),
+        ("99999999999999999999,1=2", "not two whole numbers"),
+    ] {
+        let e = t
+            .clone()
+            .with_givens(&[bad.into()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(names) && e.contains("--fix"), "{bad}: {e}");
+    }
+    // The same value twice is one given.
+    let twice = t.with_givens(&["2,2=3 2,2=3".into()]).unwrap();
+    assert_eq!(twice.givens.len(), 1);
 }

@@ -67,6 +67,9 @@ def test_run_and_the_puzzle_module_give_the_command_lines_answer(puzzle):
 
 def test_known_answers():
     assert quandary.tank.count(5).count == 2
+    # Givens (`--fix`), as one string or a list: one 4 on the top row leaves one 5×5 board.
+    assert quandary.tank.unique(5, fix="1,2=4").unique is True
+    assert quandary.tank.count(5, fix=["1,1=1", "1,2=3"]).count == 1
     assert quandary.gunport.solve(7, 7).objective == 15
     assert quandary.battleship.unique(PUZZLINK).unique is True
     # A Friedman chess puzzle (the seed's Figure 60.1) has exactly one placement.
@@ -93,6 +96,7 @@ def test_the_puzzles_text_itself_is_input():
         (lambda: quandary.tank.count(99), "too large"),
         (lambda: quandary.tank.count("x"), "not a whole number"),
         (lambda: quandary.tank.count(5, formulaton="seed"), "formulaton"),
+        (lambda: quandary.tank.count(5, fix="6,1=2"), "off the board"),
         (lambda: quandary.battleship.solve(text="size 3 3\nfleet 18446744073709551615 1\n"
                                                 "rows ? ? ?\ncols ? ? ?\n"),
          "more ship cells than a number can hold"),

@@ -17,6 +17,10 @@
 //! start at the top corners are compared as they fill, the others on the last row. Each orbit
 //! is then reported once, from its least such board in row-major order, with all its distinct
 //! images, so the count is exact. The first rows are shared out among the cores.
+//!
+//! Givens (cells whose value a setter fixed) take from each of their cells the labels of other
+//! values. They break the square's symmetry, so with givens every board is searched and
+//! reported as itself.
 
 use super::lines::Lines;
 use crate::guard;
@@ -98,6 +102,7 @@ fn top_least(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>], filled: usize) -
 pub fn search(
     n: usize,
     part: Option<(usize, usize)>,
+    givens: &[(usize, usize, u32)],
     on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
 ) -> (u64, bool, Option<usize>) {
     assert!(
@@ -107,10 +112,23 @@ pub fn search(
     let lines = Lines::new(n);
     debug_assert!(lines.labels.len() <= 256, "labels are stored as bytes");
     let reads = readings(n);
+    // The labels each cell may take: those of its given value, or any.
+    let mut allowed = vec![u128::MAX; n * n];
+    for &(i, j, v) in givens {
+        allowed[i * n + j] = (0..lines.labels.len())
+            .filter(|&l| lines.labels[l].0 as u32 == v)
+            .fold(0, |m, l| m | 1 << l);
+    }
+    let search = Search {
+        lines: &lines,
+        reads: &reads,
+        allowed: &allowed,
+        plain: !givens.is_empty(),
+    };
     // The first rows that can lead the search (least among their own two readings), their
     // labels n bytes a row (tens of millions of rows from n = 9 on).
     let mut firsts: Vec<u8> = Vec::new();
-    let mut first = State::new(n, &lines, &reads);
+    let mut first = State::new(n, &search);
     first.go(0, &mut Sink::Firsts(&mut firsts));
     if first.halted {
         return (0, false, None);
@@ -139,7 +157,7 @@ pub fn search(
         .clamp(1, 8);
     // The workers enter the caller's stage, so its stop and memory account reach them.
     let answers = guard::spread(threads, &|_| {
-        let mut s = State::new(n, &lines, &reads);
+        let mut s = State::new(n, &search);
         loop {
             let t = shared.next.fetch_add(1, Ordering::Relaxed);
             let rows = shared.firsts.len() / n;
@@ -185,10 +203,22 @@ struct Shared<'f> {
     firsts: Vec<u8>,
 }
 
+/// What every worker searches with.
+struct Search<'a> {
+    lines: &'a Lines,
+    reads: &'a [Vec<(usize, usize)>],
+    /// Per cell, row-major: the labels it may take (its given value's, or all).
+    allowed: &'a [u128],
+    /// No symmetry reduction (there are givens): every board is searched and reported alone.
+    plain: bool,
+}
+
 struct State<'a> {
     n: usize,
     lines: &'a Lines,
     reads: &'a [Vec<(usize, usize)>],
+    allowed: &'a [u128],
+    plain: bool,
     row_node: Vec<usize>,
     col_node: Vec<usize>,
     board: Vec<Vec<u32>>,
@@ -208,11 +238,13 @@ enum Sink<'s, 'f> {
 }
 
 impl<'a> State<'a> {
-    fn new(n: usize, lines: &'a Lines, reads: &'a [Vec<(usize, usize)>]) -> Self {
+    fn new(n: usize, search: &Search<'a>) -> Self {
         State {
             n,
-            lines,
-            reads,
+            lines: search.lines,
+            reads: search.reads,
+            allowed: search.allowed,
+            plain: search.plain,
             row_node: vec![0; n],
             col_node: vec![0; n],
             board: vec![vec![0; n]; n],
@@ -277,7 +309,7 @@ impl<'a> State<'a> {
         }
         let (i, j) = (cell / n, cell % n);
         let (r, c) = (self.row_node[i], self.col_node[j]);
-        let mut m = lines.mask[r] & lines.crossing[c];
+        let mut m = lines.mask[r] & lines.crossing[c] & self.allowed[cell];
         while m != 0 {
             if let Sink::Boards(sh) = sink {
                 self.halted |= sh.stopped.load(Ordering::Relaxed);
@@ -293,9 +325,12 @@ impl<'a> State<'a> {
                 .expect("label taken from the crossing mask");
             // Look ahead along the row: every later cell of this row must still have a label
             // that its column can take.
-            if (j + 1..n)
-                .any(|d| lines.ahead[row_child * n + d] & lines.crossing[self.col_node[d]] == 0)
-            {
+            if (j + 1..n).any(|d| {
+                lines.ahead[row_child * n + d]
+                    & lines.crossing[self.col_node[d]]
+                    & self.allowed[i * n + d]
+                    == 0
+            }) {
                 continue;
             }
             self.row_node[i] = row_child;
@@ -303,7 +338,7 @@ impl<'a> State<'a> {
             self.board[i][j] = lines.labels[label].0 as u32;
             self.labels[cell] = label;
             let on_edge = i == 0 || i == n - 1 || j == 0 || j == n - 1;
-            if !on_edge || top_least(&self.board, self.reads, cell + 1) {
+            if self.plain || !on_edge || top_least(&self.board, self.reads, cell + 1) {
                 self.go(cell + 1, sink);
             }
             self.row_node[i] = r;
@@ -315,6 +350,14 @@ impl<'a> State<'a> {
     /// if it is the orbit's least such board.
     fn leaf(&mut self, sh: &Shared) {
         let n = self.n;
+        if self.plain {
+            sh.count.fetch_add(1, Ordering::Relaxed);
+            let mut f = sh.on_board.lock().expect("board callback");
+            if !f(&self.board) {
+                sh.stopped.store(true, Ordering::Relaxed);
+            }
+            return;
+        }
         let imgs = images(&self.board);
         let least = imgs
             .iter()

@@ -6,10 +6,68 @@
 /// no method here finishes.
 pub const MAX_SIDE: usize = 40;
 
-/// A Tank Attack instance: the side of the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A Tank Attack instance: the side of the board and the values a setter fixed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tank {
     pub n: usize,
+    /// Cells whose value is given (`--fix ROW,COL=VALUE`): (row, column, value), 0-based cells,
+    /// in the order given, no cell twice. Empty for the bare puzzle.
+    pub givens: Vec<(usize, usize, u32)>,
+}
+
+impl Tank {
+    /// Reads givens `ROW,COL=VALUE` (1-based), several in one word when separated by spaces
+    /// or semicolons, as `--fix` and the page give them.
+    pub fn with_givens(mut self, words: &[String]) -> crate::error::Result<Tank> {
+        let n = self.n;
+        for given in words
+            .iter()
+            .flat_map(|w| w.split(|c: char| c == ';' || c.is_whitespace()))
+            .filter(|g| !g.is_empty())
+        {
+            let bad = |why: &str| {
+                crate::error::Error::input(format!(
+                    "--fix '{given}': {why}; give ROW,COL=VALUE with ROW and COL from 1 to {n} \
+                     and VALUE from 1 to {}, e.g. --fix 1,2=3",
+                    n.saturating_sub(1)
+                ))
+            };
+            let (cell, value) = given.split_once('=').ok_or_else(|| bad("no '='"))?;
+            let (r, c) = cell
+                .split_once(',')
+                .ok_or_else(|| bad("no ',' in the cell"))?;
+            let number = |t: &str| t.trim().parse::<usize>().ok();
+            let (Some(r), Some(c)) = (number(r), number(c)) else {
+                return Err(bad("the cell is not two whole numbers"));
+            };
+            if !(1..=n).contains(&r) || !(1..=n).contains(&c) {
+                return Err(bad("the cell is off the board"));
+            }
+            let Some(v) = number(value).filter(|v| (1..n).contains(v)) else {
+                return Err(bad("the value is not a tank's value on this board"));
+            };
+            let (i, j) = (r - 1, c - 1);
+            match self.givens.iter().find(|g| (g.0, g.1) == (i, j)) {
+                Some(g) if g.2 as usize == v => {}
+                Some(g) => {
+                    return Err(bad(&format!(
+                        "cell {r},{c} is already given the value {}",
+                        g.2
+                    )))
+                }
+                None => self.givens.push((i, j, v as u32)),
+            }
+        }
+        Ok(self)
+    }
+
+    /// The given value of cell (i, j), if any.
+    pub fn given(&self, i: usize, j: usize) -> Option<u32> {
+        self.givens
+            .iter()
+            .find(|g| (g.0, g.1) == (i, j))
+            .map(|g| g.2)
+    }
 }
 
 /// A board of values, row by row.
@@ -47,8 +105,13 @@ pub fn to_text(board: &Board) -> String {
     crate::render::text::grid(&rows)
 }
 
-/// The board as an SVG picture; `mark` (0-based) rings a cell and shades its attackers.
-pub fn to_svg(board: &Board, mark: Option<(usize, usize)>) -> String {
+/// The board as an SVG picture; `mark` (0-based) rings a cell and shades its attackers; the
+/// `givens` are drawn in blue, as on the other puzzles' pictures.
+pub fn to_svg(
+    board: &Board,
+    mark: Option<(usize, usize)>,
+    givens: &[(usize, usize, u32)],
+) -> String {
     let n = board.len();
     let mut pic = crate::render::svg::GridPicture::new(n, n, &format!("Tank Attack {n}×{n}"));
     let shaded: Vec<(usize, usize)> = mark
@@ -62,7 +125,8 @@ pub fn to_svg(board: &Board, mark: Option<(usize, usize)>) -> String {
                 "#f4f1e8"
             };
             pic.fill(i, j, colour);
-            pic.label(i, j, &v.to_string(), "#222");
+            let given = givens.iter().any(|g| (g.0, g.1) == (i, j));
+            pic.label(i, j, &v.to_string(), if given { "#1f5fa8" } else { "#222" });
         }
     }
     if let Some((i, j)) = mark {

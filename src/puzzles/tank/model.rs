@@ -91,7 +91,10 @@ impl Tank {
                 n * n * (n - 1)
             )));
         }
-        Ok(Tank { n: n as usize })
+        Ok(Tank {
+            n: n as usize,
+            givens: Vec::new(),
+        })
     }
 
     /// Reads the side from a command-line word.
@@ -219,7 +222,22 @@ impl Tank {
                 tm.model.end_group();
             }
         }
-        if break_symmetry && n >= 2 {
+        for &(i, j, v) in &self.givens {
+            tm.model.group(
+                Kind::Given,
+                Some(Place::Cell(i, j)),
+                format!("the given {v} at ({},{})", i + 1, j + 1),
+            );
+            tm.model.add(
+                "given values",
+                vec![(1, tm.x(i, j, v as usize).pos())],
+                Sense::Eq,
+                1,
+            );
+            tm.model.end_group();
+        }
+        // Lex-leader rows keep one board of each orbit; givens are not symmetric.
+        if break_symmetry && n >= 2 && self.givens.is_empty() {
             tm.add_symmetry_breaking();
         }
         tm

@@ -40,6 +40,27 @@ pub struct Options {
     /// answer holds for that part, and the parts' counts add up to the whole
     #[cfg_attr(feature = "cli", arg(long, value_name = "K/N"))]
     pub part: Option<String>,
+    /// Fix cell ROW,COL (1-based) to VALUE: a puzzle's given (repeat it, or give several
+    /// separated by spaces); `unique` then says whether the givens leave one board
+    #[cfg_attr(feature = "cli", arg(long, value_name = "ROW,COL=VALUE"))]
+    #[serde(deserialize_with = "one_or_many")]
+    pub fix: Vec<String>,
+}
+
+/// `"fix": "1,1=2 3,3=4"` as well as `"fix": ["1,1=2", "3,3=4"]` (Python, the page's JSON).
+fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Given {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match <Given as serde::Deserialize>::deserialize(d)? {
+        Given::One(s) => vec![s],
+        Given::Many(v) => v,
+    })
 }
 
 /// Reads `--part K/N` as (K − 1, N).
@@ -98,7 +119,7 @@ impl Puzzle for TankAttack {
 
     fn read(words: &[String], options: &Options, _: Files) -> Result<Tank> {
         let [word] = crate::puzzles::words(words, "one word, the side n of the n×n board")?;
-        let t = Tank::parse(word)?;
+        let t = Tank::parse(word)?.with_givens(&options.fix)?;
         parse_mark(&options.mark, t.n)?;
         if parse_part(&options.part)?.is_some()
             && (options.method == Method::Sat || options.symmetry.is_some())
@@ -119,7 +140,22 @@ impl Puzzle for TankAttack {
     }
 
     fn describe(t: &Tank) -> String {
-        format!("Tank Attack {0}×{0}", t.n)
+        match t.givens.len() {
+            0 => format!("Tank Attack {0}×{0}", t.n),
+            1 => format!("Tank Attack {0}×{0}, 1 given", t.n),
+            g => format!("Tank Attack {0}×{0}, {g} givens", t.n),
+        }
+    }
+
+    fn givens(t: &Tank) -> crate::puzzles::Givens {
+        crate::puzzles::Givens {
+            clues: t
+                .givens
+                .iter()
+                .map(|&(i, j, v)| (crate::puzzles::Place::Cell(i, j), v.to_string()))
+                .collect(),
+            ..Default::default()
+        }
     }
 
     fn formulate<'a>(t: &'a Tank, o: &Options, query: Query) -> Result<Formulated<'a, Board>> {
@@ -133,8 +169,14 @@ impl Puzzle for TankAttack {
         Ok(t.formulated(tm, o.formulation, o.symmetry))
     }
 
-    fn verify(_: &Tank, board: &Board) -> std::result::Result<String, String> {
-        verify(board).map(|()| "every tank is attacked by as many tanks as its value".into())
+    fn verify(t: &Tank, board: &Board) -> std::result::Result<String, String> {
+        verify(board, &t.givens).map(|()| {
+            if t.givens.is_empty() {
+                "every tank is attacked by as many tanks as its value".into()
+            } else {
+                "every tank is attacked by as many tanks as its value, and every given holds".into()
+            }
+        })
     }
 
     fn text(_: &Tank, board: &Board) -> String {
@@ -142,7 +184,7 @@ impl Puzzle for TankAttack {
     }
 
     fn svg(t: &Tank, o: &Options, board: &Board) -> String {
-        to_svg(board, parse_mark(&o.mark, t.n).ok().flatten())
+        to_svg(board, parse_mark(&o.mark, t.n).ok().flatten(), &t.givens)
     }
 
     fn exact(
@@ -168,7 +210,7 @@ impl Puzzle for TankAttack {
         }
         let mut boards: Vec<Board> = Vec::new();
         let mut agreement = (query == Query::Forced).then(crate::puzzles::Agreement::default);
-        let (count, complete, firsts) = exact::search(t.n, part, |b| {
+        let (count, complete, firsts) = exact::search(t.n, part, &t.givens, |b| {
             if boards.len() < 2 {
                 boards.push(b.to_vec());
             }
@@ -216,7 +258,13 @@ impl Puzzle for TankAttack {
     /// Finding one board: boards with all eight symmetries, then quarter-turn-symmetric ones
     /// (small, fast searches; a board found there is a board) before the full model.
     fn phases<'a>(t: &'a Tank, o: &Options, query: Query) -> Vec<Phase<'a, Board>> {
-        if query != Query::First || o.method != Method::Auto || o.symmetry.is_some() || t.n < 4 {
+        // Givens are seldom symmetric: then the whole model at once.
+        if query != Query::First
+            || o.method != Method::Auto
+            || o.symmetry.is_some()
+            || t.n < 4
+            || !t.givens.is_empty()
+        {
             return Vec::new();
         }
         let formulation = o.formulation;

@@ -3,11 +3,31 @@
 use super::*;
 
 /// The independent check: reads the rule off the board directly, sharing nothing with the
-/// model. `Err` names the first cell that breaks the rule.
-pub fn verify(board: &Board) -> std::result::Result<(), String> {
+/// model. `Err` names the first cell that breaks the rule, or the first given (row, column,
+/// value, 0-based cells) the board does not show.
+pub fn verify(board: &Board, givens: &[(usize, usize, u32)]) -> std::result::Result<(), String> {
     let n = board.len();
     if n == 0 {
         return Err("the board is empty".into());
+    }
+    for &(i, j, v) in givens {
+        match board.get(i).and_then(|row| row.get(j)) {
+            Some(&x) if x == v => {}
+            Some(&x) => {
+                return Err(format!(
+                    "cell ({}, {}) holds {x}, but its given value is {v}",
+                    i + 1,
+                    j + 1
+                ))
+            }
+            None => {
+                return Err(format!(
+                    "the given cell ({}, {}) is off the board",
+                    i + 1,
+                    j + 1
+                ))
+            }
+        }
     }
     for (i, row) in board.iter().enumerate() {
         if row.len() != n {
