@@ -3,7 +3,7 @@
 
 mod common;
 use quandary::puzzles::gunport::{
-    dp, verify, Formulation, Gunport, GunportProblem, Options, Packing,
+    dp, verify, verify_givens, Fix, Formulation, Gunport, GunportProblem, Options, Packing,
 };
 use quandary::puzzles::Puzzle;
 use quandary::runner::{drive, run, Limits, Outcome, Query};
@@ -22,7 +22,7 @@ fn ask(g: Gunport, o: &Options, query: Query) -> Outcome<Packing> {
 }
 
 fn optimum(m: usize, n: usize, f: Formulation) -> i64 {
-    let s = ask(Gunport { m, n }, &options(f), Query::Optimum);
+    let s = ask(Gunport::board(m, n), &options(f), Query::Optimum);
     assert_eq!(s.status, Status::Optimal, "{m}×{n} {f:?}");
     let p = &s.solutions[0];
     let holes = verify(p).unwrap_or_else(|e| panic!("{m}×{n} {f:?}: {e}"));
@@ -60,7 +60,7 @@ fn the_seeds_boards() {
 fn sands_every_board_with_a_side_divisible_by_three_has_mn_over_3_holes() {
     for m in 1..=9 {
         for n in (3..=12).step_by(3) {
-            let g = Gunport { m, n };
+            let g = Gunport::board(m, n);
             assert_eq!(g.sands(), Some(m * n / 3));
             assert_eq!(
                 optimum(m, n, Formulation::Strong),
@@ -96,13 +96,13 @@ fn model_and_dynamic_program_agree_on_every_board_up_to_8_by_10() {
 #[test]
 fn published_counts_of_optimal_packings() {
     for (side, holes, count) in [(4, 4, 100u128), (5, 7, 312), (6, 12, 14)] {
-        let g = Gunport { m: side, n: side };
+        let g = Gunport::board(side, side);
         // By the dynamic program ...
-        let d = count_optimal(g, Formulation::Strong, true, false);
+        let d = count_optimal(g.clone(), Formulation::Strong, true, false);
         assert_eq!((d.1, d.2), (Some(holes), count));
         // ... and by SAT enumeration, with both cell formulations.
         for f in [Formulation::Cell, Formulation::Strong, Formulation::Charge] {
-            let c = count_optimal(g, f, false, false);
+            let c = count_optimal(g.clone(), f, false, false);
             assert_eq!(c.0, Status::Optimal);
             assert_eq!((c.1, c.2), (Some(holes), count), "{side} {f:?}");
         }
@@ -113,14 +113,14 @@ fn published_counts_of_optimal_packings() {
 fn counts_up_to_symmetry_are_consistent() {
     // Every class has at most 8 members on a square board, so classes >= count / 8.
     for side in 4..=6 {
-        let g = Gunport { m: side, n: side };
+        let g = Gunport::board(side, side);
         let c = count_optimal(g, Formulation::Strong, false, true);
         let classes = c.3.unwrap();
         assert!(classes * 8 >= c.2 && classes <= c.2);
     }
     // 6×6: the 14 optimal packings fall into 3 classes. This pins the value computed here (a
     // regression check, not a published figure).
-    let c = count_optimal(Gunport { m: 6, n: 6 }, Formulation::Strong, false, true);
+    let c = count_optimal(Gunport::board(6, 6), Formulation::Strong, false, true);
     assert_eq!((c.2, c.3), (14, Some(3)));
 }
 
@@ -129,7 +129,7 @@ fn pearce_formula_holds_below_19_on_small_boards() {
     for m in 2..=10 {
         for n in m..=12 {
             let d = dp::optimum(m, n).unwrap();
-            assert_eq!(d.holes as i64, Gunport { m, n }.pearce(), "{m}×{n}");
+            assert_eq!(d.holes as i64, Gunport::board(m, n).pearce(), "{m}×{n}");
         }
     }
 }
@@ -193,7 +193,7 @@ fn the_full_proof_with_symmetry_breaking_agrees_with_the_dynamic_program() {
         for n in m..=8 {
             for f in [Formulation::Strong, Formulation::Charge] {
                 // The full model alone (no symmetric phases), symmetry-breaking rows included.
-                let g = Gunport { m, n };
+                let g = Gunport::board(m, n);
                 let full = GunportProblem::formulate(&g, &options(f), Query::Optimum).unwrap();
                 let s = drive(full, Query::Optimum, &Limits::none(), false).unwrap();
                 assert_eq!(s.status, Status::Optimal);
@@ -216,10 +216,10 @@ fn reach_finds_a_packing_up_to_the_optimum_and_refutes_beyond_it() {
     for m in 2..=6 {
         for n in m..=7 {
             let best = dp::optimum(m, n).unwrap().holes as i64;
-            let g = Gunport { m, n };
+            let g = Gunport::board(m, n);
             for holes in 0..=best + 3 {
                 for f in [Formulation::Cell, Formulation::Charge] {
-                    let s = ask(g, &options(f), Query::AtLeast(holes));
+                    let s = ask(g.clone(), &options(f), Query::AtLeast(holes));
                     if holes <= best {
                         assert_eq!(s.status, Status::Solved, "{m}×{n} {holes} {f:?}");
                         let found = verify(&s.solutions[0]).unwrap() as i64;
@@ -263,7 +263,7 @@ fn the_stored_19_by_19_packing_leaves_117_holes() {
     let p = stored_packing("19x19-117.txt");
     assert_eq!((p.m, p.n), (19, 19));
     assert_eq!(verify(&p), Ok(117));
-    assert_eq!(Gunport { m: 19, n: 19 }.pearce(), 119);
+    assert_eq!(Gunport::board(19, 19).pearce(), 119);
 }
 
 #[test]
@@ -296,7 +296,7 @@ fn pearces_formula_fails_on_14_by_16() {
     let p = stored_packing("14x16-72.txt");
     assert_eq!((p.m, p.n), (14, 16));
     assert_eq!(verify(&p), Ok(72));
-    assert_eq!(Gunport { m: 14, n: 16 }.pearce(), 74);
+    assert_eq!(Gunport::board(14, 16).pearce(), 74);
     use quandary::puzzles::gunport::budget;
     assert_eq!(budget::at_least(14, 16, 74).unwrap().holes, None);
 }
@@ -307,7 +307,7 @@ fn two_methods_agree_that_pearces_formula_fails_on_14_by_22() {
     // program refutes Pearce's 102). The transfer-matrix program, which shares no code with
     // it, finds the same optimum and counts the optimal packings (about 17 s in release).
     use quandary::puzzles::gunport::budget;
-    assert_eq!(Gunport { m: 14, n: 22 }.pearce(), 102);
+    assert_eq!(Gunport::board(14, 22).pearce(), 102);
     assert_eq!(budget::at_least(14, 22, 102).unwrap().holes, None);
     let d = dp::optimum(14, 22).unwrap();
     assert_eq!((d.holes, d.packings), (100, 86_217_902));
@@ -327,7 +327,7 @@ fn the_census_agrees_with_every_published_value() {
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.splitn(5, ',').collect();
         let (m, n): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
-        let g = Gunport { m, n };
+        let g = Gunport::board(m, n);
         let Ok(holes) = f[2].parse::<i64>() else {
             continue;
         };
@@ -479,7 +479,7 @@ fn the_rectangles_table_agrees_with_theorems_packings_and_other_methods() {
             .collect();
     for m in 1..=20 {
         for n in m..=40 {
-            let g = Gunport { m, n };
+            let g = Gunport::board(m, n);
             let holes = *table
                 .get(&(m, n))
                 .unwrap_or_else(|| panic!("{m}×{n} missing"));
@@ -526,4 +526,176 @@ fn solve_settles_a_board_with_a_side_divisible_by_3_by_construction() {
     assert_eq!(v["solution"]["holes"], 186);
     let method = v["stats"]["method"].as_str().unwrap();
     assert!(method.contains("Sands' construction"), "{method}");
+}
+
+/// Every maximal packing of an m × n board, by brute force: each cell in turn left a hole or
+/// covered by a domino to its right or below, judged by the verifier alone at the end.
+fn every_packing(m: usize, n: usize) -> Vec<Packing> {
+    fn go(
+        m: usize,
+        n: usize,
+        cell: usize,
+        used: &mut Vec<bool>,
+        ds: &mut Vec<[(usize, usize); 2]>,
+        out: &mut Vec<Packing>,
+    ) {
+        if cell == m * n {
+            let p = Packing {
+                m,
+                n,
+                dominoes: ds.clone(),
+            };
+            if verify(&p).is_ok() {
+                out.push(p);
+            }
+            return;
+        }
+        let (r, c) = (cell / n, cell % n);
+        if used[cell] {
+            return go(m, n, cell + 1, used, ds, out);
+        }
+        go(m, n, cell + 1, used, ds, out);
+        for (dr, dc) in [(0, 1), (1, 0)] {
+            let (r2, c2) = (r + dr, c + dc);
+            if r2 < m && c2 < n && !used[r2 * n + c2] {
+                used[cell] = true;
+                used[r2 * n + c2] = true;
+                ds.push([(r, c), (r2, c2)]);
+                go(m, n, cell + 1, used, ds, out);
+                ds.pop();
+                used[cell] = false;
+                used[r2 * n + c2] = false;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(m, n, 0, &mut vec![false; m * n], &mut Vec::new(), &mut out);
+    out
+}
+
+/// Whether a packing shows a given, read here without the library's check.
+fn shows(p: &Packing, &(r, c, fix): &(usize, usize, Fix)) -> bool {
+    let over = p.dominoes.iter().find(|d| d.contains(&(r, c)));
+    match fix {
+        Fix::Hole => over.is_none(),
+        Fix::Covered => over.is_some(),
+        Fix::Right => over.is_some_and(|d| d.contains(&(r, c + 1))),
+        Fix::Down => over.is_some_and(|d| d.contains(&(r + 1, c))),
+    }
+}
+
+#[test]
+fn givens_leave_the_optimum_and_count_brute_force_finds() {
+    let mut seed = 0x9a_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut cases = 0;
+    for (m, n) in [(3, 4), (4, 4), (4, 5)] {
+        let all = every_packing(m, n);
+        for _ in 0..8 {
+            let mut givens: Vec<(usize, usize, Fix)> = Vec::new();
+            for _ in 0..1 + next() % 3 {
+                let (r, c) = ((next() % m as u64) as usize, (next() % n as u64) as usize);
+                let fix = match next() % 4 {
+                    0 => Fix::Hole,
+                    1 => Fix::Covered,
+                    2 if c + 1 < n => Fix::Right,
+                    3 if r + 1 < m => Fix::Down,
+                    _ => Fix::Hole,
+                };
+                if !givens.iter().any(|g| (g.0, g.1) == (r, c)) {
+                    givens.push((r, c, fix));
+                }
+            }
+            let showing: Vec<&Packing> = all
+                .iter()
+                .filter(|p| givens.iter().all(|g| shows(p, g)))
+                .collect();
+            let holes = |p: &Packing| m * n - 2 * p.dominoes.len();
+            let best = showing.iter().map(|p| holes(p)).max();
+            let mut g = Gunport::board(m, n);
+            g.givens = givens.clone();
+            for f in [Formulation::Cell, Formulation::Strong, Formulation::Charge] {
+                let o = options(f);
+                let c = ask(g.clone(), &o, Query::Count);
+                match best {
+                    None => assert_eq!(c.status, Status::Infeasible, "{m}×{n} {givens:?} {f:?}"),
+                    Some(b) => {
+                        let want = showing.iter().filter(|p| holes(p) == b).count() as u128;
+                        assert_eq!(c.objective, Some(b as i64), "{m}×{n} {givens:?} {f:?}");
+                        assert_eq!(c.count, Some(want), "{m}×{n} {givens:?} {f:?}");
+                        cases += 1;
+                    }
+                }
+                let s = ask(g.clone(), &o, Query::Optimum);
+                assert_eq!(
+                    s.objective,
+                    best.map(|b| b as i64),
+                    "{m}×{n} {givens:?} {f:?}"
+                );
+            }
+            // The domino formulation numbers its dominoes (no count), but finds the optimum;
+            // it proves slowly (docs/gunport.md), so on the smallest board only.
+            if (m, n) != (3, 4) {
+                continue;
+            }
+            let s = ask(g.clone(), &options(Formulation::Domino), Query::Optimum);
+            assert_eq!(
+                s.objective,
+                best.map(|b| b as i64),
+                "{m}×{n} {givens:?} domino"
+            );
+        }
+    }
+    assert!(cases >= 30, "too few cases with a packing: {cases}");
+}
+
+#[test]
+fn the_verifier_rejects_a_packing_that_breaks_a_given_and_bad_givens_are_refused() {
+    // 2 × 2 covered by two horizontal dominoes: a maximal packing with no hole.
+    let p = Packing {
+        m: 2,
+        n: 2,
+        dominoes: vec![[(0, 0), (0, 1)], [(1, 0), (1, 1)]],
+    };
+    verify(&p).unwrap();
+    verify_givens(&p, &[(0, 0, Fix::Right), (1, 1, Fix::Covered)]).unwrap();
+    let why = verify_givens(&p, &[(0, 0, Fix::Down)]).unwrap_err();
+    assert!(why.contains("(1, 1)") && why.contains("down"), "{why}");
+    assert!(verify_givens(&p, &[(1, 0, Fix::Hole)])
+        .unwrap_err()
+        .contains("hole"));
+    let g = Gunport::board(3, 4);
+    for (bad, names) in [
+        ("4,1=hole", "off the board"),
+        ("1,4=right", "leave the board"),
+        ("3,1=down", "leave the board"),
+        ("1,1=wall", "unknown WHAT"),
+        ("1,1=o 1,1=#", "already given"),
+        ("1;1=o", "no '='"),
+        ("11=o", "no ','"),
+    ] {
+        let e = g
+            .clone()
+            .with_givens(&[bad.into()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(names) && e.contains("--fix"), "{bad}: {e}");
+    }
+    let ok = g
+        .with_givens(&["1,1=o 2,2=# 1,2=right 2,1=down".into()])
+        .unwrap();
+    assert_eq!(
+        ok.givens,
+        vec![
+            (0, 0, Fix::Hole),
+            (1, 1, Fix::Covered),
+            (0, 1, Fix::Right),
+            (1, 0, Fix::Down)
+        ]
+    );
 }

@@ -71,6 +71,7 @@ def test_known_answers():
     assert quandary.tank.unique(5, fix="1,2=4").unique is True
     assert quandary.tank.count(5, fix=["1,1=1", "1,2=3"]).count == 1
     assert quandary.gunport.solve(7, 7).objective == 15
+    assert quandary.gunport.solve(5, 5, fix="1,1=right 3,3=o").objective == 7
     assert quandary.battleship.unique(PUZZLINK).unique is True
     # A Friedman chess puzzle (the seed's Figure 60.1) has exactly one placement.
     assert quandary.chess.unique(*example("chess")).unique is True

@@ -271,6 +271,23 @@ impl<'a, S> Formulated<'a, S> {
     }
 }
 
+/// An option of several values, given as one string or a list: `"fix": "1,1=2 3,3=4"` as well
+/// as `"fix": ["1,1=2", "3,3=4"]` (Python, the page's JSON).
+pub fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Given {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match <Given as serde::Deserialize>::deserialize(d)? {
+        Given::One(s) => vec![s],
+        Given::Many(v) => v,
+    })
+}
+
 /// What a puzzle gives a person to solve it from, drawn on its pictures ([`Puzzle::givens`]).
 #[derive(Clone, Debug, Default)]
 pub struct Givens {

@@ -115,7 +115,7 @@ fn sweep(
             None
         };
         for n in m.max(lo as usize)..=g_max.n {
-            let g = Gunport { m, n };
+            let g = Gunport::board(m, n);
             let (status, holes, method, seconds) = match &pass {
                 Some((holes, seconds)) => match holes.get(n - 1) {
                     Some(&h) => (

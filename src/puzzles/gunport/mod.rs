@@ -12,18 +12,106 @@ mod verify;
 
 pub use model::GunportModel;
 pub use puzzle::{GunportProblem, Method, Options};
-pub use verify::verify;
+pub use verify::{verify, verify_givens};
 
 use crate::geometry::Grid;
 
 /// The largest side accepted by the integer programs.
 pub const MAX_SIDE: usize = 60;
 
-/// A board size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A board size, and the cells a setter fixed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Gunport {
     pub m: usize,
     pub n: usize,
+    /// Cells fixed by `--fix ROW,COL=WHAT` (0-based cells, in the order given, no cell twice):
+    /// then every question is asked of the packings that show them. Empty for the problem.
+    pub givens: Vec<(usize, usize, Fix)>,
+}
+
+/// What a given says of its cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fix {
+    /// A hole (`o`, `hole`).
+    Hole,
+    /// Covered by some domino (`#`, `covered`).
+    Covered,
+    /// Covered by the domino reaching to the cell on its right (`right`).
+    Right,
+    /// Covered by the domino reaching to the cell below (`down`).
+    Down,
+}
+
+impl Fix {
+    /// The word that gives it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Fix::Hole => "hole",
+            Fix::Covered => "covered",
+            Fix::Right => "right",
+            Fix::Down => "down",
+        }
+    }
+}
+
+impl Gunport {
+    /// A board of m × n without givens.
+    pub fn board(m: usize, n: usize) -> Gunport {
+        Gunport {
+            m,
+            n,
+            givens: Vec::new(),
+        }
+    }
+
+    /// Reads givens `ROW,COL=WHAT` (1-based; WHAT `hole` or `o`, `covered` or `#`, `right`,
+    /// `down`), several in one word when separated by spaces or semicolons.
+    pub fn with_givens(mut self, words: &[String]) -> crate::error::Result<Gunport> {
+        let (m, n) = (self.m, self.n);
+        for given in words
+            .iter()
+            .flat_map(|w| w.split(|c: char| c == ';' || c.is_whitespace()))
+            .filter(|g| !g.is_empty())
+        {
+            let bad = |why: &str| {
+                crate::error::Error::input(format!(
+                    "--fix '{given}': {why}; give ROW,COL=WHAT with ROW from 1 to {m}, COL from 1 \
+                     to {n} and WHAT one of hole (o), covered (#), right, down, e.g. --fix 1,2=hole"
+                ))
+            };
+            let (cell, what) = given.split_once('=').ok_or_else(|| bad("no '='"))?;
+            let (r, c) = cell
+                .split_once(',')
+                .ok_or_else(|| bad("no ',' in the cell"))?;
+            let number = |t: &str| t.trim().parse::<usize>().ok();
+            let (Some(r), Some(c)) = (number(r), number(c)) else {
+                return Err(bad("the cell is not two whole numbers"));
+            };
+            if !(1..=m).contains(&r) || !(1..=n).contains(&c) {
+                return Err(bad("the cell is off the board"));
+            }
+            let fix = match what.trim() {
+                "hole" | "o" => Fix::Hole,
+                "covered" | "#" => Fix::Covered,
+                "right" if c < n => Fix::Right,
+                "down" if r < m => Fix::Down,
+                "right" | "down" => return Err(bad("that domino would leave the board")),
+                _ => return Err(bad("unknown WHAT")),
+            };
+            let (i, j) = (r - 1, c - 1);
+            match self.givens.iter().find(|g| (g.0, g.1) == (i, j)) {
+                Some(g) if g.2 == fix => {}
+                Some(g) => {
+                    return Err(bad(&format!(
+                        "cell {r},{c} is already given {}",
+                        g.2.word()
+                    )))
+                }
+                None => self.givens.push((i, j, fix)),
+            }
+        }
+        Ok(self)
+    }
 }
 
 /// A domino: two edge-adjacent cells, (row, col) 0-based.

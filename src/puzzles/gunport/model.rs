@@ -66,7 +66,53 @@ impl GunportModel {
         }
     }
 
-    pub fn decode(&self, size: Gunport, assignment: &[bool]) -> Packing {
+    /// Adds the givens as rows, each a group a person names ("the hole given at (2,3)"),
+    /// stated on the placements, so in every formulation: a hole has no domino over it, a
+    /// covered cell at least one, a given domino is placed.
+    pub fn fix(&mut self, givens: &[(usize, usize, super::Fix)]) {
+        use super::Fix;
+        for &(i, j, fix) in givens {
+            let over: Vec<Var> = match fix {
+                Fix::Hole | Fix::Covered => self
+                    .placements
+                    .iter()
+                    .filter(|(_, d)| d.contains(&(i, j)))
+                    .map(|&(v, _)| v)
+                    .collect(),
+                Fix::Right | Fix::Down => {
+                    let other = if fix == Fix::Right {
+                        (i, j + 1)
+                    } else {
+                        (i + 1, j)
+                    };
+                    self.placements
+                        .iter()
+                        .filter(|(_, d)| *d == [(i, j), other])
+                        .map(|&(v, _)| v)
+                        .collect()
+                }
+            };
+            let what = match fix {
+                Fix::Hole => "a hole",
+                Fix::Covered => "a covered cell",
+                Fix::Right => "a domino reaching right",
+                Fix::Down => "a domino reaching down",
+            };
+            self.model.group(
+                Kind::Given,
+                Some(Place::Cell(i, j)),
+                format!("{what} given at ({},{})", i + 1, j + 1),
+            );
+            let terms: Vec<(i64, Lit)> = over.iter().map(|v| (1, v.pos())).collect();
+            match fix {
+                Fix::Hole => self.model.add("given cells", terms, Sense::Eq, 0),
+                _ => self.model.add("given cells", terms, Sense::Ge, 1),
+            };
+            self.model.end_group();
+        }
+    }
+
+    pub fn decode(&self, (m, n): (usize, usize), assignment: &[bool]) -> Packing {
         let mut dominoes: Vec<Domino> = self
             .placements
             .iter()
@@ -76,11 +122,7 @@ impl GunportModel {
         dominoes.sort();
         // A numbered domino and its place's counting variable name one domino.
         dominoes.dedup();
-        Packing {
-            m: size.m,
-            n: size.n,
-            dominoes,
-        }
+        Packing { m, n, dominoes }
     }
 }
 
@@ -120,10 +162,7 @@ impl Gunport {
                 )));
             }
         }
-        Ok(Gunport {
-            m: m as usize,
-            n: n as usize,
-        })
+        Ok(Gunport::board(m as usize, n as usize))
     }
 
     /// Reads `M` and `N` from command-line words.
@@ -185,12 +224,14 @@ impl Gunport {
     }
 
     pub fn formulate(&self, formulation: Formulation) -> GunportModel {
-        match formulation {
+        let mut gm = match formulation {
             Formulation::Cell => self.cell_model(false, false),
             Formulation::Strong => self.cell_model(true, false),
             Formulation::Charge => self.cell_model(true, true),
             Formulation::Domino => self.domino_model(),
-        }
+        };
+        gm.fix(&self.givens);
+        gm
     }
 
     pub(super) fn cell_model(&self, strong: bool, charge: bool) -> GunportModel {
@@ -493,7 +534,10 @@ impl Gunport {
     /// for questions about the optimum, never for counting.
     pub(super) fn formulate_for_proof(&self, formulation: Formulation) -> GunportModel {
         let mut gm = self.formulate(formulation);
-        if matches!(formulation, Formulation::Strong | Formulation::Charge) {
+        // Givens are seldom symmetric: the symmetry-breaking rows would cut their packings.
+        if self.givens.is_empty()
+            && matches!(formulation, Formulation::Strong | Formulation::Charge)
+        {
             self.add_symmetry_breaking(&mut gm);
         }
         gm
@@ -580,7 +624,7 @@ impl Gunport {
             step: 2,
         };
         let model = std::mem::take(&mut gm.model);
-        let size = *self;
+        let size = (self.m, self.n);
         let mut f = Formulated::new(
             model,
             gm.decisions.clone(),

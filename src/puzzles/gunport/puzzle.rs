@@ -46,6 +46,12 @@ pub struct Options {
     )]
     #[serde(alias = "configs")]
     pub engines: Option<crate::solve::Engines>,
+    /// Fix cell ROW,COL (1-based): `hole` (or o), `covered` (or #), `right` or `down` (the
+    /// domino from it); repeat it, or give several separated by spaces. Every question is then
+    /// asked of the packings that show the givens, by the integer program
+    #[cfg_attr(feature = "cli", arg(long, value_name = "ROW,COL=WHAT"))]
+    #[serde(deserialize_with = "crate::puzzles::one_or_many")]
+    pub fix: Vec<String>,
 }
 
 impl Options {
@@ -113,7 +119,19 @@ impl Puzzle for GunportProblem {
     fn read(words: &[String], o: &Options, _: Files) -> Result<Gunport> {
         let [m, n] =
             crate::puzzles::words(words, "two words, the rows M and columns N of the board")?;
-        let g = Gunport::parse(m, n)?;
+        let g = Gunport::parse(m, n)?.with_givens(&o.fix)?;
+        if !g.givens.is_empty() {
+            if o.up_to_symmetry {
+                return Err(Error::input(
+                    "--up-to-symmetry counts classes of the board's symmetries, which givens break",
+                ));
+            }
+            if o.method == Method::Exact {
+                return Err(Error::input(
+                    "--method budget takes no givens: the integer program answers with them",
+                ));
+            }
+        }
         if o.symmetry == Symmetry::QuarterTurn && g.m != g.n {
             return Err(Error::input(format!(
                 "--symmetry quarter-turn needs a square board; {}×{} is not square",
@@ -124,7 +142,30 @@ impl Puzzle for GunportProblem {
     }
 
     fn describe(g: &Gunport) -> String {
-        format!("Gunport {}×{}", g.m, g.n)
+        match g.givens.len() {
+            0 => format!("Gunport {}×{}", g.m, g.n),
+            1 => format!("Gunport {}×{}, 1 given", g.m, g.n),
+            k => format!("Gunport {}×{}, {k} givens", g.m, g.n),
+        }
+    }
+
+    fn givens(g: &Gunport) -> crate::puzzles::Givens {
+        crate::puzzles::Givens {
+            clues: g
+                .givens
+                .iter()
+                .map(|&(i, j, f)| {
+                    let mark = match f {
+                        Fix::Hole => "o",
+                        Fix::Covered => "#",
+                        Fix::Right => "→",
+                        Fix::Down => "↓",
+                    };
+                    (Place::Cell(i, j), mark.to_string())
+                })
+                .collect(),
+            ..Default::default()
+        }
     }
 
     fn formulate<'a>(g: &'a Gunport, o: &Options, query: Query) -> Result<Formulated<'a, Packing>> {
@@ -172,8 +213,15 @@ impl Puzzle for GunportProblem {
         Ok(f)
     }
 
-    fn verify(_: &Gunport, p: &Packing) -> std::result::Result<String, String> {
-        verify(p).map(|h| format!("a maximal packing with {h} holes"))
+    fn verify(g: &Gunport, p: &Packing) -> std::result::Result<String, String> {
+        let holes = verify(p)?;
+        if g.givens.is_empty() {
+            return Ok(format!("a maximal packing with {holes} holes"));
+        }
+        verify_givens(p, &g.givens)?;
+        Ok(format!(
+            "a maximal packing with {holes} holes, showing every given"
+        ))
     }
 
     fn text(_: &Gunport, p: &Packing) -> String {
@@ -205,6 +253,10 @@ impl Puzzle for GunportProblem {
                     g.cells()
                 ))));
             }
+        }
+        // The puzzle's own methods know the open board only.
+        if !g.givens.is_empty() {
+            return None;
         }
         match query {
             Query::Count if !o.no_dp && !o.up_to_symmetry && o.symmetry == Symmetry::None => {
@@ -255,6 +307,7 @@ impl Puzzle for GunportProblem {
         let formulation = o.formulation_for(query);
         if query != Query::Optimum
             || o.symmetry != Symmetry::None
+            || !g.givens.is_empty()
             || g.target(formulation).is_none()
             // Sands' construction reaches the bound at once; the transfer matrix knows the
             // optimum first, then looks for symmetric packings at that value: searches at a
@@ -274,6 +327,10 @@ impl Puzzle for GunportProblem {
     }
 
     fn remarks(g: &Gunport, query: Query, status: Status, restricted: bool) -> Option<String> {
+        // The published values are those of the open board.
+        if !g.givens.is_empty() {
+            return None;
+        }
         let sands = g
             .sands()
             .map_or("none (3 divides neither side)".to_string(), |s| {
@@ -294,5 +351,5 @@ impl Puzzle for GunportProblem {
 /// program and SAT) rather than the integer program: `--method auto`, the default formulation,
 /// no restriction, and a board larger than [`SETTLE_FROM_CELLS`].
 fn settles(g: &Gunport, o: &Options) -> bool {
-    o.plain() && g.cells() > SETTLE_FROM_CELLS
+    o.plain() && g.givens.is_empty() && g.cells() > SETTLE_FROM_CELLS
 }

@@ -394,7 +394,7 @@ mod tests {
     fn sands_construction_passes_the_verifier_on_every_board_with_a_side_divisible_by_3() {
         for m in 1..=24 {
             for n in 1..=40 {
-                let g = Gunport { m, n };
+                let g = Gunport::board(m, n);
                 let Some(e) = sands_packing(&g) else {
                     assert!(g.sands().is_none() || m == 1 || n == 1, "{m}×{n}");
                     continue;

@@ -50,3 +50,40 @@ pub fn verify(p: &Packing) -> std::result::Result<usize, String> {
     }
     Ok(owner.iter().filter(|o| o.is_none()).count())
 }
+
+/// Whether the packing shows every given (0-based cells); `Err` names the first it does not.
+/// Read off the dominoes alone, as [`verify`] does.
+pub fn verify_givens(
+    p: &Packing,
+    givens: &[(usize, usize, Fix)],
+) -> std::result::Result<(), String> {
+    for &(r, c, fix) in givens {
+        let covering: Vec<&Domino> = p.dominoes.iter().filter(|d| d.contains(&(r, c))).collect();
+        let partner = match fix {
+            Fix::Right => Some((r, c + 1)),
+            Fix::Down => Some((r + 1, c)),
+            _ => None,
+        };
+        let shown = match fix {
+            Fix::Hole => covering.is_empty(),
+            Fix::Covered => !covering.is_empty(),
+            Fix::Right | Fix::Down => covering
+                .iter()
+                .any(|d| partner.is_some_and(|q| d.contains(&q))),
+        };
+        if !shown {
+            return Err(format!(
+                "cell ({}, {}) is given {}, but the packing {}",
+                r + 1,
+                c + 1,
+                fix.word(),
+                if covering.is_empty() {
+                    "leaves it a hole"
+                } else {
+                    "covers it otherwise"
+                }
+            ));
+        }
+    }
+    Ok(())
+}

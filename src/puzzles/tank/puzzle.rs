@@ -43,24 +43,8 @@ pub struct Options {
     /// Fix cell ROW,COL (1-based) to VALUE: a puzzle's given (repeat it, or give several
     /// separated by spaces); `unique` then says whether the givens leave one board
     #[cfg_attr(feature = "cli", arg(long, value_name = "ROW,COL=VALUE"))]
-    #[serde(deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "crate::puzzles::one_or_many")]
     pub fix: Vec<String>,
-}
-
-/// `"fix": "1,1=2 3,3=4"` as well as `"fix": ["1,1=2", "3,3=4"]` (Python, the page's JSON).
-fn one_or_many<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> std::result::Result<Vec<String>, D::Error> {
-    #[derive(serde::Deserialize)]
-    #[serde(untagged)]
-    enum Given {
-        One(String),
-        Many(Vec<String>),
-    }
-    Ok(match <Given as serde::Deserialize>::deserialize(d)? {
-        Given::One(s) => vec![s],
-        Given::Many(v) => v,
-    })
 }
 
 /// Reads `--part K/N` as (K − 1, N).
