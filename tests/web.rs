@@ -252,6 +252,24 @@ fn options_are_the_command_lines_flags() {
                                       "args": ["--formulation", "nonsense"]}));
     assert_eq!(code, 400, "{r}");
     assert!(r["error"].as_str().unwrap().contains("nonsense"), "{r}");
+    // Givens as the page's --fix box sends them: one word holding several, and as JSON.
+    let (code, r) = server.run(json!({"puzzle": "tank", "verb": "unique", "words": ["5"],
+                                      "args": ["--fix", "1,2=4 3,3=4"]}));
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["unique"], true, "{r}");
+    let (code, r) = server.run(
+        json!({"puzzle": "gunport", "verb": "solve", "words": ["5", "5"],
+                                      "options": {"fix": "1,1=right 3,3=o"}}),
+    );
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["objective"], 7, "{r}");
+    let (code, r) = server.run(json!({"puzzle": "tank", "verb": "solve", "words": ["5"],
+                                      "args": ["--fix", "9,9=1"]}));
+    assert_eq!(code, 400, "{r}");
+    assert!(
+        r["error"].as_str().unwrap().contains("off the board"),
+        "{r}"
+    );
 }
 
 /// A request that says its body is ~1 TB long and sends 2 bytes: answered (413 for the API,
