@@ -271,6 +271,48 @@ impl<'a, S> Formulated<'a, S> {
     }
 }
 
+/// Reads givens `ROW,COL=WHAT` (1-based cells of an m × n board), several in one word when
+/// separated by spaces or semicolons, as `--fix` and the page give them: `what` reads WHAT at
+/// a cell (1-based) or says why it cannot, `usage` ends every error ("give ROW,COL=..."),
+/// `word` names a given for the error of a cell given twice. Returns 0-based cells in the
+/// order given, each once.
+pub fn read_givens<T: Copy + PartialEq>(
+    words: &[String],
+    (m, n): (usize, usize),
+    usage: &str,
+    what: impl Fn(&str, usize, usize) -> std::result::Result<T, &'static str>,
+    word: impl Fn(T) -> String,
+) -> Result<Vec<(usize, usize, T)>> {
+    let mut out: Vec<(usize, usize, T)> = Vec::new();
+    for given in words
+        .iter()
+        .flat_map(|w| w.split(|c: char| c == ';' || c.is_whitespace()))
+        .filter(|g| !g.is_empty())
+    {
+        let bad =
+            |why: &str| crate::error::Error::input(format!("--fix '{given}': {why}; {usage}"));
+        let (cell, value) = given.split_once('=').ok_or_else(|| bad("no '='"))?;
+        let (r, c) = cell
+            .split_once(',')
+            .ok_or_else(|| bad("no ',' in the cell"))?;
+        let number = |t: &str| t.trim().parse::<usize>().ok();
+        let (Some(r), Some(c)) = (number(r), number(c)) else {
+            return Err(bad("the cell is not two whole numbers"));
+        };
+        if !(1..=m).contains(&r) || !(1..=n).contains(&c) {
+            return Err(bad("the cell is off the board"));
+        }
+        let v = what(value.trim(), r, c).map_err(bad)?;
+        let (i, j) = (r - 1, c - 1);
+        match out.iter().find(|g| (g.0, g.1) == (i, j)) {
+            Some(g) if g.2 == v => {}
+            Some(g) => return Err(bad(&format!("cell {r},{c} is already given {}", word(g.2)))),
+            None => out.push((i, j, v)),
+        }
+    }
+    Ok(out)
+}
+
 /// An option of several values, given as one string or a list: `"fix": "1,1=2 3,3=4"` as well
 /// as `"fix": ["1,1=2", "3,3=4"]` (Python, the page's JSON).
 pub fn one_or_many<'de, D: serde::Deserializer<'de>>(

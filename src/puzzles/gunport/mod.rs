@@ -68,48 +68,20 @@ impl Gunport {
     /// `down`), several in one word when separated by spaces or semicolons.
     pub fn with_givens(mut self, words: &[String]) -> crate::error::Result<Gunport> {
         let (m, n) = (self.m, self.n);
-        for given in words
-            .iter()
-            .flat_map(|w| w.split(|c: char| c == ';' || c.is_whitespace()))
-            .filter(|g| !g.is_empty())
-        {
-            let bad = |why: &str| {
-                crate::error::Error::input(format!(
-                    "--fix '{given}': {why}; give ROW,COL=WHAT with ROW from 1 to {m}, COL from 1 \
-                     to {n} and WHAT one of hole (o), covered (#), right, down, e.g. --fix 1,2=hole"
-                ))
-            };
-            let (cell, what) = given.split_once('=').ok_or_else(|| bad("no '='"))?;
-            let (r, c) = cell
-                .split_once(',')
-                .ok_or_else(|| bad("no ',' in the cell"))?;
-            let number = |t: &str| t.trim().parse::<usize>().ok();
-            let (Some(r), Some(c)) = (number(r), number(c)) else {
-                return Err(bad("the cell is not two whole numbers"));
-            };
-            if !(1..=m).contains(&r) || !(1..=n).contains(&c) {
-                return Err(bad("the cell is off the board"));
-            }
-            let fix = match what.trim() {
-                "hole" | "o" => Fix::Hole,
-                "covered" | "#" => Fix::Covered,
-                "right" if c < n => Fix::Right,
-                "down" if r < m => Fix::Down,
-                "right" | "down" => return Err(bad("that domino would leave the board")),
-                _ => return Err(bad("unknown WHAT")),
-            };
-            let (i, j) = (r - 1, c - 1);
-            match self.givens.iter().find(|g| (g.0, g.1) == (i, j)) {
-                Some(g) if g.2 == fix => {}
-                Some(g) => {
-                    return Err(bad(&format!(
-                        "cell {r},{c} is already given {}",
-                        g.2.word()
-                    )))
-                }
-                None => self.givens.push((i, j, fix)),
-            }
-        }
+        let usage = format!(
+            "give ROW,COL=WHAT with ROW from 1 to {m}, COL from 1 to {n} and WHAT one of hole (o), \
+             covered (#), right, down, e.g. --fix 1,2=hole"
+        );
+        let what = |w: &str, r: usize, c: usize| match w {
+            "hole" | "o" => Ok(Fix::Hole),
+            "covered" | "#" => Ok(Fix::Covered),
+            "right" if c < n => Ok(Fix::Right),
+            "down" if r < m => Ok(Fix::Down),
+            "right" | "down" => Err("that domino would leave the board"),
+            _ => Err("unknown WHAT"),
+        };
+        self.givens =
+            crate::puzzles::read_givens(words, (m, n), &usage, what, |f| f.word().to_string())?;
         Ok(self)
     }
 }

@@ -20,44 +20,17 @@ impl Tank {
     /// or semicolons, as `--fix` and the page give them.
     pub fn with_givens(mut self, words: &[String]) -> crate::error::Result<Tank> {
         let n = self.n;
-        for given in words
-            .iter()
-            .flat_map(|w| w.split(|c: char| c == ';' || c.is_whitespace()))
-            .filter(|g| !g.is_empty())
-        {
-            let bad = |why: &str| {
-                crate::error::Error::input(format!(
-                    "--fix '{given}': {why}; give ROW,COL=VALUE with ROW and COL from 1 to {n} \
-                     and VALUE from 1 to {}, e.g. --fix 1,2=3",
-                    n.saturating_sub(1)
-                ))
-            };
-            let (cell, value) = given.split_once('=').ok_or_else(|| bad("no '='"))?;
-            let (r, c) = cell
-                .split_once(',')
-                .ok_or_else(|| bad("no ',' in the cell"))?;
-            let number = |t: &str| t.trim().parse::<usize>().ok();
-            let (Some(r), Some(c)) = (number(r), number(c)) else {
-                return Err(bad("the cell is not two whole numbers"));
-            };
-            if !(1..=n).contains(&r) || !(1..=n).contains(&c) {
-                return Err(bad("the cell is off the board"));
-            }
-            let Some(v) = number(value).filter(|v| (1..n).contains(v)) else {
-                return Err(bad("the value is not a tank's value on this board"));
-            };
-            let (i, j) = (r - 1, c - 1);
-            match self.givens.iter().find(|g| (g.0, g.1) == (i, j)) {
-                Some(g) if g.2 as usize == v => {}
-                Some(g) => {
-                    return Err(bad(&format!(
-                        "cell {r},{c} is already given the value {}",
-                        g.2
-                    )))
-                }
-                None => self.givens.push((i, j, v as u32)),
-            }
-        }
+        let usage = format!(
+            "give ROW,COL=VALUE with ROW and COL from 1 to {n} and VALUE from 1 to {}, e.g. --fix 1,2=3",
+            n.saturating_sub(1)
+        );
+        let value = |v: &str, _, _| match v.parse::<u32>() {
+            Ok(v) if (1..n as u32).contains(&v) => Ok(v),
+            _ => Err("the value is not a tank's value on this board"),
+        };
+        self.givens = crate::puzzles::read_givens(words, (n, n), &usage, value, |v| {
+            format!("the value {v}")
+        })?;
         Ok(self)
     }
 
