@@ -236,7 +236,17 @@ fn model_requests_end_within_their_limit_and_build_no_text_they_do_not_send() {
     let took = started.elapsed().as_secs_f64();
     assert_eq!(code, 200, "{r}");
     assert_eq!(r["status"], "unknown", "{r}");
-    assert!(took < limit * 1.1 + 0.3, "answered after {took:.2} s");
+    // The run's own clock within the limit + 10% + 0.5 s, as tests/limits.rs holds every verb;
+    // the wall clock, which adds the request and the process's scheduling (CI once measured
+    // 3.72 s against 3.6 here, right after a test whose server held gigabytes), more coarsely.
+    let own = r["stats"]["seconds"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no own clock: {r}"));
+    assert!(
+        own < limit * 1.1 + 0.5,
+        "the run took {own:.2} s by its own clock"
+    );
+    assert!(took < limit * 1.1 + 1.5, "answered after {took:.2} s");
     let server = Server::start(&["--max-runs", "1"]);
     let (code, r) = server.run(json!({"puzzle": "battleship", "verb": "model",
                                       "text": one_long_ship(100), "time_limit": 60}));

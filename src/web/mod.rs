@@ -541,6 +541,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         .with_memory(shared.memory_per_run)
         .with_resident_cap(shared.memory_limit)
         .with_progress(Some(reported));
+    let started = std::time::Instant::now();
     if verb == "model" {
         return model(entry, &words, Files::Only(&files), options, &limits);
     }
@@ -575,9 +576,11 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             }
             Answer::json(200, out)
         }
+        // A stopped run's own clock, as the command line's `--json` error objects carry it.
         Err(Error::Stopped(why)) => Answer::json(
             200,
-            json!({"status": "unknown", "error": why, "puzzle": name}),
+            json!({"status": "unknown", "error": why, "puzzle": name,
+                   "stats": {"seconds": started.elapsed().as_secs_f64()}}),
         ),
         Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
@@ -782,6 +785,7 @@ fn model(
     options: OptionsIn,
     limits: &Limits,
 ) -> Answer {
+    let started = std::time::Instant::now();
     let built = quandary::runner::bounded(limits, "building the model", || {
         let quandary::runner::registry::Built {
             title, model: m, ..
@@ -814,7 +818,8 @@ fn model(
         }
         Err(Error::Stopped(why)) => Answer::json(
             200,
-            json!({"status": "unknown", "error": why, "puzzle": entry.name(), "verb": "model"}),
+            json!({"status": "unknown", "error": why, "puzzle": entry.name(), "verb": "model",
+                   "stats": {"seconds": started.elapsed().as_secs_f64()}}),
         ),
         Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
