@@ -351,5 +351,5 @@ impl Puzzle for GunportProblem {
 /// program and SAT) rather than the integer program: `--method auto`, the default formulation,
 /// no restriction, and a board larger than [`SETTLE_FROM_CELLS`].
 fn settles(g: &Gunport, o: &Options) -> bool {
-    o.plain() && g.givens.is_empty() && g.cells() > SETTLE_FROM_CELLS
+    o.plain() && g.cells() > SETTLE_FROM_CELLS
 }
