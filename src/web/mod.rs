@@ -543,7 +543,14 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         .with_progress(Some(reported));
     let started = std::time::Instant::now();
     if verb == "model" {
-        return model(entry, &words, Files::Only(&files), options, &limits);
+        return model(
+            entry,
+            &words,
+            Files::Only(&files),
+            options,
+            &limits,
+            started,
+        );
     }
     let files = Files::Only(&files);
     let result = match (query, own_call) {
@@ -784,8 +791,8 @@ fn model(
     files: Files,
     options: OptionsIn,
     limits: &Limits,
+    started: std::time::Instant,
 ) -> Answer {
-    let started = std::time::Instant::now();
     let built = quandary::runner::bounded(limits, "building the model", || {
         let quandary::runner::registry::Built {
             title, model: m, ..
