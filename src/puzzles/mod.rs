@@ -11,6 +11,7 @@
 pub mod battleship;
 pub mod chess;
 pub mod gunport;
+pub mod sketch;
 pub mod tank;
 pub mod tantrix;
 pub mod template;
@@ -531,6 +532,25 @@ pub trait Puzzle: 'static {
     /// cite counts and clues the picture does not show).
     fn givens(_instance: &Self::Instance) -> Givens {
         Givens::default()
+    }
+
+    /// The instance drawn for a setter to edit, before it is solved: each place a person can
+    /// change marked on the picture, the numbers beside the board as fields
+    /// ([`sketch::Sketch`]); `None` if the puzzle has no such board.
+    fn sketch(_instance: &Self::Instance, _options: &Self::Options) -> Option<sketch::Sketch> {
+        None
+    }
+
+    /// The instance with one change made, written back as input for [`Puzzle::read`] to read
+    /// again: `at` names a place of [`Puzzle::sketch`]'s picture or one of its fields,
+    /// `value` what it becomes. A change the puzzle cannot make is an input error naming it.
+    fn edit(
+        _instance: &Self::Instance,
+        _options: &Self::Options,
+        at: &str,
+        _value: &str,
+    ) -> Result<sketch::Input> {
+        Err(sketch::unknown(Self::NAME, at))
     }
 
     /// A line under the headline, e.g. published values to compare with.

@@ -91,6 +91,13 @@ impl GridPicture {
         ));
     }
 
+    /// Where cell (i, j) is: x, y, width, height. Row `rows` is the margin below the board,
+    /// column `cols` the one beside it.
+    pub fn cell_box(&self, i: usize, j: usize) -> (f64, f64, f64, f64) {
+        let (x, y) = self.origin(i, j);
+        (x, y, self.cell, self.cell)
+    }
+
     fn origin(&self, i: usize, j: usize) -> (f64, f64) {
         (
             self.margin + j as f64 * self.cell,
@@ -282,4 +289,75 @@ pub fn hex_labels(
         }
     }
     doc.to_string()
+}
+
+/// A place on a picture that a setter can change: a transparent shape drawn over it, carrying
+/// what it is (`at`, as the puzzle's edit reads it), what it holds now and what it can become,
+/// for a page to cycle with clicks and set with keys (`data-at`, `data-value`,
+/// `data-choices` separated by `|`, `data-click`: how many of the choices, from the first, a
+/// click cycles through; keys reach them all).
+#[derive(Clone, Debug)]
+pub struct Spot {
+    pub at: String,
+    pub value: String,
+    pub choices: Vec<String>,
+    pub click: usize,
+    /// Where it is, in the picture's coordinates.
+    pub shape: SpotShape,
+    /// A place not on the board yet (drawn dashed, as room to grow).
+    pub ghost: bool,
+    /// Said when the pointer rests on it.
+    pub title: String,
+}
+
+/// The outline of a [`Spot`].
+#[derive(Clone, Debug)]
+pub enum SpotShape {
+    /// x, y, width, height.
+    Rect(f64, f64, f64, f64),
+    /// Corners.
+    Polygon(Vec<(f64, f64)>),
+}
+
+/// `svg` with every spot drawn on top of it (class `edit`), in the order given.
+pub fn overlay(svg: String, spots: &[Spot]) -> String {
+    let mut marks = String::new();
+    for s in spots {
+        let fill = match s.ghost {
+            true => "fill=\"#f4f1ea\" fill-opacity=\"0.85\" stroke=\"#999\" stroke-dasharray=\"4 3\"",
+            false => "fill=\"#000\" fill-opacity=\"0\"",
+        };
+        let data = format!(
+            "class=\"edit\" data-at=\"{}\" data-value=\"{}\" data-choices=\"{}\" data-click=\"{}\" {fill} style=\"cursor:pointer\"",
+            escape(&s.at),
+            escape(&s.value),
+            escape(&s.choices.join("|")),
+            s.click
+        );
+        let title = format!("<title>{}</title>", escape(&s.title));
+        match &s.shape {
+            SpotShape::Rect(x, y, w, h) => marks.push_str(&format!(
+                "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" {data}>{title}</rect>\n"
+            )),
+            SpotShape::Polygon(points) => {
+                let p: Vec<String> = points.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
+                marks.push_str(&format!(
+                    "<polygon points=\"{}\" {data}>{title}</polygon>\n",
+                    p.join(" ")
+                ))
+            }
+        }
+    }
+    match svg.rfind("</svg>") {
+        Some(k) => format!("{}{marks}{}", &svg[..k], &svg[k..]),
+        None => svg + &marks,
+    }
+}
+
+/// Text safe inside an SVG attribute or element.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -118,6 +118,23 @@ pub trait Entry: Sync {
         options: OptionsIn,
         query: Query,
     ) -> Result<Built>;
+    /// The instance drawn for editing ([`Puzzle::sketch`]), with its headline; `None` for a
+    /// puzzle without such a board.
+    fn sketch(
+        &self,
+        words: &[String],
+        files: Files,
+        options: OptionsIn,
+    ) -> Result<Option<(String, crate::puzzles::sketch::Sketch)>>;
+    /// The instance with one change made, as input ([`Puzzle::edit`]).
+    fn edit(
+        &self,
+        words: &[String],
+        files: Files,
+        options: OptionsIn,
+        at: &str,
+        value: &str,
+    ) -> Result<crate::puzzles::sketch::Input>;
     /// Adds the puzzle's option flags to a command.
     #[cfg(feature = "cli")]
     fn options_args(&self, cmd: clap::Command) -> clap::Command;
@@ -280,6 +297,28 @@ impl<P: Puzzle> Entry for Registered<P> {
             model: f.model,
             goal: f.goal,
         })
+    }
+    fn sketch(
+        &self,
+        words: &[String],
+        files: Files,
+        from: OptionsIn,
+    ) -> Result<Option<(String, crate::puzzles::sketch::Sketch)>> {
+        let options = options::<P>(from)?;
+        let instance = P::read(words, &options, files)?;
+        Ok(P::sketch(&instance, &options).map(|s| (P::describe(&instance), s)))
+    }
+    fn edit(
+        &self,
+        words: &[String],
+        files: Files,
+        from: OptionsIn,
+        at: &str,
+        value: &str,
+    ) -> Result<crate::puzzles::sketch::Input> {
+        let options = options::<P>(from)?;
+        let instance = P::read(words, &options, files)?;
+        P::edit(&instance, &options, at, value)
     }
     #[cfg(feature = "cli")]
     fn options_args(&self, cmd: clap::Command) -> clap::Command {

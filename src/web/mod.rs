@@ -420,7 +420,15 @@ fn route(
             Ok(v) => stop(&v, shared),
             Err(a) => a,
         },
-        (_, "/" | "/api/puzzles" | "/api/progress" | "/api/run" | "/api/bench" | "/api/stop") => {
+        (&Method::POST, "/api/board") => match json_body() {
+            Ok(v) => board(&v),
+            Err(a) => a,
+        },
+        (
+            _,
+            "/" | "/api/puzzles" | "/api/progress" | "/api/run" | "/api/bench" | "/api/stop"
+            | "/api/board",
+        ) => {
             Answer::error(405, "method not allowed")
         }
         _ => Answer::error(404, format!("no such page: {path}")),
@@ -591,6 +599,124 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         ),
         Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
+    }
+}
+
+/// The fields of `POST /api/board`.
+const BOARD_FIELDS: &[&str] = &["puzzle", "words", "text", "args", "options", "edit"];
+
+/// `POST /api/board`: `{"puzzle", "words" | "text", "args" | "options", "edit": {"at",
+/// "value"}}` → the instance drawn for editing (`svg` with its places marked, `fields`,
+/// `help`, `title`) and the input it was drawn from (`words`, `text`, and `set`: the options
+/// the edit changed, by flag name, `null` for back to the default). With `edit`, the change is
+/// made first and the new input read again by the puzzle's reader, so an edit the puzzle
+/// cannot take is a 400 naming it, and the page keeps what it had.
+fn board(v: &Value) -> Answer {
+    if let Err(a) = known_fields(v, BOARD_FIELDS) {
+        return a;
+    }
+    let Some(entry) = v["puzzle"].as_str().and_then(registry::find) else {
+        return Answer::error(400, "give \"puzzle\": the name of a puzzle");
+    };
+    let words: Vec<String> = match &v["words"] {
+        Value::Null => Vec::new(),
+        Value::Array(a) => match a.iter().map(|w| w.as_str().map(str::to_string)).collect() {
+            Some(w) => w,
+            None => return Answer::error(400, "\"words\" must be a list of strings"),
+        },
+        _ => return Answer::error(400, "\"words\" must be a list of strings"),
+    };
+    let text = match &v["text"] {
+        Value::Null => String::new(),
+        Value::String(t) => t.clone(),
+        _ => return Answer::error(400, "\"text\" must be a string"),
+    };
+    // The words the reader takes, with the text as the one input file there is.
+    let read = |words: &[String], text: &str| {
+        let mut words = words.to_vec();
+        let files = match text.trim().is_empty() {
+            true => HashMap::new(),
+            false => quandary::input::text_as_input(text.to_string(), &mut words),
+        };
+        (words, files)
+    };
+    let mut request = v.clone();
+    let (mut words, mut text) = (words, text);
+    let mut set = serde_json::Map::new();
+    if !v["edit"].is_null() {
+        let (Some(at), Some(value)) = (v["edit"]["at"].as_str(), v["edit"]["value"].as_str())
+        else {
+            return Answer::error(400, "\"edit\" must be {\"at\": place, \"value\": what}");
+        };
+        let (w, files) = read(&words, &text);
+        let mut parsed = None;
+        let options = match options_in(entry, v, &mut parsed) {
+            Ok(o) => o,
+            Err(e) => return Answer::error(400, e),
+        };
+        let input = match entry.edit(&w, Files::Only(&files), options, at, value) {
+            Ok(i) => i,
+            Err(e) => return Answer::error(400, e.to_string()),
+        };
+        for (flag, value) in &input.options {
+            set_option(&mut request, flag, value.as_deref());
+            set.insert(flag.clone(), json!(value));
+        }
+        (words, text) = (input.words, input.text);
+    }
+    let (w, files) = read(&words, &text);
+    let mut parsed = None;
+    let options = match options_in(entry, &request, &mut parsed) {
+        Ok(o) => o,
+        Err(e) => return Answer::error(400, e),
+    };
+    match entry.sketch(&w, Files::Only(&files), options) {
+        Ok(Some((title, sketch))) => Answer::json(
+            200,
+            json!({"puzzle": entry.name(), "title": title, "svg": sketch.svg,
+                   "fields": sketch.fields, "help": sketch.help,
+                   "words": words, "text": text, "set": set}),
+        ),
+        Ok(None) => Answer::error(
+            400,
+            format!("this {} input has no board to edit here", entry.title()),
+        ),
+        Err(e) => Answer::error(400, e.to_string()),
+    }
+}
+
+/// Sets option `flag` of a request to `value` (`None`: its default), in its `args` (the
+/// command line's words: every `--flag VALUE` and `--flag=VALUE` replaced) or in its
+/// `options` object.
+fn set_option(request: &mut Value, flag: &str, value: Option<&str>) {
+    let long = format!("--{flag}");
+    if let Some(args) = request["args"].as_array() {
+        let mut kept = Vec::new();
+        let mut skip = false;
+        for a in args {
+            let word = a.as_str().unwrap_or_default();
+            if skip {
+                skip = false;
+            } else if word == long {
+                skip = true;
+            } else if !word.starts_with(&format!("{long}=")) {
+                kept.push(a.clone());
+            }
+        }
+        if let Some(v) = value {
+            kept.extend([json!(long), json!(v)]);
+        }
+        request["args"] = json!(kept);
+    } else {
+        if !request["options"].is_object() {
+            request["options"] = json!({});
+        }
+        if let Some(o) = request["options"].as_object_mut() {
+            match value {
+                Some(v) => o.insert(flag.to_string(), json!(v)),
+                None => o.remove(flag),
+            };
+        }
     }
 }
 

@@ -545,6 +545,21 @@ pub fn to_text(p: &Grid, layout: &Layout) -> String {
     out
 }
 
+/// The side of a cell of [`to_svg`]'s pictures, and the margin around the board.
+const SVG_CELL: f64 = 32.0;
+const SVG_MARGIN: f64 = 8.0;
+
+/// Where cell (i, j) is on [`to_svg`]'s pictures: x, y, width, height. Column `cols` holds the
+/// row counts, row `rows` the column counts.
+pub fn svg_cell_box(i: usize, j: usize) -> (f64, f64, f64, f64) {
+    (
+        SVG_MARGIN + j as f64 * SVG_CELL,
+        SVG_MARGIN + i as f64 * SVG_CELL,
+        SVG_CELL,
+        SVG_CELL,
+    )
+}
+
 fn count_text(c: Option<usize>) -> String {
     c.map_or("?".to_string(), |c| c.to_string())
 }
@@ -554,8 +569,7 @@ fn count_text(c: Option<usize>) -> String {
 pub fn to_svg(p: &Grid, layout: Option<&Layout>) -> String {
     use svg::node::element::{Circle, Path, Rectangle, Text};
     use svg::Node;
-    let cell = 32.0;
-    let m = 8.0;
+    let (cell, m) = (SVG_CELL, SVG_MARGIN);
     let w = p.cols as f64 * cell + 2.0 * m + cell;
     let h = p.rows as f64 * cell + 2.0 * m + cell;
     let mut doc = crate::render::svg::document(

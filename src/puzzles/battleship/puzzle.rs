@@ -266,6 +266,162 @@ impl Puzzle for BattleshipPuzzle {
         to_text(p, l)
     }
 
+    fn sketch(p: &Grid, _: &Options) -> Option<crate::puzzles::sketch::Sketch> {
+        use crate::puzzles::sketch::{Field, Sketch, Spot, SpotShape};
+        let mut spots = Vec::new();
+        let clues: Vec<String> = ".~o<>^v+#".chars().map(String::from).collect();
+        let spot = |i: usize, j: usize, at: String, value: String, choices: Vec<String>, title: String| {
+            let (x, y, w, h) = super::svg_cell_box(i, j);
+            Spot {
+                at,
+                value,
+                click: choices.len(),
+                choices,
+                shape: SpotShape::Rect(x, y, w, h),
+                ghost: false,
+                title,
+            }
+        };
+        for i in 0..p.rows {
+            for j in 0..p.cols {
+                spots.push(spot(
+                    i,
+                    j,
+                    format!("cell {},{}", i + 1, j + 1),
+                    p.clue(i, j).map_or('.', |s| s.char()).to_string(),
+                    clues.clone(),
+                    format!(
+                        "cell {},{}: a clue (water ~, submarine o, ends < > ^ v, middle +, some ship part #) or none (.)",
+                        i + 1,
+                        j + 1
+                    ),
+                ));
+            }
+        }
+        let counts = |most: usize| -> Vec<String> {
+            std::iter::once("?".to_string())
+                .chain((0..=most).map(|k| k.to_string()))
+                .collect()
+        };
+        let count = |c: Option<usize>| c.map_or("?".to_string(), |c| c.to_string());
+        for i in 0..p.rows {
+            spots.push(spot(
+                i,
+                p.cols,
+                format!("row {}", i + 1),
+                count(p.row_counts[i]),
+                counts(p.cols),
+                format!("ship cells in row {} (? : not given; keys type it)", i + 1),
+            ));
+        }
+        for j in 0..p.cols {
+            spots.push(spot(
+                p.rows,
+                j,
+                format!("col {}", j + 1),
+                count(p.col_counts[j]),
+                counts(p.rows),
+                format!("ship cells in column {} (? : not given; keys type it)", j + 1),
+            ));
+        }
+        let side = |at: &str, label: &str, value: usize| Field {
+            at: at.into(),
+            label: label.into(),
+            value: value as i64,
+            min: 1,
+            max: super::MAX_SIDE as i64,
+        };
+        let mut fields = vec![side("rows", "Rows", p.rows), side("cols", "Columns", p.cols)];
+        let longest = (p.fleet.len() + 1).max(4).min(p.rows.max(p.cols));
+        for l in 1..=longest {
+            fields.push(Field {
+                at: format!("fleet {l}"),
+                label: format!("Ships of length {l}"),
+                value: p.fleet.get(l - 1).copied().unwrap_or(0) as i64,
+                min: 0,
+                max: (p.rows * p.cols) as i64,
+            });
+        }
+        Some(Sketch {
+            svg: crate::render::svg::overlay(to_svg(p, None), &spots),
+            fields,
+            help: "Click a cell to cycle its clue, a number beside a row or below a column to \
+                   cycle its count (? is not given); with the pointer on it, keys type a clue \
+                   (~ o < > ^ v + # .) or a count"
+                .into(),
+        })
+    }
+
+    fn edit(p: &Grid, _: &Options, at: &str, value: &str) -> Result<crate::puzzles::sketch::Input> {
+        use crate::puzzles::sketch;
+        let mut g = p.clone();
+        let count = |most: usize| -> Result<Option<usize>> {
+            match value.trim() {
+                "?" | "" => Ok(None),
+                _ => Ok(Some(sketch::number(at, value, 0, most as i64)? as usize)),
+            }
+        };
+        if at == "rows" || at == "cols" {
+            let v = sketch::number(at, value, 1, super::MAX_SIDE as i64)? as usize;
+            let (rows, cols) = if at == "rows" { (v, g.cols) } else { (g.rows, v) };
+            let mut clues = vec![None; rows * cols];
+            for i in 0..rows.min(g.rows) {
+                for j in 0..cols.min(g.cols) {
+                    clues[i * cols + j] = g.clues[i * g.cols + j];
+                }
+            }
+            g.row_counts.resize(rows, None);
+            g.col_counts.resize(cols, None);
+            // A count larger than the new line's length is forgotten.
+            for c in g.row_counts.iter_mut().filter(|c| c.is_some_and(|k| k > cols)) {
+                *c = None;
+            }
+            for c in g.col_counts.iter_mut().filter(|c| c.is_some_and(|k| k > rows)) {
+                *c = None;
+            }
+            (g.rows, g.cols, g.clues) = (rows, cols, clues);
+        } else if let Some(l) = at.strip_prefix("fleet ") {
+            let l = sketch::number(at, l, 1, super::MAX_SIDE as i64)? as usize;
+            let k = sketch::number(at, value, 0, (g.rows * g.cols) as i64)? as usize;
+            if g.fleet.len() < l {
+                g.fleet.resize(l, 0);
+            }
+            g.fleet[l - 1] = k;
+            while g.fleet.last() == Some(&0) {
+                g.fleet.pop();
+            }
+        } else if let Some(i) = at.strip_prefix("row ") {
+            let i = sketch::number(at, i, 1, g.rows as i64)? as usize;
+            g.row_counts[i - 1] = count(g.cols)?;
+        } else if let Some(j) = at.strip_prefix("col ") {
+            let j = sketch::number(at, j, 1, g.cols as i64)? as usize;
+            g.col_counts[j - 1] = count(g.rows)?;
+        } else {
+            let (i, j) = sketch::cell(at, (g.rows, g.cols))?;
+            let v = value.trim();
+            g.clues[i * g.cols + j] = match v {
+                "." | "" => None,
+                _ => Some(
+                    v.chars()
+                        .next()
+                        .filter(|_| v.chars().count() == 1)
+                        .and_then(Symbol::from_char)
+                        .ok_or_else(|| {
+                            Error::input(format!(
+                                "{at}: '{}' is not a clue (~ o < > ^ v + #) or '.'",
+                                crate::error::clip(v)
+                            ))
+                        })?,
+                ),
+            };
+        }
+        Ok(sketch::Input {
+            words: Vec::new(),
+            text: formats::to_quandary(&g, ""),
+            options: vec![("instance".into(), None), ("fleet".into(), None)],
+        })
+    }
+
     fn svg(p: &Grid, _: &Options, l: &Layout) -> String {
         to_svg(p, Some(l))
     }

@@ -253,6 +253,145 @@ impl Puzzle for ChessAvoidance {
         s.rows.join("\n") + "\n"
     }
 
+    fn sketch(i: &Instance, _: &Options) -> Option<crate::puzzles::sketch::Sketch> {
+        use crate::puzzles::sketch::{Field, Sketch, Spot, SpotShape};
+        let b = &i.board;
+        let grid = crate::render::svg::GridPicture::new(b.rows, b.cols, "");
+        let mut choices = vec![".".to_string(), "#".to_string()];
+        choices.extend(PIECES.iter().map(|p| p.letter().to_string()));
+        let mut spots = Vec::new();
+        for r in 0..b.rows {
+            for c in 0..b.cols {
+                let k = r * b.cols + c;
+                let value = match (b.square[k], b.fixed[k]) {
+                    (false, _) => "#".to_string(),
+                    (true, Some(p)) => p.letter().to_string(),
+                    (true, None) => ".".to_string(),
+                };
+                let (x, y, w, h) = grid.cell_box(r, c);
+                spots.push(Spot {
+                    at: format!("cell {},{}", r + 1, c + 1),
+                    value,
+                    choices: choices.clone(),
+                    click: 2,
+                    shape: SpotShape::Rect(x, y, w, h),
+                    ghost: false,
+                    title: format!(
+                        "square {},{}: click to cut a hole or restore the square; a key Q R B N K fixes a piece there, . clears it",
+                        r + 1,
+                        c + 1
+                    ),
+                });
+            }
+        }
+        let army = match i.goal {
+            Aim::Exactly(a) => a,
+            Aim::Maximise { base, .. } => base,
+        };
+        let squares = b.squares().len() as i64;
+        let side = |at: &str, label: &str, value: usize| Field {
+            at: at.into(),
+            label: label.into(),
+            value: value as i64,
+            min: 1,
+            max: 64,
+        };
+        let mut fields = vec![side("rows", "Rows", b.rows), side("cols", "Columns", b.cols)];
+        for (p, glyph) in PIECES.iter().zip(["♕", "♖", "♗", "♘", "♔"]) {
+            fields.push(Field {
+                at: format!("army {}", p.letter()),
+                label: format!("{glyph} {}s", p.name()),
+                value: army.0[p.index()] as i64,
+                min: 0,
+                max: squares,
+            });
+        }
+        Some(Sketch {
+            svg: crate::render::svg::overlay(to_svg(b, &b.fixed), &spots),
+            fields,
+            help: "Click a square to cut a hole or restore it; with the pointer on a square, keys \
+                   Q R B N K fix a piece there and . clears it; the army is counted beside the board"
+                .into(),
+        })
+    }
+
+    fn edit(
+        i: &Instance,
+        _: &Options,
+        at: &str,
+        value: &str,
+    ) -> Result<crate::puzzles::sketch::Input> {
+        use crate::puzzles::sketch;
+        let mut b = i.board.clone();
+        let mut army = match i.goal {
+            Aim::Exactly(a) => a,
+            Aim::Maximise { base, .. } => base,
+        };
+        if let Some(letter) = at.strip_prefix("army ") {
+            let p = letter
+                .chars()
+                .next()
+                .and_then(Piece::from_letter)
+                .filter(|_| letter.len() == 1)
+                .ok_or_else(|| sketch::unknown(Self::NAME, at))?;
+            army.0[p.index()] = sketch::number(at, value, 0, MAX_CELLS as i64)? as usize;
+        } else if at == "rows" || at == "cols" {
+            let v = sketch::number(at, value, 1, 64)? as usize;
+            let (rows, cols) = if at == "rows" { (v, b.cols) } else { (b.rows, v) };
+            if rows * cols > MAX_CELLS {
+                return Err(Error::input(format!(
+                    "a {rows}×{cols} board has more than {MAX_CELLS} cells"
+                )));
+            }
+            let mut grown = Board::rectangle(rows, cols);
+            for r in 0..rows.min(b.rows) {
+                for c in 0..cols.min(b.cols) {
+                    grown.square[r * cols + c] = b.square[r * b.cols + c];
+                    grown.fixed[r * cols + c] = b.fixed[r * b.cols + c];
+                }
+            }
+            b = grown;
+        } else {
+            let (r, c) = sketch::cell(at, (b.rows, b.cols))?;
+            let k = r * b.cols + c;
+            match value.trim() {
+                "." => (b.square[k], b.fixed[k]) = (true, None),
+                "#" => (b.square[k], b.fixed[k]) = (false, None),
+                v => {
+                    let p = v
+                        .chars()
+                        .next()
+                        .filter(|_| v.chars().count() == 1)
+                        .and_then(Piece::from_letter)
+                        .ok_or_else(|| {
+                            Error::input(format!(
+                                "{at}: '{}' is not '.', '#' or a piece letter (Q R B N K)",
+                                crate::error::clip(v)
+                            ))
+                        })?;
+                    (b.square[k], b.fixed[k]) = (true, Some(p));
+                }
+            }
+        }
+        let mut text = String::new();
+        for r in 0..b.rows {
+            for c in 0..b.cols {
+                let k = r * b.cols + c;
+                text.push(match (b.square[k], b.fixed[k]) {
+                    (false, _) => '#',
+                    (true, Some(p)) => p.letter(),
+                    (true, None) => '.',
+                });
+            }
+            text.push('\n');
+        }
+        Ok(sketch::Input {
+            words: Vec::new(),
+            text,
+            options: vec![("army".into(), (army.total() > 0).then(|| army.to_string()))],
+        })
+    }
+
     fn svg(i: &Instance, _: &Options, s: &Solution) -> String {
         to_svg(&i.board, &s.pieces)
     }

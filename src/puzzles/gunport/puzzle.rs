@@ -228,6 +228,117 @@ impl Puzzle for GunportProblem {
         to_text(p)
     }
 
+    fn sketch(g: &Gunport, _: &Options) -> Option<crate::puzzles::sketch::Sketch> {
+        use crate::puzzles::sketch::{Field, Sketch, Spot, SpotShape};
+        let (m, n) = (g.m, g.n);
+        let mut pic = crate::render::svg::GridPicture::new(m, n, &Self::describe(g));
+        for r in 0..m {
+            for c in 0..n {
+                pic.fill(r, c, "#f4f1e8");
+            }
+        }
+        for &(r, c, f) in &g.givens {
+            match f {
+                Fix::Hole => pic.small_square(r, c, "#333"),
+                Fix::Covered => pic.fill(r, c, "#e2b98f"),
+                Fix::Right => pic.tile((r, c), (r, c + 1), "#c27c3e"),
+                Fix::Down => pic.tile((r, c), (r + 1, c), "#c27c3e"),
+            }
+        }
+        let mut spots = Vec::new();
+        for r in 0..m {
+            for c in 0..n {
+                let mut choices = vec!["", "hole", "covered"];
+                if c + 1 < n {
+                    choices.push("right");
+                }
+                if r + 1 < m {
+                    choices.push("down");
+                }
+                let value = g.givens.iter().find(|x| (x.0, x.1) == (r, c));
+                let (x, y, w, h) = pic.cell_box(r, c);
+                spots.push(Spot {
+                    at: format!("cell {},{}", r + 1, c + 1),
+                    value: value.map(|x| x.2.word().to_string()).unwrap_or_default(),
+                    choices: choices.iter().map(|s| s.to_string()).collect(),
+                    click: choices.len(),
+                    shape: SpotShape::Rect(x, y, w, h),
+                    ghost: false,
+                    title: format!(
+                        "cell {},{}: a hole, covered, the left end of a domino (right), its top (down), or not given",
+                        r + 1,
+                        c + 1
+                    ),
+                });
+            }
+        }
+        let side = |at: &str, label: &str, value: usize| Field {
+            at: at.into(),
+            label: label.into(),
+            value: value as i64,
+            min: 1,
+            max: MAX_SIDE as i64,
+        };
+        Some(Sketch {
+            svg: crate::render::svg::overlay(pic.finish(), &spots),
+            fields: vec![side("rows", "Rows", m), side("cols", "Columns", n)],
+            help: "Click a cell to fix it: a hole, covered by some domino, a domino to its right, \
+                   a domino below it, or not given (clicks cycle)"
+                .into(),
+        })
+    }
+
+    fn edit(
+        g: &Gunport,
+        _: &Options,
+        at: &str,
+        value: &str,
+    ) -> Result<crate::puzzles::sketch::Input> {
+        use crate::puzzles::sketch;
+        let (mut m, mut n, mut givens) = (g.m, g.n, g.givens.clone());
+        match at {
+            "rows" => m = sketch::number(at, value, 1, MAX_SIDE as i64)? as usize,
+            "cols" => n = sketch::number(at, value, 1, MAX_SIDE as i64)? as usize,
+            _ => {
+                let (r, c) = sketch::cell(at, (m, n))?;
+                givens.retain(|x| (x.0, x.1) != (r, c));
+                let fix = match value.trim() {
+                    "" => None,
+                    "hole" | "o" => Some(Fix::Hole),
+                    "covered" | "#" => Some(Fix::Covered),
+                    "right" => Some(Fix::Right),
+                    "down" => Some(Fix::Down),
+                    other => {
+                        return Err(Error::input(format!(
+                            "{at}: '{}' is not hole, covered, right, down or nothing",
+                            crate::error::clip(other)
+                        )))
+                    }
+                };
+                if (fix == Some(Fix::Right) && c + 1 >= n) || (fix == Some(Fix::Down) && r + 1 >= m)
+                {
+                    return Err(Error::input(format!(
+                        "{at}: that domino would leave the board"
+                    )));
+                }
+                givens.extend(fix.map(|f| (r, c, f)));
+                givens.sort_by_key(|x| (x.0, x.1));
+            }
+        }
+        givens.retain(|&(r, c, f)| {
+            r < m && c < n && !(f == Fix::Right && c + 1 >= n) && !(f == Fix::Down && r + 1 >= m)
+        });
+        let fix: Vec<String> = givens
+            .iter()
+            .map(|x| format!("{},{}={}", x.0 + 1, x.1 + 1, x.2.word()))
+            .collect();
+        Ok(sketch::Input {
+            words: vec![m.to_string(), n.to_string()],
+            text: String::new(),
+            options: vec![("fix".into(), (!fix.is_empty()).then(|| fix.join(" ")))],
+        })
+    }
+
     fn svg(_: &Gunport, _: &Options, p: &Packing) -> String {
         to_svg(p)
     }

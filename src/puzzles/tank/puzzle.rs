@@ -167,6 +167,77 @@ impl Puzzle for TankAttack {
         to_text(board)
     }
 
+    fn sketch(t: &Tank, _: &Options) -> Option<crate::puzzles::sketch::Sketch> {
+        use crate::puzzles::sketch::{Field, Sketch, Spot, SpotShape};
+        let n = t.n;
+        let mut pic = crate::render::svg::GridPicture::new(n, n, &Self::describe(t));
+        let mut spots = Vec::new();
+        let choices: Vec<String> = std::iter::once(String::new())
+            .chain((1..n).map(|v| v.to_string()))
+            .collect();
+        for i in 0..n {
+            for j in 0..n {
+                pic.fill(i, j, "#f4f1e8");
+                let given = t.givens.iter().find(|g| (g.0, g.1) == (i, j));
+                if let Some(g) = given {
+                    pic.label(i, j, &g.2.to_string(), "#1f5fa8");
+                }
+                let (x, y, w, h) = pic.cell_box(i, j);
+                spots.push(Spot {
+                    at: format!("cell {},{}", i + 1, j + 1),
+                    value: given.map(|g| g.2.to_string()).unwrap_or_default(),
+                    choices: choices.clone(),
+                    click: choices.len(),
+                    shape: SpotShape::Rect(x, y, w, h),
+                    ghost: false,
+                    title: format!("cell {},{}: a given value 1 to {}, or none", i + 1, j + 1, n - 1),
+                });
+            }
+        }
+        Some(Sketch {
+            svg: crate::render::svg::overlay(pic.finish(), &spots),
+            fields: vec![Field {
+                at: "size".into(),
+                label: "Side of the board".into(),
+                value: n as i64,
+                min: 1,
+                max: MAX_SIDE as i64,
+            }],
+            help: format!(
+                "Click a cell to give it a value (1 to {}; clicks cycle, keys type it), again to take it away",
+                n.saturating_sub(1)
+            ),
+        })
+    }
+
+    fn edit(t: &Tank, _: &Options, at: &str, value: &str) -> Result<crate::puzzles::sketch::Input> {
+        use crate::puzzles::sketch;
+        let (n, mut givens) = (t.n, t.givens.clone());
+        let n = if at == "size" {
+            let n = sketch::number(at, value, 1, MAX_SIDE as i64)? as usize;
+            givens.retain(|g| g.0 < n && g.1 < n && (g.2 as usize) < n);
+            n
+        } else {
+            let (i, j) = sketch::cell(at, (n, n))?;
+            givens.retain(|g| (g.0, g.1) != (i, j));
+            if !value.trim().is_empty() {
+                let v = sketch::number(at, value, 1, n as i64 - 1)? as u32;
+                givens.push((i, j, v));
+                givens.sort();
+            }
+            n
+        };
+        let fix: Vec<String> = givens
+            .iter()
+            .map(|g| format!("{},{}={}", g.0 + 1, g.1 + 1, g.2))
+            .collect();
+        Ok(sketch::Input {
+            words: vec![n.to_string()],
+            text: String::new(),
+            options: vec![("fix".into(), (!fix.is_empty()).then(|| fix.join(" ")))],
+        })
+    }
+
     fn svg(t: &Tank, o: &Options, board: &Board) -> String {
         to_svg(board, parse_mark(&o.mark, t.n).ok().flatten(), &t.givens)
     }

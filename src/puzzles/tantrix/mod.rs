@@ -374,11 +374,26 @@ pub fn to_text(board: &Board, placements: Option<&[Placement]>) -> String {
 
 /// An SVG of the board with each tile's three lines drawn in colour, the designated colour
 /// thicker.
+/// The corners of cell `h` on [`to_svg`]'s pictures (which use these coordinates as they are).
+pub fn svg_hex_corners(h: Hex) -> Vec<(f64, f64)> {
+    let w = 3f64.sqrt() * SVG_HEX;
+    let (cx, cy) = (w * (h.q as f64 + h.r as f64 / 2.0), 1.5 * SVG_HEX * h.r as f64);
+    (0..6)
+        .map(|k| {
+            let a = (60.0 * k as f64 - 90.0_f64).to_radians();
+            (cx + SVG_HEX * a.cos(), cy + SVG_HEX * a.sin())
+        })
+        .collect()
+}
+
+/// The radius of a cell on [`to_svg`]'s pictures.
+const SVG_HEX: f64 = 40.0;
+
 pub fn to_svg(board: &Board, placements: Option<&[Placement]>, designated: Colour) -> String {
     use svg::node::element::{Circle, Path, Polygon, Rectangle};
     use svg::Document;
     let tiles = all_tiles();
-    let size = 40.0_f64;
+    let size = SVG_HEX;
     let w = 3f64.sqrt() * size;
     let centre = |h: &Hex| (w * (h.q as f64 + h.r as f64 / 2.0), 1.5 * size * h.r as f64);
     let pts: Vec<(f64, f64)> = board.cells.iter().map(centre).collect();

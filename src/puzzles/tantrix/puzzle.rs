@@ -349,6 +349,102 @@ impl Puzzle for TantrixPuzzle {
         to_text(&s.board, Some(&s.placed))
     }
 
+    fn sketch(i: &Instance, _: &Options) -> Option<crate::puzzles::sketch::Sketch> {
+        use crate::puzzles::sketch::{Sketch, Spot, SpotShape};
+        let Shape::Fixed { board, .. } = &i.shape else {
+            return None;
+        };
+        // The places next to the board, where it can grow: drawn with it, dashed.
+        let mut ghosts: Vec<Hex> = Vec::new();
+        for h in &board.cells {
+            for side in 0..6 {
+                let g = h.neighbour(side);
+                if board.find(g).is_none() && !ghosts.contains(&g) {
+                    ghosts.push(g);
+                }
+            }
+        }
+        let all = Board::new(board.cells.iter().chain(&ghosts).copied().collect()).ok()?;
+        let spot = |h: &Hex, inside: bool| Spot {
+            at: format!("hex {},{}", h.q, h.r),
+            value: if inside { "in" } else { "out" }.into(),
+            choices: vec!["in".into(), "out".into()],
+            click: 2,
+            shape: SpotShape::Polygon(super::svg_hex_corners(*h)),
+            ghost: !inside,
+            title: format!(
+                "place {},{}: click to {} the board",
+                h.q,
+                h.r,
+                if inside { "take it off" } else { "add it to" }
+            ),
+        };
+        let spots: Vec<Spot> = board
+            .cells
+            .iter()
+            .map(|h| spot(h, true))
+            .chain(ghosts.iter().map(|h| spot(h, false)))
+            .collect();
+        Some(Sketch {
+            svg: crate::render::svg::overlay(to_svg(&all, None, i.challenge.colour), &spots),
+            fields: Vec::new(),
+            help: format!(
+                "Click a place to take it off the board, a dashed one to add it; the challenge is the number of places ({} now)",
+                board.len()
+            ),
+        })
+    }
+
+    fn edit(
+        i: &Instance,
+        _: &Options,
+        at: &str,
+        value: &str,
+    ) -> Result<crate::puzzles::sketch::Input> {
+        let Shape::Fixed { board, .. } = &i.shape else {
+            return Err(Error::input(
+                "no board to edit: give a board file (one 'q,r' per line)",
+            ));
+        };
+        let bad = || crate::puzzles::sketch::unknown(Self::NAME, at);
+        let (q, r) = at
+            .strip_prefix("hex ")
+            .and_then(|h| h.split_once(','))
+            .ok_or_else(bad)?;
+        let h = match (q.trim().parse::<i32>(), r.trim().parse::<i32>()) {
+            (Ok(q), Ok(r)) if q.abs() <= 1000 && r.abs() <= 1000 => Hex::new(q, r),
+            _ => return Err(bad()),
+        };
+        let mut cells = board.cells.clone();
+        match value.trim() {
+            "in" if board.find(h).is_none() => {
+                if !(0..6).any(|s| board.find(h.neighbour(s)).is_some()) {
+                    return Err(Error::input(format!(
+                        "{at}: not next to the board (add places beside it)"
+                    )));
+                }
+                cells.push(h)
+            }
+            "in" => {}
+            "out" => cells.retain(|&c| c != h),
+            other => {
+                return Err(Error::input(format!(
+                    "{at}: '{}' is not in or out",
+                    crate::error::clip(other)
+                )))
+            }
+        }
+        if cells.is_empty() {
+            return Err(Error::input("the board needs at least one place"));
+        }
+        let text = to_board_file(&Board::new(cells)?, None, "");
+        Ok(crate::puzzles::sketch::Input {
+            words: Vec::new(),
+            text,
+            options: vec![("challenge".into(), None)],
+        })
+    }
+
     fn svg(i: &Instance, _: &Options, s: &Solution) -> String {
         to_svg(&s.board, Some(&s.placed), i.challenge.colour)
     }
