@@ -225,75 +225,97 @@ impl Browser {
     }
 }
 
-quandary_probe::needs_chromium! {
-    #[test]
-    fn the_page_solves_proves_and_edits_in_headless_chromium() {
-        if !std::path::Path::new(CHROMIUM).exists() || !std::path::Path::new(DRIVER).exists() {
-            // Under CI a missing browser fails the test: .ci/run installs it.
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "no {CHROMIUM} or {DRIVER} under CI: .ci/run installs them"
-            );
-            eprintln!("SKIPPED: no {CHROMIUM} or {DRIVER} (apt-get install chromium chromium-driver); CI runs this check");
-            return;
-        }
-        let mut server = Command::new(env!("CARGO_BIN_EXE_quandary"))
-            .args(["serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(server.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let _server = Killed(server);
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .expect("the URL")
-            .to_string();
-        let port = free_port();
-        let _driver = Killed(
-            Command::new(DRIVER)
-                .arg(format!("--port={port}"))
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
+/// What a browser test holds: the server, ChromeDriver, the session (dropped first) and the
+/// page's address.
+struct Page {
+    b: Browser,
+    url: String,
+    _driver: Killed,
+    _server: Killed,
+}
+
+/// Starts the server and a headless Chromium on its page; `None` (said) where the browser is
+/// not installed, which fails under CI.
+fn open_page() -> Option<Page> {
+    if !std::path::Path::new(CHROMIUM).exists() || !std::path::Path::new(DRIVER).exists() {
+        // Under CI a missing browser fails the test: .ci/run installs it.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no {CHROMIUM} or {DRIVER} under CI: .ci/run installs them"
         );
-        let started = Instant::now();
-        let created = loop {
-            let ready = try_http(port, "GET", "/status", &json!({}));
-            if ready.is_some_and(|r| r["value"]["ready"] == json!(true)) {
-                break http(
-                    port,
-                    "POST",
-                    "/session",
-                    &json!({"capabilities": {"alwaysMatch": {"browserName": "chrome",
+        eprintln!("SKIPPED: no {CHROMIUM} or {DRIVER} (apt-get install chromium chromium-driver); CI runs this check");
+        return None;
+    }
+    let mut server = Command::new(env!("CARGO_BIN_EXE_quandary"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _server = Killed(server);
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("the URL")
+        .to_string();
+    let port = free_port();
+    let _driver = Killed(
+        Command::new(DRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let started = Instant::now();
+    let created = loop {
+        let ready = try_http(port, "GET", "/status", &json!({}));
+        if ready.is_some_and(|r| r["value"]["ready"] == json!(true)) {
+            break http(
+                port,
+                "POST",
+                "/session",
+                &json!({"capabilities": {"alwaysMatch": {"browserName": "chrome",
                         "goog:chromeOptions": {"binary": CHROMIUM, "args": [
                             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                             "--no-first-run", "--disable-background-networking",
                             "--disable-component-update", "--disable-sync",
                             "--window-size=1400,1100"]}}}}),
-                );
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(20),
-                "no ChromeDriver"
             );
-            std::thread::sleep(Duration::from_millis(100));
-        };
-        let session = created["value"]["sessionId"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no session: {created}"))
-            .to_string();
-        let b = Browser { port, session };
-
-        b.goto(&url);
-        b.wait_for(
-            "return document.getElementById('puzzle').options.length === 5",
-            "the puzzle list",
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no ChromeDriver"
         );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let session = created["value"]["sessionId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no session: {created}"))
+        .to_string();
+    let b = Browser { port, session };
+
+    b.goto(&url);
+    b.wait_for(
+        "return document.getElementById('puzzle').options.length === 5",
+        "the puzzle list",
+    );
+    Some(Page {
+        b,
+        url,
+        _driver,
+        _server,
+    })
+}
+
+quandary_probe::needs_chromium! {
+    #[test]
+    fn the_page_solves_proves_and_edits_in_headless_chromium() {
+        let Some(page) = open_page() else { return };
+        let b = &page.b;
         // Battleship: paste the puzz.link example, solve, find its 10 ship cells in the picture.
         b.choose("puzzle", "battleship");
         b.type_into("#words", "");
@@ -395,7 +417,7 @@ quandary_probe::needs_chromium! {
         };
         b.run(&format!("benchLoad({})", json!(big)));
         b.wait_for(&answered("unique"), "the 30×20 puzzle checked");
-        let load = ms(&b);
+        let load = ms(b);
         let clues = b.run(
             "return bench.clues.map((c, i) => (c === '.' ? -1 : i)).filter((i) => i >= 0).slice(0, 5)",
         );
@@ -409,12 +431,12 @@ quandary_probe::needs_chromium! {
                 &answered("several"),
                 "a clue of the 30×20 puzzle taken away",
             );
-            removed.push(ms(&b));
+            removed.push(ms(b));
             b.run(&format!(
                 "bench.clues[{k}] = bench.saved; benchDraw(); benchCheck();"
             ));
             b.wait_for(&answered("unique"), "the clue put back");
-            restored.push(ms(&b));
+            restored.push(ms(b));
         }
         b.run("document.getElementById('bench').scrollIntoView()");
         b.screenshot("workbench-30x20.png");
@@ -482,5 +504,149 @@ quandary_probe::needs_chromium! {
             seen.len() >= 3 && seen.iter().any(|s| s.contains("row program: row")),
             "the page did not show the run's progress changing: {seen:?}"
         );
+    }
+}
+
+/// Clicks the place `at` of the drawn board and waits until the board is drawn again with
+/// `value` there.
+fn click_place(b: &Browser, at: &str, value: &str) {
+    b.click(&format!("#board [data-at=\"{at}\"]"));
+    b.wait_for(
+        &format!(
+            "const e = document.querySelector('#board [data-at=\"{at}\"]'); return e !== null && e.dataset.value === '{value}'"
+        ),
+        &format!("{at} drawn as '{value}'"),
+    );
+}
+
+/// Types `value` into the board's field `at` and leaves it, as a person would.
+fn set_field(b: &Browser, at: &str, value: &str) {
+    b.run(&format!(
+        "const i = document.querySelector('#board-fields input[data-at=\"{at}\"]'); i.value = '{value}'; i.dispatchEvent(new Event('change'));"
+    ));
+}
+
+/// Waits until the board is drawn with `places` marked places.
+fn board_drawn(b: &Browser, places: usize, what: &str) {
+    b.wait_for(
+        &format!("return document.getElementById('board').dataset.state === 'drawn' && document.querySelectorAll('#board svg .edit').length === {places}"),
+        what,
+    );
+}
+
+quandary_probe::needs_chromium! {
+    #[test]
+    fn every_puzzle_is_edited_on_its_drawn_board() {
+        let Some(page) = open_page() else { return };
+        let b = &page.b;
+        let js = |s: &str| b.run(s);
+        // Tank Attack 5×5: a given 4 at (1,2), clicked on (four clicks: 1, 2, 3, 4), makes
+        // the board unique (tests/tank.rs counts it by brute force).
+        b.choose("puzzle", "tank");
+        b.type_into("#words", "5");
+        board_drawn(b, 25, "the 5×5 board");
+        for v in ["1", "2", "3", "4"] {
+            click_place(b, "cell 1,2", v);
+        }
+        assert_eq!(js("return puzzleOpts.fix"), json!("1,2=4"));
+        // Its options are labelled in words, the givens are on the board, not a field.
+        let labels = js("return [...document.querySelectorAll('#opts label')].map((l) => l.textContent).join('|')");
+        let labels = labels.as_str().unwrap_or_default();
+        assert!(!labels.split('|').any(|l| l.starts_with("--")), "{labels}");
+        assert!(labels.contains("Which method answers"), "{labels}");
+        assert_eq!(js("return document.querySelector('#opts [data-flag=\"fix\"]')"), json!(null));
+        b.choose("verb", "unique");
+        let headline = b.run_and_read("unique with the given");
+        assert!(headline.contains("1 given") && headline.contains("unique"), "{headline}");
+        b.screenshot("edit-tank.png");
+        // The link holds the board and the question: opened afresh it shows them and answers.
+        let link = js("return location.href");
+        let link = link.as_str().expect("the address").to_string();
+        assert!(link.starts_with(&page.url) && link.contains("#state="), "{link}");
+        // Undo takes the given back a step at a time; redo puts it back.
+        b.click("#undo");
+        b.wait_for("return puzzleOpts.fix === '1,2=3'", "undo: the given back to 3");
+        b.click("#undo");
+        b.wait_for("return puzzleOpts.fix === '1,2=2'", "undo: 2");
+        b.click("#redo");
+        b.wait_for("return puzzleOpts.fix === '1,2=3'", "redo: 3");
+        b.goto("about:blank");
+        b.goto(&link);
+        b.wait_for(
+            "return document.getElementById('puzzle').value === 'tank' && document.getElementById('go').disabled === false && document.getElementById('headline').textContent.includes('unique')",
+            "the shared link's answer",
+        );
+        assert_eq!(js("return document.getElementById('words').value"), json!("5"));
+        assert_eq!(js("return puzzleOpts.fix"), json!("1,2=4"));
+        board_drawn(b, 25, "the shared link's board");
+        assert_eq!(
+            js("return document.querySelector('#board [data-at=\"cell 1,2\"]').dataset.value"),
+            json!("4")
+        );
+        // Keys: with the pointer on a cell, Delete takes its given away.
+        b.run("hovered = document.querySelector('#board [data-at=\"cell 1,2\"]'); document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Delete'}));");
+        b.wait_for("return puzzleOpts.fix === undefined", "the given deleted by a key");
+
+        // Gunport 3×4 with a hole fixed in its corner: 4 holes at most (brute force in
+        // tests/gunport.rs agrees with the command line).
+        b.choose("puzzle", "gunport");
+        b.type_into("#words", "3 4");
+        board_drawn(b, 12, "the 3×4 board");
+        click_place(b, "cell 1,1", "hole");
+        assert_eq!(js("return puzzleOpts.fix"), json!("1,1=hole"));
+        b.choose("verb", "solve");
+        let headline = b.run_and_read("Gunport with a hole given");
+        assert!(headline.contains("1 given") && headline.contains("4 holes"), "{headline}");
+        // A size changed in its field redraws the board at once, keeping the given.
+        set_field(b, "cols", "5");
+        b.wait_for("return document.querySelectorAll('#board .edit').length === 15", "a 3×5 board");
+        assert_eq!(js("return document.getElementById('words').value"), json!("3 5"));
+        b.screenshot("edit-gunport.png");
+
+        // Chess: the seed's board with a square cut out by a click, and a knight fewer.
+        b.choose("puzzle", "chess");
+        board_drawn(b, 15, "the seed's chess board");
+        click_place(b, "cell 2,1", "#");
+        let text = js("return document.getElementById('text').value");
+        assert_eq!(text, json!("#..##\n#....\n.....\n"));
+        set_field(b, "army N", "1");
+        b.wait_for("return puzzleOpts.army === 'B4N1'", "the army B4N1");
+        b.choose("verb", "solve");
+        let headline = b.run_and_read("the edited chess board solved");
+        assert!(headline.contains("army B4N1"), "{headline}");
+        b.screenshot("edit-chess.png");
+
+        // Battleship: the puzz.link example; the '<' at row 4, column 1 clicked back to no
+        // clue (six clicks: > ^ v + # .) leaves several solutions, as the workbench says.
+        b.choose("puzzle", "battleship");
+        b.type_into("#words", "");
+        b.type_into("#text", "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c");
+        board_drawn(b, 48, "the puzz.link example drawn, its counts too");
+        for v in [">", "^", "v", "+", "#", "."] {
+            click_place(b, "cell 4,1", v);
+        }
+        // Its counts are places too: six beside the rows, six below the columns.
+        assert_eq!(
+            js("return document.querySelectorAll('#board [data-at^=\"row \"], #board [data-at^=\"col \"]').length"),
+            json!(12)
+        );
+        b.choose("verb", "unique");
+        let headline = b.run_and_read("Battleship edited");
+        assert!(headline.contains("not unique"), "{headline}");
+        b.screenshot("edit-battleship.png");
+
+        // Tantrix: three places pasted, a fourth added by clicking beside them: challenge 4.
+        b.choose("puzzle", "tantrix");
+        b.type_into("#words", "");
+        b.type_into("#text", "0,0\n1,0\n0,1\n");
+        b.wait_for(
+            "return document.querySelectorAll('#board [data-value=\"in\"]').length === 3",
+            "three places drawn",
+        );
+        click_place(b, "hex 1,-1", "in");
+        b.choose("verb", "solve");
+        let headline = b.run_and_read("Tantrix on the grown board");
+        assert!(headline.contains("challenge 4") && headline.contains("solved"), "{headline}");
+        b.screenshot("edit-tantrix.png");
     }
 }

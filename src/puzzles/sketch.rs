@@ -15,6 +15,9 @@ pub struct Sketch {
     pub fields: Vec<Field>,
     /// How to edit it, in one sentence.
     pub help: String,
+    /// The options the board edits (by flag name): a front end shows them on the board, not
+    /// also as fields of their own.
+    pub owns: Vec<String>,
 }
 
 /// A number of the instance set beside its board (a side, a count of pieces).

@@ -324,7 +324,9 @@ pub fn overlay(svg: String, spots: &[Spot]) -> String {
     let mut marks = String::new();
     for s in spots {
         let fill = match s.ghost {
-            true => "fill=\"#f4f1ea\" fill-opacity=\"0.85\" stroke=\"#999\" stroke-dasharray=\"4 3\"",
+            true => {
+                "fill=\"#f4f1ea\" fill-opacity=\"0.85\" stroke=\"#999\" stroke-dasharray=\"4 3\""
+            }
             false => "fill=\"#000\" fill-opacity=\"0\"",
         };
         let data = format!(

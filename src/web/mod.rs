@@ -428,9 +428,7 @@ fn route(
             _,
             "/" | "/api/puzzles" | "/api/progress" | "/api/run" | "/api/bench" | "/api/stop"
             | "/api/board",
-        ) => {
-            Answer::error(405, "method not allowed")
-        }
+        ) => Answer::error(405, "method not allowed"),
         _ => Answer::error(404, format!("no such page: {path}")),
     }
 }
@@ -674,7 +672,7 @@ fn board(v: &Value) -> Answer {
         Ok(Some((title, sketch))) => Answer::json(
             200,
             json!({"puzzle": entry.name(), "title": title, "svg": sketch.svg,
-                   "fields": sketch.fields, "help": sketch.help,
+                   "fields": sketch.fields, "help": sketch.help, "owns": sketch.owns,
                    "words": words, "text": text, "set": set}),
         ),
         Ok(None) => Answer::error(

@@ -270,18 +270,19 @@ impl Puzzle for BattleshipPuzzle {
         use crate::puzzles::sketch::{Field, Sketch, Spot, SpotShape};
         let mut spots = Vec::new();
         let clues: Vec<String> = ".~o<>^v+#".chars().map(String::from).collect();
-        let spot = |i: usize, j: usize, at: String, value: String, choices: Vec<String>, title: String| {
-            let (x, y, w, h) = super::svg_cell_box(i, j);
-            Spot {
-                at,
-                value,
-                click: choices.len(),
-                choices,
-                shape: SpotShape::Rect(x, y, w, h),
-                ghost: false,
-                title,
-            }
-        };
+        let spot =
+            |i: usize, j: usize, at: String, value: String, choices: Vec<String>, title: String| {
+                let (x, y, w, h) = super::svg_cell_box(i, j);
+                Spot {
+                    at,
+                    value,
+                    click: choices.len(),
+                    choices,
+                    shape: SpotShape::Rect(x, y, w, h),
+                    ghost: false,
+                    title,
+                }
+            };
         for i in 0..p.rows {
             for j in 0..p.cols {
                 spots.push(spot(
@@ -321,7 +322,10 @@ impl Puzzle for BattleshipPuzzle {
                 format!("col {}", j + 1),
                 count(p.col_counts[j]),
                 counts(p.rows),
-                format!("ship cells in column {} (? : not given; keys type it)", j + 1),
+                format!(
+                    "ship cells in column {} (? : not given; keys type it)",
+                    j + 1
+                ),
             ));
         }
         let side = |at: &str, label: &str, value: usize| Field {
@@ -331,7 +335,10 @@ impl Puzzle for BattleshipPuzzle {
             min: 1,
             max: super::MAX_SIDE as i64,
         };
-        let mut fields = vec![side("rows", "Rows", p.rows), side("cols", "Columns", p.cols)];
+        let mut fields = vec![
+            side("rows", "Rows", p.rows),
+            side("cols", "Columns", p.cols),
+        ];
         let longest = (p.fleet.len() + 1).max(4).min(p.rows.max(p.cols));
         for l in 1..=longest {
             fields.push(Field {
@@ -349,6 +356,7 @@ impl Puzzle for BattleshipPuzzle {
                    cycle its count (? is not given); with the pointer on it, keys type a clue \
                    (~ o < > ^ v + # .) or a count"
                 .into(),
+            owns: vec!["fleet".into(), "instance".into()],
         })
     }
 
@@ -363,7 +371,11 @@ impl Puzzle for BattleshipPuzzle {
         };
         if at == "rows" || at == "cols" {
             let v = sketch::number(at, value, 1, super::MAX_SIDE as i64)? as usize;
-            let (rows, cols) = if at == "rows" { (v, g.cols) } else { (g.rows, v) };
+            let (rows, cols) = if at == "rows" {
+                (v, g.cols)
+            } else {
+                (g.rows, v)
+            };
             let mut clues = vec![None; rows * cols];
             for i in 0..rows.min(g.rows) {
                 for j in 0..cols.min(g.cols) {
@@ -373,10 +385,18 @@ impl Puzzle for BattleshipPuzzle {
             g.row_counts.resize(rows, None);
             g.col_counts.resize(cols, None);
             // A count larger than the new line's length is forgotten.
-            for c in g.row_counts.iter_mut().filter(|c| c.is_some_and(|k| k > cols)) {
+            for c in g
+                .row_counts
+                .iter_mut()
+                .filter(|c| c.is_some_and(|k| k > cols))
+            {
                 *c = None;
             }
-            for c in g.col_counts.iter_mut().filter(|c| c.is_some_and(|k| k > rows)) {
+            for c in g
+                .col_counts
+                .iter_mut()
+                .filter(|c| c.is_some_and(|k| k > rows))
+            {
                 *c = None;
             }
             (g.rows, g.cols, g.clues) = (rows, cols, clues);

@@ -296,7 +296,10 @@ impl Puzzle for ChessAvoidance {
             min: 1,
             max: 64,
         };
-        let mut fields = vec![side("rows", "Rows", b.rows), side("cols", "Columns", b.cols)];
+        let mut fields = vec![
+            side("rows", "Rows", b.rows),
+            side("cols", "Columns", b.cols),
+        ];
         for (p, glyph) in PIECES.iter().zip(["♕", "♖", "♗", "♘", "♔"]) {
             fields.push(Field {
                 at: format!("army {}", p.letter()),
@@ -312,6 +315,7 @@ impl Puzzle for ChessAvoidance {
             help: "Click a square to cut a hole or restore it; with the pointer on a square, keys \
                    Q R B N K fix a piece there and . clears it; the army is counted beside the board"
                 .into(),
+            owns: vec!["army".into()],
         })
     }
 
@@ -337,7 +341,11 @@ impl Puzzle for ChessAvoidance {
             army.0[p.index()] = sketch::number(at, value, 0, MAX_CELLS as i64)? as usize;
         } else if at == "rows" || at == "cols" {
             let v = sketch::number(at, value, 1, 64)? as usize;
-            let (rows, cols) = if at == "rows" { (v, b.cols) } else { (b.rows, v) };
+            let (rows, cols) = if at == "rows" {
+                (v, b.cols)
+            } else {
+                (b.rows, v)
+            };
             if rows * cols > MAX_CELLS {
                 return Err(Error::input(format!(
                     "a {rows}×{cols} board has more than {MAX_CELLS} cells"

@@ -285,6 +285,7 @@ impl Puzzle for GunportProblem {
             help: "Click a cell to fix it: a hole, covered by some domino, a domino to its right, \
                    a domino below it, or not given (clicks cycle)"
                 .into(),
+            owns: vec!["fix".into()],
         })
     }
 

@@ -190,7 +190,12 @@ impl Puzzle for TankAttack {
                     click: choices.len(),
                     shape: SpotShape::Rect(x, y, w, h),
                     ghost: false,
-                    title: format!("cell {},{}: a given value 1 to {}, or none", i + 1, j + 1, n - 1),
+                    title: format!(
+                        "cell {},{}: a given value 1 to {}, or none",
+                        i + 1,
+                        j + 1,
+                        n - 1
+                    ),
                 });
             }
         }
@@ -207,6 +212,7 @@ impl Puzzle for TankAttack {
                 "Click a cell to give it a value (1 to {}; clicks cycle, keys type it), again to take it away",
                 n.saturating_sub(1)
             ),
+            owns: vec!["fix".into()],
         })
     }
 

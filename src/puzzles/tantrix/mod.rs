@@ -377,7 +377,10 @@ pub fn to_text(board: &Board, placements: Option<&[Placement]>) -> String {
 /// The corners of cell `h` on [`to_svg`]'s pictures (which use these coordinates as they are).
 pub fn svg_hex_corners(h: Hex) -> Vec<(f64, f64)> {
     let w = 3f64.sqrt() * SVG_HEX;
-    let (cx, cy) = (w * (h.q as f64 + h.r as f64 / 2.0), 1.5 * SVG_HEX * h.r as f64);
+    let (cx, cy) = (
+        w * (h.q as f64 + h.r as f64 / 2.0),
+        1.5 * SVG_HEX * h.r as f64,
+    );
     (0..6)
         .map(|k| {
             let a = (60.0 * k as f64 - 90.0_f64).to_radians();

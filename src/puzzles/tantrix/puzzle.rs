@@ -392,6 +392,7 @@ impl Puzzle for TantrixPuzzle {
                 "Click a place to take it off the board, a dashed one to add it; the challenge is the number of places ({} now)",
                 board.len()
             ),
+            owns: vec!["challenge".into()],
         })
     }
 
