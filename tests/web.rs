@@ -704,3 +704,81 @@ fn a_workbench_board_keeps_its_engines_between_edits() {
     assert_eq!(code, 400, "{r}");
     assert!(r["error"].as_str().unwrap().contains("battleship"), "{r}");
 }
+
+/// The page's board: `POST /api/board` draws an input with its places marked, and an edit
+/// comes back as the input the page then holds (words, text, the options it set), read again
+/// by the puzzle's reader; the options may be flags (`args`) or JSON; an edit the puzzle
+/// cannot make, or a field the request does not take, is a 400 naming it; files stay out of
+/// reach.
+#[test]
+fn the_board_is_drawn_and_edited_through_the_api() {
+    let server = Server::start(&[]);
+    let board = |v: Value| {
+        let (code, body) = server.request("POST", "/api/board", v.to_string().as_bytes());
+        (code, serde_json::from_str::<Value>(&body).expect("JSON"))
+    };
+    // A Tank Attack given, by flags and by JSON alike.
+    for options in [
+        json!({"args": ["--fix", "1,1=2"]}),
+        json!({"options": {"fix": "1,1=2"}}),
+    ] {
+        let mut req =
+            json!({"puzzle": "tank", "words": ["5"], "edit": {"at": "cell 1,2", "value": "4"}});
+        for (k, v) in options.as_object().unwrap() {
+            req[k] = v.clone();
+        }
+        let (code, r) = board(req);
+        assert_eq!(code, 200, "{r}");
+        assert_eq!(r["set"], json!({"fix": "1,1=2 1,2=4"}));
+        assert_eq!(r["words"], json!(["5"]));
+        assert_eq!(r["title"], json!("Tank Attack 5×5, 2 givens"));
+        assert!(r["svg"]
+            .as_str()
+            .unwrap()
+            .contains("data-at=\"cell 1,2\" data-value=\"4\""));
+        assert_eq!(r["owns"], json!(["fix"]));
+    }
+    // The chess example: a hole cut, written back as the board's text.
+    let (code, r) = board(
+        json!({"puzzle": "chess", "words": ["data/chess/friedman-b4n2.txt"],
+        "edit": {"at": "cell 3,5", "value": "#"}}),
+    );
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["text"], json!("#..##\n.....\n....#\n"));
+    assert_eq!(r["set"], json!({"army": "B4N2"}));
+    // Refused, by name: a value off the range, a domino off the board, an unknown field, a
+    // file name.
+    for (req, says) in [
+        (
+            json!({"puzzle": "tank", "words": ["5"], "edit": {"at": "cell 1,2", "value": "5"}}),
+            "cell 1,2",
+        ),
+        (
+            json!({"puzzle": "gunport", "words": ["3", "4"], "edit": {"at": "cell 1,4", "value": "right"}}),
+            "leave the board",
+        ),
+        (
+            json!({"puzzle": "tank", "words": ["5"], "edit": {"at": "cell 1,2"}}),
+            "\"edit\" must be",
+        ),
+        (
+            json!({"puzzle": "tank", "words": ["5"], "edits": []}),
+            "edits",
+        ),
+        (
+            json!({"puzzle": "chess", "words": ["/etc/passwd"]}),
+            "no such input here",
+        ),
+        (
+            json!({"puzzle": "tantrix", "words": []}),
+            "no board to edit",
+        ),
+    ] {
+        let (code, r) = board(req.clone());
+        assert_eq!(code, 400, "{req}: {r}");
+        assert!(
+            r["error"].as_str().unwrap_or("").contains(says),
+            "{req}: {r}"
+        );
+    }
+}

@@ -381,6 +381,11 @@ impl Puzzle for ChessAvoidance {
                 }
             }
         }
+        // The army holds the pieces the board fixes: a piece fixed by a click joins it.
+        let fixed = army_of(&b.fixed);
+        for p in PIECES {
+            army.0[p.index()] = army.0[p.index()].max(fixed.0[p.index()]);
+        }
         let mut text = String::new();
         for r in 0..b.rows {
             for c in 0..b.cols {

@@ -435,8 +435,10 @@ impl Puzzle for TantrixPuzzle {
                 )))
             }
         }
-        if cells.is_empty() {
-            return Err(Error::input("the board needs at least one place"));
+        if cells.len() < 3 {
+            return Err(Error::input(
+                "a board needs at least 3 places: the smallest challenge is 3",
+            ));
         }
         let text = to_board_file(&Board::new(cells)?, None, "");
         Ok(crate::puzzles::sketch::Input {
