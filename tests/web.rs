@@ -770,7 +770,7 @@ fn the_board_is_drawn_and_edited_through_the_api() {
             "no such input here",
         ),
         (
-            json!({"puzzle": "tantrix", "words": []}),
+            json!({"puzzle": "tantrix", "words": [], "options": {"challenge": 5}}),
             "no board to edit",
         ),
     ] {
