@@ -1453,3 +1453,33 @@ fn optimum_without_an_objective_says_how_to_give_one() {
         );
     }
 }
+
+/// `count --cap N` stops an enumeration at N solutions and says "at least N" (exit 1, as a
+/// time limit does); a cap above the count changes nothing; the chess counter, which counts
+/// without listing, answers exactly whatever the cap; a cap of 0 is refused.
+#[test]
+fn a_count_stops_at_its_cap_and_says_at_least() {
+    // Three knights on 6×6: 4,752 placements (the exact counter, and SAT to the end).
+    let (code, stdout, stderr) = quandary(&[
+        "chess", "count", "6", "--army", "N3", "--sat", "--cap", "5", "--json",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let v = one_json(&stdout);
+    assert_eq!(v["status"], "unknown");
+    assert_eq!(v["count_at_least"], 5);
+    assert!(v.get("count").is_none(), "{v}");
+    assert_eq!(v["stats"]["stopped_by"], "the cap of 5");
+    let (code, stdout, _) = quandary(&["chess", "count", "6", "--army", "N3", "--cap", "5"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("exactly 4752 placements"), "{stdout}");
+    // Four queens on 4×4: two placements, below the cap.
+    let (code, stdout, _) = quandary(&[
+        "chess", "count", "4", "--army", "Q4", "--sat", "--cap", "100", "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(one_json(&stdout)["count"], 2);
+    let (code, _, stderr) = quandary(&["chess", "count", "4", "--army", "Q4", "--cap", "0"]);
+    assert_eq!(code, 2, "{stderr}");
+    let (code, _, stderr) = quandary(&["chess", "solve", "4", "--army", "Q4", "--cap", "3"]);
+    assert_eq!(code, 2, "{stderr}");
+}

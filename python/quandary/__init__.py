@@ -128,12 +128,13 @@ class Report:
 
 
 def run(puzzle, verb, *words, time_limit=None, text=None, at_least=None, progress=None,
-        **options):
+        cap=None, **options):
     """Asks `verb` of a puzzle, as `quandary PUZZLE VERB WORDS... --FLAG VALUE...` does.
 
     `words`: the command line's input words (a size, a file path, a URL, a Boats game ID);
     `text`: the puzzle's text itself instead of a file; `time_limit`: seconds for the whole
-    call; `at_least`: the value `reach` aims at; other keywords: the puzzle's options, flag
+    call; `at_least`: the value `reach` aims at; `cap`: `count` stops at that many
+    solutions and says "at least" (`count_at_least`); other keywords: the puzzle's options, flag
     names with `_` for `-` (`formulation="cell"`, `no_symmetry_breaking=True`);
     `progress`: a callable given `(stage, message)` as the run reports them (the words the
     page and the terminal show), at most every 0.1 s; if it raises, the run stops and the
@@ -145,7 +146,8 @@ def run(puzzle, verb, *words, time_limit=None, text=None, at_least=None, progres
         progress, bar = _shown_progress(f"{puzzle} {verb}")
     try:
         data, said, svg, steps, interrupted = _native.run(
-            puzzle, verb, _words(words), text, _options(options), time_limit, at_least, progress
+            puzzle, verb, _words(words), text, _options(options), time_limit, at_least, progress,
+            cap
         )
     finally:
         if bar is not None:

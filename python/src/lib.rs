@@ -222,7 +222,7 @@ fn detached<R: Send + 'static>(
 /// Answers `verb` on the instance the words (or `text`) give, with the puzzle's `options`
 /// (a JSON object), within `time_limit` seconds. See `quandary.run`.
 #[pyfunction]
-#[pyo3(signature = (puzzle, verb, words, text=None, options=None, time_limit=None, at_least=None, progress=None))]
+#[pyo3(signature = (puzzle, verb, words, text=None, options=None, time_limit=None, at_least=None, progress=None, cap=None))]
 #[allow(clippy::too_many_arguments)] // the Python call's own arguments, one each
 fn run(
     py: Python<'_>,
@@ -234,8 +234,14 @@ fn run(
     time_limit: Option<f64>,
     at_least: Option<i64>,
     progress: Option<Bound<'_, PyAny>>,
+    cap: Option<u64>,
 ) -> PyResult<Answer> {
     let e = entry(puzzle)?;
+    if cap == Some(0) || (cap.is_some() && verb != "count") {
+        return Err(InputError::new_err(
+            "cap: a whole number of solutions, 1 or more, for count only",
+        ));
+    }
     let query = match e.query(verb, at_least).map_err(to_py)? {
         Some(q) => q,
         None if verb == "model" => {
@@ -265,7 +271,7 @@ fn run(
             input.files(),
             options_in(&options),
             query,
-            &limits_of(limit, cancel, sink),
+            &limits_of(limit, cancel, sink).with_count_cap(cap),
             None,
         )
     })?;

@@ -81,6 +81,15 @@ def test_known_answers():
     assert r.status == "solved", r.text
 
 
+def test_a_count_stops_at_its_cap():
+    # Three knights on 6×6 have 4,752 placements; listed by SAT, the count stops at the cap.
+    r = quandary.chess.count(6, army="N3", sat=True, cap=5)
+    assert r.status == "unknown" and r.count_at_least == 5 and r.count is None
+    assert quandary.chess.count(4, army="Q4", sat=True, cap=100).count == 2
+    with pytest.raises(quandary.InputError):
+        quandary.chess.solve(4, army="Q4", cap=3)
+
+
 def test_gunport_19x19_is_117():
     assert quandary.gunport.solve(19, 19, time_limit=120).objective == 117
 

@@ -190,6 +190,13 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                 .help("The value to reach"),
         ),
         "forced" => common_args(cmd).arg(out_arg()),
+        "count" => common_args(cmd).arg(out_arg()).arg(cube_arg()).arg(
+            Arg::new("cap")
+                .long("cap")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u64).range(1..))
+                .help("Stop counting at N solutions: the answer is then \"at least N\" (a method that counts without listing, such as a line search or the chess counter, still counts them all)"),
+        ),
         "explain" => explain_args(common_args(cmd)).arg(out_arg()),
         _ => common_args(cmd).arg(out_arg()).arg(cube_arg()),
     }
@@ -463,7 +470,8 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     if verb == "model" {
         return model(entry, &words, options, vm);
     }
-    let limits = run_limits(time_limit(vm)?);
+    let cap = vm.try_get_one::<u64>("cap").ok().flatten().copied();
+    let limits = run_limits(time_limit(vm)?).with_count_cap(cap);
     let mut output = Output::from(vm);
     output.svg_dir = verb == "explain";
     check_outputs(&output, vm.try_get_one::<String>("out").ok().flatten())?;

@@ -571,7 +571,8 @@ fn on_backend<S, B: Backend>(
     }
     // From here the search watches the deadline and a stop request itself, and what it
     // found is kept and reported.
-    crate::guard::answering(|| search_and_report(search, f, query, as_phase, o))
+    let cap = limits.count_cap;
+    crate::guard::answering(|| search_and_report(search, f, query, as_phase, cap, o))
 }
 
 /// The search on a built engine, and its report (see [`on_backend`]).
@@ -580,11 +581,12 @@ fn search_and_report<S, B: Backend>(
     f: Formulated<'_, S>,
     query: Query,
     as_phase: bool,
+    cap: Option<u64>,
     mut o: Outcome<S>,
 ) -> Result<Outcome<S>> {
     let mut first = match objective_stage(&mut search, &f, query, as_phase, &mut o)? {
         Stage::Answered(first) => first,
-        Stage::Enumerate(start) => enumeration_stage(&mut search, &f, query, start, &mut o)?,
+        Stage::Enumerate(start) => enumeration_stage(&mut search, &f, query, start, cap, &mut o)?,
     };
     if let Some(a) = first.take() {
         o.solutions.insert(0, (f.decode)(&a));
@@ -725,14 +727,15 @@ fn objective_stage<S, B: Backend>(
     })
 }
 
-/// The enumeration stage: count, uniqueness (two solutions at most) or forced cells over the
-/// solutions `start` allows; every solution met is checked by the verifier. Returns the
-/// solution to report first.
+/// The enumeration stage: count (stopped at `cap` solutions, if given), uniqueness (two
+/// solutions at most) or forced cells over the solutions `start` allows; every solution met is
+/// checked by the verifier. Returns the solution to report first.
 fn enumeration_stage<S, B: Backend>(
     search: &mut Search<'_, B>,
     f: &Formulated<'_, S>,
     query: Query,
     start: Start,
+    cap: Option<u64>,
     o: &mut Outcome<S>,
 ) -> Result<Option<Vec<bool>>> {
     let settled = if start.optimal {
@@ -752,7 +755,11 @@ fn enumeration_stage<S, B: Backend>(
         o.forced = Some(fs);
         return Ok(Some(a));
     }
-    let limit = (query == Query::Unique).then_some(2);
+    let limit = match query {
+        Query::Unique => Some(2),
+        Query::Count => cap,
+        _ => None,
+    };
     let mut kept: Vec<Vec<bool>> = Vec::new();
     let mut classes = std::collections::BTreeSet::new();
     let mut rejected: Option<String> = None;
@@ -796,6 +803,9 @@ fn enumeration_stage<S, B: Backend>(
             o.count = Some(n);
         } else {
             o.count_at_least = Some(n);
+            if cap.is_some_and(|c| n as u64 >= c) {
+                o.stats.stopped_by = Some(format!("the cap of {n}"));
+            }
         }
     } else if complete && n > 0 {
         o.unique = Some(n == 1);

@@ -26,6 +26,9 @@ pub struct Report {
     /// A picture of the answer, if there is one to draw.
     #[serde(skip)]
     pub svg: Option<String>,
+    /// A picture of the second solution, when `unique` finds one.
+    #[serde(skip)]
+    pub other_svg: Option<String>,
     /// The solution in the puzzle's own file format, where it has one.
     #[serde(skip)]
     pub file: Option<String>,
@@ -61,6 +64,7 @@ impl Report {
             other_solution: None,
             text: String::new(),
             svg: None,
+            other_svg: None,
             file: None,
         }
     }
@@ -286,6 +290,7 @@ pub fn report<P: Puzzle>(
             r.svg = Some(P::svg(instance, options, s));
             r.file = P::file(instance, s);
         }
+        r.other_svg = o.solutions.get(1).map(|s| P::svg(instance, options, s));
     }
     let json = |s: &P::Solution| serde_json::to_value(s).unwrap_or(serde_json::Value::Null);
     r.solution = o.solutions.first().map(json);

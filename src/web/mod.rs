@@ -516,6 +516,18 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Ok(l) => l,
         Err(a) => return a,
     };
+    let cap = match &v["cap"] {
+        Value::Null => None,
+        n => match n.as_u64() {
+            Some(k) if k >= 1 && verb == "count" => Some(k),
+            _ => {
+                return Answer::error(
+                    400,
+                    "cap must be a whole number of solutions, 1 or more, for count only",
+                )
+            }
+        },
+    };
     let query = match entry.query(verb, at_least) {
         Ok(q) => q,
         Err(e) => return Answer::error(400, e.to_string()),
@@ -543,6 +555,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Err(a) => return a,
     };
     let limits = Limits::new(Some(limit))
+        .with_count_cap(cap)
         .with_cancel(cancel)
         .with_memory(shared.memory_per_run)
         .with_resident_cap(shared.memory_limit)
@@ -584,6 +597,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
             out["text"] = json!(report.text);
             out["svg"] = json!(report.svg);
+            out["other_svg"] = json!(report.other_svg);
             if report.facts.explanation.is_some() {
                 out["step_svgs"] = json!(report.step_svgs());
             }

@@ -123,6 +123,7 @@ pub(super) const REQUEST_FIELDS: &[&str] = &[
     "id",
     "time_limit",
     "at_least",
+    "cap",
 ];
 
 /// The arguments of an own verb (e.g. Battleship's `generate`): the request's other fields
