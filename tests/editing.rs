@@ -45,6 +45,9 @@ fn places(svg: &str) -> Vec<Place> {
         .collect()
 }
 
+/// A board as drawn: its title, its places, its fields (name, value).
+type Drawn = (String, Vec<Place>, Vec<(String, i64)>);
+
 /// An input as the page holds it: words, the pasted text, the options by flag name.
 #[derive(Clone, Debug)]
 struct Input {
@@ -69,10 +72,7 @@ impl Input {
         };
         (words, files)
     }
-    fn sketch(
-        &self,
-        e: &dyn Entry,
-    ) -> quandary::error::Result<(String, Vec<Place>, Vec<(String, i64)>)> {
+    fn sketch(&self, e: &dyn Entry) -> quandary::error::Result<Drawn> {
         let (words, files) = self.files();
         let (title, s) = e
             .sketch(&words, Files::Only(&files), OptionsIn::Json(&self.options))?
