@@ -373,14 +373,18 @@ quandary_probe::needs_chromium! {
             "return document.getElementById('steps').dataset.step === '2'",
             "the next hint",
         );
-        // The workbench: the example is unique, with a difficulty; its explanation steps; the
-        // '<' clue at row 4, column 1 removed (six clicks cycle it back to blank), several
-        // solutions.
+        // The workbench is the board: the example checked as drawn, unique, with a
+        // difficulty; the '<' clue at row 4, column 1 clicked away (six clicks cycle it back
+        // to blank): several solutions, two drawn, counted, what they agree on shaded; undone
+        // (six times): unique again.
+        let checked = |state: &str| {
+            format!("const s = document.getElementById('check-status'); return s.dataset.done === '1' && s.dataset.state === '{state}'")
+        };
         b.wait_for(
-            "const s = document.getElementById('b-status'); return s.dataset.state === 'unique' && s.dataset.hardest !== ''",
+            "const s = document.getElementById('check-status'); return s.dataset.state === 'unique' && s.dataset.hardest !== ''",
             "the workbench's first check, with a difficulty",
         );
-        let status = b.run("return document.getElementById('b-status').textContent");
+        let status = b.run("return document.getElementById('check-status').textContent");
         assert!(
             status
                 .as_str()
@@ -388,61 +392,101 @@ quandary_probe::needs_chromium! {
                 .contains("difficulty: hardest step"),
             "{status}"
         );
-        b.click("#b-explain");
-        b.wait_for(
-            "return document.getElementById('b-steps').dataset.step === '1' && document.querySelector('#b-steps svg') !== null",
-            "the workbench's explanation",
-        );
-        for _ in 0..6 {
-            b.click("#b-grid button[data-cell='18']");
+        for v in [">", "^", "v", "+", "#", "."] {
+            click_place(b, "cell 4,1", v);
         }
         b.wait_for(
-            "const s = document.getElementById('b-status'); return s.dataset.state === 'several' && s.dataset.done === '1'",
-            "several solutions after removing a clue",
+            "const s = document.getElementById('check-status'); return s.dataset.state === 'several' && s.dataset.done === '1' && s.dataset.count !== ''",
+            "several solutions after removing a clue, counted",
         );
-        b.run("document.getElementById('bench').scrollIntoView()");
+        assert_eq!(
+            b.run("return document.querySelectorAll('#check-pictures svg').length"),
+            json!(2),
+            "a solution and a second one"
+        );
+        assert!(
+            b.run("return document.querySelectorAll('#board svg .mark').length")
+                .as_u64()
+                .unwrap_or(0)
+                > 0,
+            "the cells every solution agrees on are shaded"
+        );
+        let count = b.run("return document.getElementById('check-status').dataset.count");
+        let status = b.run("return document.getElementById('check-status').textContent");
+        eprintln!("the example without its clue: {status} ({count})");
+        b.run("document.getElementById('edit').scrollIntoView()");
         b.screenshot("workbench.png");
+        for _ in 0..6 {
+            b.click("#undo");
+        }
+        b.wait_for(&checked("unique"), "unique again after six undos");
+        assert_eq!(
+            b.run("return document.querySelector('#board [data-at=\"cell 4,1\"]').dataset.value"),
+            json!("<")
+        );
         // The paper's size: a generated 30×20 puzzle (every clue necessary) loaded into the
         // workbench, then edits one at a time, each timed by the page from the edit to its drawn
         // answer (`data-ms`): a clue taken away (several solutions), then put back (unique).
         // Printed for docs/web.md, not asserted: a timed test would fail on a busy machine.
         let big = include_str!("../data/battleship/generated/30x20-seed3.txt");
-        let answered = |state: &str| {
-            format!("const s = document.getElementById('b-status'); return s.dataset.done === '1' && s.dataset.state === '{state}'")
-        };
+        // From the edit to the first answer drawn (unique or several, forced cells shaded)
+        // and to the whole check (with the count and the second solution).
         let ms = |b: &Browser| {
-            b.run("return Number(document.getElementById('b-status').dataset.ms)")
-                .as_u64()
-                .expect("the edit's time")
+            let first = b.run("return Number(document.getElementById('check-status').dataset.first)");
+            let all = b.run("return Number(document.getElementById('check-status').dataset.ms)");
+            (
+                first.as_u64().expect("the first answer's time"),
+                all.as_u64().expect("the check's time"),
+            )
         };
-        b.run(&format!("benchLoad({})", json!(big)));
-        b.wait_for(&answered("unique"), "the 30×20 puzzle checked");
+        b.run(&format!("loadText({})", json!(big)));
+        board_drawn(b, 30 * 20 + 30 + 20, "the 30×20 puzzle drawn, its counts too");
+        b.wait_for(&checked("unique"), "the 30×20 puzzle checked");
         let load = ms(b);
         let clues = b.run(
-            "return bench.clues.map((c, i) => (c === '.' ? -1 : i)).filter((i) => i >= 0).slice(0, 5)",
+            "return [...document.querySelectorAll('#board .edit')].filter((e) => e.dataset.at.startsWith('cell') && e.dataset.value !== '.').slice(0, 5).map((e) => [e.dataset.at, e.dataset.value])",
         );
         let mut removed = Vec::new();
         let mut restored = Vec::new();
-        for k in clues.as_array().expect("clue cells") {
-            b.run(&format!(
-                "bench.saved = bench.clues[{k}]; bench.clues[{k}] = '.'; benchDraw(); benchCheck();"
-            ));
-            b.wait_for(
-                &answered("several"),
-                "a clue of the 30×20 puzzle taken away",
-            );
+        for clue in clues.as_array().expect("clue cells") {
+            let (at, value) = (clue[0].as_str().unwrap(), clue[1].as_str().unwrap());
+            b.run(&format!("sketch({{at: '{at}', value: '.'}})"));
+            b.wait_for(&checked("several"), "a clue of the 30×20 puzzle taken away");
             removed.push(ms(b));
-            b.run(&format!(
-                "bench.clues[{k}] = bench.saved; benchDraw(); benchCheck();"
-            ));
-            b.wait_for(&answered("unique"), "the clue put back");
+            b.run(&format!("sketch({{at: '{at}', value: {}}})", json!(value)));
+            b.wait_for(&checked("unique"), "the clue put back");
             restored.push(ms(b));
         }
-        b.run("document.getElementById('bench').scrollIntoView()");
+        b.run("document.getElementById('edit').scrollIntoView()");
         b.screenshot("workbench-30x20.png");
         eprintln!(
-            "workbench on data/battleship/generated/30x20-seed3.txt, ms from edit to drawn answer: load {load}; clue taken away {removed:?}; put back {restored:?}"
+            "workbench on data/battleship/generated/30x20-seed3.txt, ms from edit to (first answer, whole check): load {load:?}; clue taken away {removed:?}; put back {restored:?}"
         );
+        // Generate with a seed and a band: a new puzzle loaded onto the board, unique; the
+        // same seed makes the same puzzle again.
+        b.choose("puzzle", "battleship");
+        b.type_into("#words", "");
+        b.type_into("#text", "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c");
+        board_drawn(b, 48, "the example again");
+        b.type_into("#g-seed", "7");
+        b.click("#g-generate");
+        b.wait_for(
+            "return document.getElementById('text').value.includes('size 6 6') && document.getElementById('board').dataset.state === 'drawn'",
+            "a generated puzzle on the board",
+        );
+        b.wait_for(&checked("unique"), "the generated puzzle checked");
+        let made = b.run("return document.getElementById('text').value");
+        b.click("#undo");
+        b.wait_for(
+            "return document.getElementById('text').value.includes('puzz.link') || document.getElementById('text').value === ''",
+            "undo back to the example",
+        );
+        b.click("#g-generate");
+        b.wait_for(
+            "return document.getElementById('text').value.includes('size 6 6')",
+            "the same seed again",
+        );
+        assert_eq!(b.run("return document.getElementById('text').value"), made);
         // A verb only one puzzle has offers its own flags as fields: Battleship's generate
         // with its rows, columns and fleet makes a puzzle (it used to answer the parser's
         // "required arguments were not provided").

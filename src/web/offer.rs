@@ -31,9 +31,13 @@ pub(super) fn puzzles() -> Value {
                     (v.name.to_string(), json!(fields))
                 })
                 .collect();
+            // Whether the server keeps a board's engines between a user's edits (`/api/bench`).
+            let session = quandary::verbs::SESSIONS
+                .iter()
+                .any(|(n, _)| *n == e.name());
             json!({"name": e.name(), "title": e.title(), "about": e.about(),
                    "input": e.input(), "example": e.example(), "verbs": verbs,
-                   "options": flags(*e), "own": own_flags})
+                   "options": flags(*e), "own": own_flags, "session": session})
         })
         .collect();
     json!({ "puzzles": list })

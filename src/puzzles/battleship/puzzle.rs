@@ -291,11 +291,8 @@ impl Puzzle for BattleshipPuzzle {
                     format!("cell {},{}", i + 1, j + 1),
                     p.clue(i, j).map_or('.', |s| s.char()).to_string(),
                     clues.clone(),
-                    format!(
-                        "cell {},{}: a clue (water ~, submarine o, ends < > ^ v, middle +, some ship part #) or none (.)",
-                        i + 1,
-                        j + 1
-                    ),
+                    // Short: a 30×20 board has 600 of them (the help line says the rest).
+                    format!("cell {},{}", i + 1, j + 1),
                 ));
             }
         }
