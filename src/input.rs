@@ -6,6 +6,13 @@
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 
+include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
+
+/// The text of a shipped puzzle file (`data/...`, compiled in), by its path.
+pub fn shipped(path: &str) -> Option<&'static str> {
+    SHIPPED.iter().find(|(p, _)| *p == path).map(|(_, t)| *t)
+}
+
 /// The files a run may read: the file system (and standard input), or only the named texts
 /// a request carried. Passed to every reader; nothing is set aside for them to find.
 #[derive(Clone, Copy, Debug, Default)]
@@ -13,8 +20,9 @@ pub enum Files<'a> {
     /// Paths name files on disk; `-` is standard input.
     #[default]
     Disk,
-    /// These are the only files there are: name → text. Any other path, or standard
-    /// input, is an error, and nothing touches the file system.
+    /// These are the only files there are: name → text, and the shipped puzzle files
+    /// ([`SHIPPED`], compiled in). Any other path, or standard input, is an error, and nothing
+    /// touches the file system.
     Only(&'a HashMap<String, String>),
 }
 
@@ -34,11 +42,16 @@ impl Files<'_> {
             return self.stdin();
         }
         match self {
-            Files::Only(files) => files.get(path).cloned().map(without_bom).ok_or_else(|| {
-                Error::input(format!(
-                    "{path}: no such input here (send the text itself, not a file name)"
-                ))
-            }),
+            Files::Only(files) => files
+                .get(path)
+                .cloned()
+                .or_else(|| shipped(path).map(str::to_string))
+                .map(without_bom)
+                .ok_or_else(|| {
+                    Error::input(format!(
+                        "{path}: no such input here (send the text itself, not a file name)"
+                    ))
+                }),
             Files::Disk => std::fs::read_to_string(path)
                 .map(without_bom)
                 .map_err(|source| Error::Io {
@@ -51,7 +64,7 @@ impl Files<'_> {
     /// Whether `path` names a file [`Files::read`] can read.
     pub fn exists(self, path: &str) -> bool {
         match self {
-            Files::Only(files) => files.contains_key(path),
+            Files::Only(files) => files.contains_key(path) || shipped(path).is_some(),
             Files::Disk => std::path::Path::new(path).is_file(),
         }
     }

@@ -692,5 +692,15 @@ quandary_probe::needs_chromium! {
         let headline = b.run_and_read("Tantrix on the grown board");
         assert!(headline.contains("challenge 4") && headline.contains("solved"), "{headline}");
         b.screenshot("edit-tantrix.png");
+        // A shipped board, chosen from the list: drawn with its fifteen places.
+        b.choose("shipped", "data/tantrix/boards/free-15.txt");
+        b.wait_for(
+            "return document.querySelectorAll('#board [data-value=\"in\"]').length === 15",
+            "the shipped board drawn",
+        );
+        assert_eq!(
+            b.run("return document.getElementById('words').value"),
+            json!("data/tantrix/boards/free-15.txt")
+        );
     }
 }

@@ -104,6 +104,17 @@ fn bad_input_gets_400_with_the_readers_words_and_files_stay_out_of_reach() {
             json!({"words": ["Cargo.toml"]}),
             "no such input here",
         ),
+        // Only the shipped puzzle files are there (compiled in), not the rest of data/.
+        (
+            "tantrix",
+            json!({"words": ["data/tantrix/README.md"]}),
+            "no such input here",
+        ),
+        (
+            "chess",
+            json!({"words": ["data/chess/../../Cargo.toml"]}),
+            "no such input here",
+        ),
     ] {
         let mut req = input.clone();
         req["puzzle"] = json!(puzzle);
@@ -112,6 +123,23 @@ fn bad_input_gets_400_with_the_readers_words_and_files_stay_out_of_reach() {
         assert_eq!(code, 400, "{puzzle} {input}: {r}");
         let e = r["error"].as_str().unwrap();
         assert!(e.contains(words), "{puzzle} {input}: '{words}' not in {e}");
+    }
+    // A shipped puzzle file is read by its name, as on the command line from the repository.
+    for (puzzle, word, says) in [
+        ("tantrix", "data/tantrix/boards/free-15.txt", "challenge 15"),
+        (
+            "battleship",
+            "data/battleship/brainbashers-15x15.txt",
+            "15×15",
+        ),
+        ("chess", "data/chess/friedman-b4n2.txt", "B4N2"),
+    ] {
+        let (code, r) = server.run(json!({"puzzle": puzzle, "verb": "solve", "words": [word]}));
+        assert_eq!(code, 200, "{word}: {r}");
+        assert!(
+            r["instance"].as_str().unwrap_or("").contains(says),
+            "{word}: {r}"
+        );
     }
     let (code, _) = server.request("POST", "/api/run", b"not json");
     assert_eq!(code, 400);

@@ -35,9 +35,17 @@ pub(super) fn puzzles() -> Value {
             let session = quandary::verbs::SESSIONS
                 .iter()
                 .any(|(n, _)| *n == e.name());
+            // The puzzle files shipped with it, which a request may name.
+            let folder = format!("data/{}/", e.name());
+            let shipped: Vec<&str> = quandary::input::SHIPPED
+                .iter()
+                .map(|(p, _)| *p)
+                .filter(|p| p.starts_with(&folder))
+                .collect();
             json!({"name": e.name(), "title": e.title(), "about": e.about(),
                    "input": e.input(), "example": e.example(), "verbs": verbs,
-                   "options": flags(*e), "own": own_flags, "session": session})
+                   "options": flags(*e), "own": own_flags, "session": session,
+                   "shipped": shipped})
         })
         .collect();
     json!({ "puzzles": list })
