@@ -561,6 +561,28 @@ fn step_pictures_show_the_counts_and_the_clues_given() {
     for svg in &pictures {
         assert!(texts(svg).iter().any(|t| t == "o"), "{svg}");
     }
+    // A step whose reason is a count has that count outlined where it is written: column 2
+    // holds 0 ship cells, so its count below the board (row 2 of the picture's cells, the
+    // margin) is outlined as well as its two cells.
+    let k = x
+        .steps
+        .iter()
+        .position(|s| s.reason.iter().any(|c| c.text.contains("column 2")))
+        .expect("a step citing column 2's count");
+    let outlines: Vec<&str> = pictures[k]
+        .split("<rect")
+        .skip(1)
+        .filter(|r| r.contains("stroke=\"#c0392b\""))
+        .collect();
+    // Outlines sit 3 units inside a 40-unit cell from a 10-unit margin: x = 10 + 40c + 3.
+    let at = |r: usize, c: usize| format!("x=\"{}\" y=\"{}\"", 10 + 40 * c + 3, 10 + 40 * r + 3);
+    for (r, c) in [(0, 1), (1, 1), (2, 1)] {
+        assert!(
+            outlines.iter().any(|o| o.contains(&at(r, c))),
+            "({r},{c}) outlined in step {}: {outlines:?}",
+            k + 1
+        );
+    }
 }
 
 /// One difficulty per puzzle: `explain --threads 1` (one engine, every row in clauses) gives

@@ -6,6 +6,7 @@
 
 use super::answer::{Explanation, Forced, Step};
 use super::words::conclusion;
+use crate::model::Kind;
 use crate::puzzles::{Givens, Place};
 use crate::render::svg::GridPicture;
 use std::collections::BTreeMap;
@@ -104,6 +105,31 @@ fn grid(
     for p in step.reason.iter().flat_map(|c| c.cells.iter()) {
         if let Place::Cell(r, c) = *p {
             pic.outline(r, c, "#c0392b");
+        }
+    }
+    // A given count the reason cites (a given about one whole row or column, sitting on no
+    // cell) is outlined where it is written, beside its row or below its column.
+    for c in step
+        .reason
+        .iter()
+        .filter(|c| c.kind == Kind::Given && c.place.is_none())
+    {
+        let cells: Vec<(usize, usize)> = c
+            .cells
+            .iter()
+            .filter_map(|p| match *p {
+                Place::Cell(r, c) => Some((r, c)),
+                Place::Hex(..) => None,
+            })
+            .collect();
+        let Some(&(r0, c0)) = cells.first() else {
+            continue;
+        };
+        if !givens.rows.is_empty() && cells.len() == cols && cells.iter().all(|x| x.0 == r0) {
+            pic.outline(r0, cols, "#c0392b");
+        } else if !givens.cols.is_empty() && cells.len() == rows && cells.iter().all(|x| x.1 == c0)
+        {
+            pic.outline(rows, c0, "#c0392b");
         }
     }
     pic.finish()
