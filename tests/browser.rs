@@ -214,6 +214,17 @@ impl Browser {
         }
         panic!("waited 60 s for {what}");
     }
+    /// A picture of one element (the board's section, say), for docs/web.md.
+    fn element_screenshot(&self, css: &str, name: &str) {
+        let e = self.element(css);
+        let b64 = self.call("GET", &format!("/element/{e}/screenshot"), json!({}));
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(b64.as_str().expect("base64"))
+            .expect("a PNG");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), png).unwrap();
+    }
     fn screenshot(&self, name: &str) {
         let b64 = self.call("GET", "/screenshot", json!({}));
         let png = base64::engine::general_purpose::STANDARD
@@ -602,7 +613,7 @@ quandary_probe::needs_chromium! {
         b.choose("verb", "unique");
         let headline = b.run_and_read("unique with the given");
         assert!(headline.contains("1 given") && headline.contains("unique"), "{headline}");
-        b.screenshot("edit-tank.png");
+        b.element_screenshot("#edit", "edit-tank.png");
         // The link holds the board and the question: opened afresh it shows them and answers.
         let link = js("return location.href");
         let link = link.as_str().expect("the address").to_string();
@@ -645,7 +656,7 @@ quandary_probe::needs_chromium! {
         set_field(b, "cols", "5");
         b.wait_for("return document.querySelectorAll('#board .edit').length === 15", "a 3×5 board");
         assert_eq!(js("return document.getElementById('words').value"), json!("3 5"));
-        b.screenshot("edit-gunport.png");
+        b.element_screenshot("#edit", "edit-gunport.png");
 
         // Chess: the seed's board with a square cut out by a click, and a knight fewer.
         b.choose("puzzle", "chess");
@@ -658,7 +669,7 @@ quandary_probe::needs_chromium! {
         b.choose("verb", "solve");
         let headline = b.run_and_read("the edited chess board solved");
         assert!(headline.contains("army B4N1"), "{headline}");
-        b.screenshot("edit-chess.png");
+        b.element_screenshot("#edit", "edit-chess.png");
 
         // Battleship: the puzz.link example; the '<' at row 4, column 1 clicked back to no
         // clue (six clicks: > ^ v + # .) leaves several solutions, as the workbench says.
@@ -677,7 +688,7 @@ quandary_probe::needs_chromium! {
         b.choose("verb", "unique");
         let headline = b.run_and_read("Battleship edited");
         assert!(headline.contains("not unique"), "{headline}");
-        b.screenshot("edit-battleship.png");
+        b.element_screenshot("#edit", "edit-battleship.png");
 
         // Tantrix: three places pasted, a fourth added by clicking beside them: challenge 4.
         b.choose("puzzle", "tantrix");
@@ -691,7 +702,7 @@ quandary_probe::needs_chromium! {
         b.choose("verb", "solve");
         let headline = b.run_and_read("Tantrix on the grown board");
         assert!(headline.contains("challenge 4") && headline.contains("solved"), "{headline}");
-        b.screenshot("edit-tantrix.png");
+        b.element_screenshot("#edit", "edit-tantrix.png");
         // A shipped board, chosen from the list: drawn with its fifteen places.
         b.choose("shipped", "data/tantrix/boards/free-15.txt");
         b.wait_for(
