@@ -217,23 +217,25 @@ impl Browser {
     /// A picture of one element (the board's section, say), for docs/web.md.
     fn element_screenshot(&self, css: &str, name: &str) {
         let e = self.element(css);
-        let b64 = self.call("GET", &format!("/element/{e}/screenshot"), json!({}));
-        let png = base64::engine::general_purpose::STANDARD
-            .decode(b64.as_str().expect("base64"))
-            .expect("a PNG");
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(name), png).unwrap();
+        save_png(
+            &self.call("GET", &format!("/element/{e}/screenshot"), json!({})),
+            name,
+        );
     }
+    /// A picture of the whole window.
     fn screenshot(&self, name: &str) {
-        let b64 = self.call("GET", "/screenshot", json!({}));
-        let png = base64::engine::general_purpose::STANDARD
-            .decode(b64.as_str().expect("base64"))
-            .expect("a PNG");
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(name), png).unwrap();
+        save_png(&self.call("GET", "/screenshot", json!({})), name);
     }
+}
+
+/// Writes a screenshot WebDriver gave (base64 PNG) to target/browser/NAME.
+fn save_png(b64: &Value, name: &str) {
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(b64.as_str().expect("base64"))
+        .expect("a PNG");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
 }
 
 /// What a browser test holds: the server, ChromeDriver, the session (dropped first) and the
@@ -486,6 +488,12 @@ quandary_probe::needs_chromium! {
             "a generated puzzle on the board",
         );
         b.wait_for(&checked("unique"), "the generated puzzle checked");
+        let note = b.run("return document.getElementById('board-note').textContent");
+        assert!(
+            note.as_str().unwrap_or("").contains("--seed 7")
+                && note.as_str().unwrap_or("").contains("every clue is necessary"),
+            "{note}"
+        );
         let made = b.run("return document.getElementById('text').value");
         b.click("#undo");
         b.wait_for(
