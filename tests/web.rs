@@ -799,7 +799,13 @@ fn the_board_is_drawn_and_edited_through_the_api() {
         ),
         (
             json!({"puzzle": "tantrix", "words": [], "options": {"challenge": 5}}),
-            "no board to edit",
+            "no board to draw",
+        ),
+        // Too large to draw for every click: a 150×150 Battleship board. (Tantrix boards stop
+        // at 1,000 places, challenge 1,000, in the reader: 7,000 places with the dashed ones.)
+        (
+            json!({"puzzle": "battleship", "text": format!("size 150 150\nfleet 1\nrows {}\ncols {}\n", "? ".repeat(150), "? ".repeat(150))}),
+            "more than 10000 places",
         ),
     ] {
         let (code, r) = board(req.clone());

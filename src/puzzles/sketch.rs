@@ -6,6 +6,11 @@
 
 pub use crate::render::svg::{Spot, SpotShape};
 
+/// The most places a board is drawn with for editing: a larger one (a 200×200 Battleship
+/// board, a Tantrix board of thousands of places) is edited as text, not drawn (its picture
+/// would be megabytes, built for every click).
+pub const MOST_PLACES: usize = 10_000;
+
 /// A puzzle's instance drawn for editing ([`crate::puzzles::Puzzle::sketch`]).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Sketch {

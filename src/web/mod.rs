@@ -691,7 +691,11 @@ fn board(v: &Value) -> Answer {
         ),
         Ok(None) => Answer::error(
             400,
-            format!("this {} input has no board to edit here", entry.title()),
+            format!(
+                "no board to draw for editing: this {} input has none, or more than {} places (edit it as text)",
+                entry.title(),
+                quandary::puzzles::sketch::MOST_PLACES
+            ),
         ),
         Err(e) => Answer::error(400, e.to_string()),
     }

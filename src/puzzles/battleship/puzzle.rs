@@ -268,6 +268,9 @@ impl Puzzle for BattleshipPuzzle {
 
     fn sketch(p: &Grid, _: &Options) -> Option<crate::puzzles::sketch::Sketch> {
         use crate::puzzles::sketch::{Field, Sketch, Spot, SpotShape};
+        if p.rows * p.cols + p.rows + p.cols > crate::puzzles::sketch::MOST_PLACES {
+            return None;
+        }
         let mut spots = Vec::new();
         let clues: Vec<String> = ".~o<>^v+#".chars().map(String::from).collect();
         let spot =

@@ -354,6 +354,10 @@ impl Puzzle for TantrixPuzzle {
         let Shape::Fixed { board, .. } = &i.shape else {
             return None;
         };
+        // Each place has at most six neighbours: a bound on what is drawn, before drawing.
+        if 7 * board.len() > crate::puzzles::sketch::MOST_PLACES {
+            return None;
+        }
         // The places next to the board, where it can grow: drawn with it, dashed.
         let mut ghosts: Vec<Hex> = Vec::new();
         for h in &board.cells {
