@@ -657,7 +657,12 @@ quandary_probe::needs_chromium! {
         board_drawn(b, 12, "the 3×4 board");
         click_place(b, "cell 1,1", "hole");
         assert_eq!(js("return puzzleOpts.fix"), json!("1,1=hole"));
+        // An option only `count` reads is offered under `count` only.
+        b.choose("verb", "count");
+        let offered = "return document.querySelector('#opts [data-flag=\"up-to-symmetry\"]') !== null";
+        assert_eq!(b.run(offered), json!(true));
         b.choose("verb", "solve");
+        assert_eq!(b.run(offered), json!(false));
         let headline = b.run_and_read("Gunport with a hole given");
         assert!(headline.contains("1 given") && headline.contains("4 holes"), "{headline}");
         // A size changed in its field redraws the board at once, keeping the given.
@@ -688,6 +693,14 @@ quandary_probe::needs_chromium! {
         for v in [">", "^", "v", "+", "#", "."] {
             click_place(b, "cell 4,1", v);
         }
+        // With `unique --difficulty` ticked, the workbench's other checks (count, forced),
+        // which do not read it, still run: each is sent only the options it reads.
+        b.choose("verb", "unique");
+        b.click("#opts [data-flag=\"difficulty\"]");
+        b.wait_for(
+            "const s = document.getElementById('check-status'); return s.dataset.done === '1' && s.dataset.state === 'several' && s.dataset.count !== ''",
+            "the check counted with --difficulty ticked",
+        );
         // Its counts are places too: six beside the rows, six below the columns.
         assert_eq!(
             js("return document.querySelectorAll('#board [data-at^=\"row \"], #board [data-at^=\"col \"]').length"),

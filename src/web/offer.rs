@@ -65,7 +65,16 @@ fn param_field(p: &Param) -> Value {
 /// A puzzle's options as the command line's flags, for the page to offer: name, help, the
 /// values a choice takes, whether it is an on/off flag, its default.
 fn flags(e: &dyn Entry) -> Vec<Value> {
-    flags_of(&e.options_args(clap::Command::new(e.name())))
+    let mut all = flags_of(&e.options_args(clap::Command::new(e.name())));
+    // An option only some questions read says which ([`Entry::verb_options`]): the page
+    // offers and sends it with those only.
+    for f in &mut all {
+        let id = f["flag"].as_str().unwrap_or_default().replace('-', "_");
+        if let Some((_, verbs)) = e.verb_options().iter().find(|(o, _)| *o == id) {
+            f["verbs"] = json!(verbs);
+        }
+    }
+    all
 }
 
 /// A command's flags as the page offers them: name, values, switch or not, default, help,
