@@ -230,6 +230,51 @@ def model(puzzle, *words, text=None, symmetry_breaking=False, **options):
     return Model(*_native.model(*call), call=call)
 
 
+class Board:
+    """An instance drawn before it is solved, as the page draws it for editing: `title`,
+    `svg` (each place a person can change marked with `data-at`, `data-value` and
+    `data-choices`), `fields` (sizes and counts: `at`, `label`, `value`, `min`, `max`),
+    `help`; `edit(at, value)` gives the board with that change made (a cell's given, a hole,
+    a clue, a count, a field), checked by the puzzle's reader; `words`, `text` and `options`
+    are the input it was drawn from, to hand to `run` or the puzzle's functions."""
+
+    def __init__(self, puzzle, words, text, options, drawn):
+        title, svg, fields, help_, words, text, _ = drawn
+        self.puzzle, self.words, self.text, self.options = puzzle, list(words), text, options
+        self.title, self.svg, self.help = title, svg, help_
+        self.fields = _json.loads(fields)
+
+    def edit(self, at, value):
+        """This board with `at` set to `value` (e.g. `("cell 1,2", "4")`, `("size", "6")`)."""
+        drawn = _native.board(self.puzzle, self.words, self.text, _options(self.options),
+                              (str(at), str(value)))
+        options = dict(self.options)
+        for flag, v in _json.loads(drawn[6]).items():
+            key = flag.replace("-", "_")
+            if v is None:
+                options.pop(key, None)
+            else:
+                options[key] = v
+        return Board(self.puzzle, drawn[4], drawn[5], options, drawn)
+
+    def run(self, verb, **kw):
+        """Asks `verb` of this board (`quandary.run` with its input)."""
+        return run(self.puzzle, verb, *self.words, text=self.text, **{**self.options, **kw})
+
+    def _repr_svg_(self):
+        return self.svg
+
+    def __repr__(self):
+        return f"<quandary.Board {self.title}>"
+
+
+def board(puzzle, *words, text=None, **options):
+    """The instance drawn for editing, as the page's board: see `Board`."""
+    words = _words(words)
+    return Board(puzzle, words, text, options,
+                 _native.board(puzzle, words, text, _options(options), None))
+
+
 def _verb_function(puzzle, verb):
     def ask(*words, **kw):
         return run(puzzle, verb, *words, **kw)

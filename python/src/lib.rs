@@ -462,6 +462,65 @@ fn relax(
     result.map_err(to_py)
 }
 
+/// The instance drawn for editing (`Puzzle::sketch`): its title, SVG, number fields (JSON) and
+/// help; with `edit` (place, value), that change made first and written back as input, whose
+/// words, text and changed options (JSON) come back too, read again by the puzzle's reader.
+#[pyfunction]
+#[pyo3(signature = (puzzle, words, text=None, options=None, edit=None))]
+#[allow(clippy::type_complexity)] // the Python call's answer, one tuple
+fn board(
+    puzzle: &str,
+    words: Vec<String>,
+    text: Option<String>,
+    options: Option<String>,
+    edit: Option<(String, String)>,
+) -> PyResult<(String, String, String, String, Vec<String>, Option<String>, String)> {
+    let e = entry(puzzle)?;
+    let mut options = options_value(options)?;
+    let (mut words, mut text, mut set) = (words, text, serde_json::Map::new());
+    if let Some((at, value)) = edit {
+        let input = Input::new(words.clone(), text.clone());
+        let changed = e
+            .edit(&input.words, input.files(), options_in(&options), &at, &value)
+            .map_err(to_py)?;
+        if !options.is_object() {
+            options = serde_json::json!({});
+        }
+        for (flag, v) in changed.options {
+            match &v {
+                Some(v) => options[&flag] = serde_json::json!(v),
+                None => {
+                    options.as_object_mut().map(|o| o.remove(&flag));
+                }
+            }
+            set.insert(flag, serde_json::json!(v));
+        }
+        words = changed.words;
+        text = (!changed.text.is_empty()).then_some(changed.text);
+    }
+    let input = Input::new(words.clone(), text.clone());
+    let (title, sketch) = e
+        .sketch(&input.words, input.files(), options_in(&options))
+        .map_err(to_py)?
+        .ok_or_else(|| {
+            InputError::new_err(format!(
+                "no board to draw for editing: this {} input has none, or more than {} places",
+                e.title(),
+                quandary::puzzles::sketch::MOST_PLACES
+            ))
+        })?;
+    let fields = serde_json::to_string(&sketch.fields).unwrap_or_default();
+    Ok((
+        title,
+        sketch.svg,
+        fields,
+        sketch.help,
+        words,
+        text,
+        serde_json::Value::Object(set).to_string(),
+    ))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(puzzles, m)?)?;
@@ -471,6 +530,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model, m)?)?;
     m.add_function(wrap_pyfunction!(own_params, m)?)?;
     m.add_function(wrap_pyfunction!(relax, m)?)?;
+    m.add_function(wrap_pyfunction!(board, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     Ok(())

@@ -90,6 +90,20 @@ def test_a_count_stops_at_its_cap():
         quandary.chess.solve(4, army="Q4", cap=3)
 
 
+def test_a_board_is_drawn_and_edited_as_on_the_page():
+    b = quandary.board("tank", 5)
+    assert b.title == "Tank Attack 5×5" and b.svg.count('class="edit"') == 25
+    assert b.fields[0]["at"] == "size" and b.fields[0]["value"] == 5
+    given = b.edit("cell 1,2", 4)
+    assert given.options == {"fix": "1,2=4"} and 'data-at="cell 1,2" data-value="4"' in given.svg
+    assert given.run("unique").unique is True
+    chess = quandary.board("chess", *example("chess")).edit("cell 2,1", "#")
+    assert chess.text == "#..##\n#....\n.....\n" and chess.options == {"army": "B4N2"}
+    with pytest.raises(quandary.InputError) as e:
+        b.edit("cell 1,2", 5)
+    assert "cell 1,2" in str(e.value)
+
+
 def test_gunport_19x19_is_117():
     assert quandary.gunport.solve(19, 19, time_limit=120).objective == 117
 
