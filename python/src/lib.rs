@@ -474,14 +474,28 @@ fn board(
     text: Option<String>,
     options: Option<String>,
     edit: Option<(String, String)>,
-) -> PyResult<(String, String, String, String, Vec<String>, Option<String>, String)> {
+) -> PyResult<(
+    String,
+    String,
+    String,
+    String,
+    Vec<String>,
+    Option<String>,
+    String,
+)> {
     let e = entry(puzzle)?;
     let mut options = options_value(options)?;
     let (mut words, mut text, mut set) = (words, text, serde_json::Map::new());
     if let Some((at, value)) = edit {
         let input = Input::new(words.clone(), text.clone());
         let changed = e
-            .edit(&input.words, input.files(), options_in(&options), &at, &value)
+            .edit(
+                &input.words,
+                input.files(),
+                options_in(&options),
+                &at,
+                &value,
+            )
             .map_err(to_py)?;
         if !options.is_object() {
             options = serde_json::json!({});
