@@ -724,6 +724,20 @@ quandary_probe::needs_chromium! {
         let headline = b.run_and_read("Tantrix on the grown board");
         assert!(headline.contains("challenge 4") && headline.contains("solved"), "{headline}");
         b.element_screenshot("#edit", "edit-tantrix.png");
+        // A file of the user's, opened: read by the page and drawn (chess: the seed's board).
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/chess/friedman-b4n2.txt");
+        b.choose("puzzle", "chess");
+        let input = b.element("#file");
+        b.call(
+            "POST",
+            &format!("/element/{input}/value"),
+            json!({ "text": file.to_string_lossy() }),
+        );
+        b.wait_for(
+            "return document.getElementById('text').value.includes('army: B4N2') && document.querySelectorAll('#board .edit').length === 15",
+            "the opened file drawn",
+        );
+        b.choose("puzzle", "tantrix");
         // A shipped board, chosen from the list: drawn with its fifteen places.
         b.choose("shipped", "data/tantrix/boards/free-15.txt");
         b.wait_for(
