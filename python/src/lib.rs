@@ -497,18 +497,7 @@ fn board(
                 &value,
             )
             .map_err(to_py)?;
-        if !options.is_object() {
-            options = serde_json::json!({});
-        }
-        for (flag, v) in changed.options {
-            match &v {
-                Some(v) => options[&flag] = serde_json::json!(v),
-                None => {
-                    options.as_object_mut().map(|o| o.remove(&flag));
-                }
-            }
-            set.insert(flag, serde_json::json!(v));
-        }
+        set = changed.set_in(&mut options);
         words = changed.words;
         text = (!changed.text.is_empty()).then_some(changed.text);
     }

@@ -45,6 +45,31 @@ pub struct Input {
     pub options: Vec<(String, Option<String>)>,
 }
 
+impl Input {
+    /// Sets the options this edit changed in `options`, a JSON object of options by flag name
+    /// (made one if it is not): a value set, `None` removed (back to the default). Returns the
+    /// changes themselves as such an object, `null` for a removed one.
+    pub fn set_in(
+        &self,
+        options: &mut serde_json::Value,
+    ) -> serde_json::Map<String, serde_json::Value> {
+        if !options.is_object() {
+            *options = serde_json::json!({});
+        }
+        let mut set = serde_json::Map::new();
+        if let Some(o) = options.as_object_mut() {
+            for (flag, value) in &self.options {
+                match value {
+                    Some(v) => o.insert(flag.clone(), serde_json::json!(v)),
+                    None => o.remove(flag),
+                };
+                set.insert(flag.clone(), serde_json::json!(value));
+            }
+        }
+        set
+    }
+}
+
 /// A whole number of an edit's value, in `lo..=hi`, or an error naming the edit.
 pub fn number(at: &str, value: &str, lo: i64, hi: i64) -> crate::error::Result<i64> {
     match value.trim().parse::<i64>() {

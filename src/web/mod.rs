@@ -670,10 +670,15 @@ fn board(v: &Value) -> Answer {
             Ok(i) => i,
             Err(e) => return Answer::error(400, e.to_string()),
         };
-        for (flag, value) in &input.options {
-            set_option(&mut request, flag, value.as_deref());
-            set.insert(flag.clone(), json!(value));
-        }
+        set = match request["args"].is_array() {
+            true => {
+                for (flag, value) in &input.options {
+                    set_args(&mut request, flag, value.as_deref());
+                }
+                input.set_in(&mut json!({}))
+            }
+            false => input.set_in(&mut request["options"]),
+        };
         (words, text) = (input.words, input.text);
     }
     let (w, files) = read(&words, &text);
@@ -701,39 +706,26 @@ fn board(v: &Value) -> Answer {
     }
 }
 
-/// Sets option `flag` of a request to `value` (`None`: its default), in its `args` (the
-/// command line's words: every `--flag VALUE` and `--flag=VALUE` replaced) or in its
-/// `options` object.
-fn set_option(request: &mut Value, flag: &str, value: Option<&str>) {
+/// Sets option `flag` of a request's `args` (the command line's words) to `value` (`None`:
+/// its default): every `--flag VALUE` and `--flag=VALUE` replaced.
+fn set_args(request: &mut Value, flag: &str, value: Option<&str>) {
     let long = format!("--{flag}");
-    if let Some(args) = request["args"].as_array() {
-        let mut kept = Vec::new();
-        let mut skip = false;
-        for a in args {
-            let word = a.as_str().unwrap_or_default();
-            if skip {
-                skip = false;
-            } else if word == long {
-                skip = true;
-            } else if !word.starts_with(&format!("{long}=")) {
-                kept.push(a.clone());
-            }
-        }
-        if let Some(v) = value {
-            kept.extend([json!(long), json!(v)]);
-        }
-        request["args"] = json!(kept);
-    } else {
-        if !request["options"].is_object() {
-            request["options"] = json!({});
-        }
-        if let Some(o) = request["options"].as_object_mut() {
-            match value {
-                Some(v) => o.insert(flag.to_string(), json!(v)),
-                None => o.remove(flag),
-            };
+    let mut kept = Vec::new();
+    let mut skip = false;
+    for a in request["args"].as_array().into_iter().flatten() {
+        let word = a.as_str().unwrap_or_default();
+        if skip {
+            skip = false;
+        } else if word == long {
+            skip = true;
+        } else if !word.starts_with(&format!("{long}=")) {
+            kept.push(a.clone());
         }
     }
+    if let Some(v) = value {
+        kept.extend([json!(long), json!(v)]);
+    }
+    request["args"] = json!(kept);
 }
 
 /// The fields of `POST /api/bench`.
