@@ -127,6 +127,9 @@ pub enum Method {
     #[cfg_attr(feature = "cli", value(alias = "budget"))]
     #[serde(alias = "budget")]
     Exact,
+    /// Tank Attack's consistent search: every row and column kept consistent with the table
+    /// of feasible lines (sides 2 to 8; the method for boards with givens)
+    Gac,
 }
 
 /// The input words of a puzzle that takes exactly `N` of them; `usage` says what they are

@@ -119,6 +119,11 @@ impl Puzzle for GunportProblem {
     fn read(words: &[String], o: &Options, _: Files) -> Result<Gunport> {
         let [m, n] =
             crate::puzzles::words(words, "two words, the rows M and columns N of the board")?;
+        if o.method == Method::Gac {
+            return Err(Error::input(
+                "--method gac is Tank Attack's consistent search; Gunport takes auto, sat or exact (budget)",
+            ));
+        }
         let g = Gunport::parse(m, n)?.with_givens(&o.fix)?;
         if !g.givens.is_empty() {
             if o.up_to_symmetry {

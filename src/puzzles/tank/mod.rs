@@ -60,6 +60,7 @@ pub fn attackers_of(board: &Board, i: usize, j: usize) -> Vec<(usize, usize)> {
 }
 
 pub mod exact;
+pub mod gac;
 pub mod lines;
 mod model;
 mod puzzle;

@@ -14,9 +14,11 @@ use crate::solve::search::Status;
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Options {
-    /// Which method answers: `auto` (the line search for sides 2 to 8, SAT otherwise), `sat`
-    /// (the integer program) or `exact` (the line search over the feasible-line automaton,
-    /// sides 2 to 12)
+    /// Which method answers: `auto` (the line search for sides 2 to 8 without givens, the
+    /// consistent search for 5 to 8 with givens, SAT otherwise), `sat` (the integer program),
+    /// `exact` (the line search over the feasible-line automaton, sides 2 to 12) or `gac` (the
+    /// consistent search: every row and column kept consistent with the feasible lines, sides
+    /// 2 to 8)
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Method::Auto))]
     pub method: Method,
     /// Which integer program the SAT method solves
@@ -36,8 +38,9 @@ pub struct Options {
     /// In the SVG, ring cell ROW,COL (1-based) and shade the tanks attacking it
     #[cfg_attr(feature = "cli", arg(long, value_name = "ROW,COL"))]
     pub mark: Option<String>,
-    /// Run only part K of N of the exact search (its first rows K, K + N, K + 2N, ...); the
-    /// answer holds for that part, and the parts' counts add up to the whole
+    /// Run only part K of N of the exact search (its first rows K, K + N, K + 2N, ...) or of
+    /// the consistent search (its cubes K, K + N, ...); the answer holds for that part, and
+    /// the parts' counts add up to the whole
     #[cfg_attr(feature = "cli", arg(long, value_name = "K/N"))]
     pub part: Option<String>,
     /// Fix cell ROW,COL (1-based) to VALUE: a puzzle's given (repeat it, or give several
@@ -81,6 +84,20 @@ pub(super) fn parse_mark(mark: &Option<String>, n: usize) -> Result<Option<(usiz
     Ok(Some((r - 1, c - 1)))
 }
 
+/// Whether the consistent search answers: asked for, or chosen by `auto` for a board with
+/// givens of side 5 to 8 (where the line search, which loses its symmetry reduction to
+/// givens, is the slower; docs/tank.md has the figures).
+fn consistent_search(t: &Tank, o: &Options) -> bool {
+    o.method == Method::Gac
+        || (o.method == Method::Auto
+            && o.symmetry.is_none()
+            && !t.givens.is_empty()
+            && (AUTO_GAC_FROM..=gac::MAX_GAC_SIDE).contains(&t.n))
+}
+
+/// The least side on which `auto` gives a board with givens to the consistent search.
+const AUTO_GAC_FROM: usize = 5;
+
 /// Tank Attack as a [`Puzzle`].
 pub struct TankAttack;
 
@@ -111,6 +128,13 @@ impl Puzzle for TankAttack {
             return Err(Error::input(
                 "--part splits the exact search: it cannot go with --method sat or --symmetric",
             ));
+        }
+        if options.method == Method::Gac && !(2..=gac::MAX_GAC_SIDE).contains(&t.n) {
+            return Err(Error::input(format!(
+                "--method gac handles sides 2 to {} (the table of feasible lines of 9 would hold about 10^8 lines); this board has side {}",
+                gac::MAX_GAC_SIDE,
+                t.n
+            )));
         }
         let exact_asked = options.method == Method::Exact || options.part.is_some();
         if exact_asked && !(2..=exact::MAX_EXACT_SIDE).contains(&t.n) {
@@ -254,9 +278,11 @@ impl Puzzle for TankAttack {
         query: Query,
         _limits: &Limits,
     ) -> Option<Result<Exact<Board>>> {
+        let consistent = consistent_search(t, o);
         let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetry.is_none();
         let part = parse_part(&o.part).ok().flatten();
-        let wanted = o.method == Method::Exact
+        let wanted = consistent
+            || o.method == Method::Exact
             || part.is_some()
             || (o.method == Method::Auto && t.n <= exact::AUTO_EXACT_SIDE);
         let limit = match query {
@@ -271,7 +297,9 @@ impl Puzzle for TankAttack {
         }
         let mut boards: Vec<Board> = Vec::new();
         let mut agreement = (query == Query::Forced).then(crate::puzzles::Agreement::default);
-        let (count, complete, firsts) = exact::search(t.n, part, &t.givens, |b| {
+        let mut seen = 0u64;
+        let on_board = |b: &[Vec<u32>]| {
+            seen += 1;
             if boards.len() < 2 {
                 boards.push(b.to_vec());
             }
@@ -283,8 +311,43 @@ impl Puzzle for TankAttack {
                         .map(move |(c, v)| (crate::puzzles::Place::Cell(r, c), v.to_string()))
                 }));
             }
-            limit.is_none_or(|l| (boards.len() as u64) < l)
-        });
+            limit.is_none_or(|l| seen < l)
+        };
+        let (count, complete, method, details, scope) = if consistent {
+            let out = gac::search(t.n, part, &t.givens, on_board);
+            let scope = part.map(|(k, n)| {
+                format!(
+                    "part {} of {n} of the consistent search (its cubes {}, {}, ... of {})",
+                    k + 1,
+                    k + 1,
+                    k + 1 + n,
+                    out.cubes.map_or("all".to_string(), |c| c.to_string())
+                )
+            });
+            let details = serde_json::json!({
+                "cubes": out.cubes, "nodes": out.nodes, "feasible_lines": out.lines
+            });
+            (
+                out.count,
+                out.complete,
+                "consistent search",
+                Some(details),
+                scope,
+            )
+        } else {
+            let (count, complete, firsts) = exact::search(t.n, part, &t.givens, on_board);
+            let scope = part.map(|(k, n)| {
+                format!(
+                    "part {} of {n} of the exact search (the orbits led by its first rows {}, {}, ... of {})",
+                    k + 1,
+                    k + 1,
+                    k + 1 + n,
+                    firsts.map_or("all".to_string(), |f| f.to_string())
+                )
+            });
+            let details = firsts.map(|f| serde_json::json!({ "first_rows": f }));
+            (count, complete, "exact line search", details, scope)
+        };
         let status = if complete {
             if count == 0 {
                 Status::Infeasible
@@ -301,17 +364,9 @@ impl Puzzle for TankAttack {
             solutions: boards,
             count: count as u128,
             objective: None,
-            method: "exact line search".into(),
-            details: firsts.map(|f| serde_json::json!({ "first_rows": f })),
-            scope: part.map(|(k, n)| {
-                format!(
-                    "part {} of {n} of the exact search (the orbits led by its first rows {}, {}, ... of {})",
-                    k + 1,
-                    k + 1,
-                    k + 1 + n,
-                    firsts.map_or("all".to_string(), |f| f.to_string())
-                )
-            }),
+            method: method.into(),
+            details,
+            scope,
             agreement,
         }))
     }

@@ -1,0 +1,520 @@
+//! The consistent search (`--method gac`): a search over cell labels that keeps every row and
+//! every column *generalized-arc-consistent* with the table of feasible lines.
+//!
+//! Each cell holds a set of labels (value, hits along its row), as in the line search
+//! ([`super::exact`]); its column reads the crossing label (value, value − row hits). Each of
+//! the 2n lines keeps the set of feasible lines (every word the automaton of
+//! [`super::lines`] accepts, 192,934 of them at n = 7) that still fit its cells, as a
+//! reversible sparse bitset (the compact-table technique of constraint programming): when a
+//! cell loses labels the line's set is cut by the precomputed bitset of each (position, label),
+//! and a label that no remaining line of a row or column carries is taken from the cell, which
+//! wakes the crossing line, until nothing changes. Every label left at every cell is then on a
+//! feasible row and on a feasible column through the other cells' sets. The search branches on
+//! a cell with the fewest labels left; a board is reached when every cell has one label, and
+//! it is legal by construction (its rows and columns are feasible lines whose hits add up to
+//! the values).
+//!
+//! The propagation is costly per node (a line holds up to 3,015 words of 64 lines at n = 7
+//! and 62,146 at n = 8, whose table takes 139 MB), but it cuts the tree by orders of magnitude
+//! (docs/tank.md: 8,411 nodes where the line search visits 60 million on the same first
+//! rows), and givens cut it further: it is the method for puzzles with givens, where the line
+//! search loses its symmetry reduction. No symmetry reduction here: every board is searched
+//! and counted as itself. The root's first branchings are cut into cubes that the cores share
+//! and that `--part K/N` splits (cubes K, K + N, ...), so parts' counts add up to the whole.
+
+use super::lines::Lines;
+use crate::guard;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The largest side: the table of feasible lines of 9 would hold about 10^8 lines.
+pub const MAX_GAC_SIDE: usize = 8;
+
+/// How many cubes the root is cut into, at least (when the tree is that wide).
+const CUBES: usize = 256;
+
+/// The feasible lines of one length as bitsets: for each (position, label), the lines carrying
+/// that label there. Shared by rows and columns (a column reads crossing labels).
+struct Table {
+    n: usize,
+    labels: usize,
+    /// 64-line words per bitset.
+    words: usize,
+    /// The lines in all.
+    lines: usize,
+    /// `support[(pos * labels + label) * words ..][..words]`.
+    support: Vec<u64>,
+    /// For each byte of a label set and its place, the crossing labels: 16 × 256 sets.
+    cross_bytes: Vec<u128>,
+    /// Label → its value.
+    value: Vec<u32>,
+}
+
+impl Table {
+    fn new(n: usize) -> Table {
+        let lines = Lines::new(n);
+        let labels = lines.labels.len();
+        // The accepted words, in label order, by a walk of the automaton.
+        let mut words_of: Vec<u8> = Vec::new();
+        let mut word = vec![0u8; n];
+        let mut stack: Vec<(usize, usize, u128)> = vec![(0, 0, lines.mask[0])];
+        while let Some(top) = stack.last_mut() {
+            let (node, depth, rest) = *top;
+            if rest == 0 {
+                stack.pop();
+                continue;
+            }
+            let label = rest.trailing_zeros() as usize;
+            top.2 &= rest - 1;
+            word[depth] = label as u8;
+            let child = lines.child(node, label).expect("label of the node's mask");
+            if depth + 1 == n {
+                words_of.extend_from_slice(&word);
+                guard::charge(n as u64);
+            } else {
+                stack.push((child, depth + 1, lines.mask[child]));
+            }
+        }
+        let count = words_of.len() / n;
+        let words = count.div_ceil(64);
+        guard::charge((n * labels * words * 8) as u64);
+        let mut support = vec![0u64; n * labels * words];
+        for (t, w) in words_of.chunks(n).enumerate() {
+            for (p, &l) in w.iter().enumerate() {
+                support[(p * labels + l as usize) * words + t / 64] |= 1 << (t % 64);
+            }
+        }
+        guard::release(words_of.len() as u64);
+        let mut cross_bytes = vec![0u128; 16 * 256];
+        for place in 0..16 {
+            for byte in 0..256usize {
+                for bit in 0..8 {
+                    let l = place * 8 + bit;
+                    if byte >> bit & 1 == 1 && l < labels {
+                        cross_bytes[place * 256 + byte] |= 1 << lines.cross[l];
+                    }
+                }
+            }
+        }
+        Table {
+            n,
+            labels,
+            words,
+            lines: count,
+            support,
+            cross_bytes,
+            value: lines.labels.iter().map(|&(v, _)| v as u32).collect(),
+        }
+    }
+
+    fn support(&self, pos: usize, label: usize) -> &[u64] {
+        let at = (pos * self.labels + label) * self.words;
+        &self.support[at..at + self.words]
+    }
+
+    /// The crossing labels of a set of labels.
+    fn crossed(&self, mut set: u128) -> u128 {
+        let mut out = 0;
+        let mut place = 0;
+        while set != 0 {
+            out |= self.cross_bytes[place * 256 + (set & 0xff) as usize];
+            set >>= 8;
+            place += 1;
+        }
+        out
+    }
+}
+
+/// One worker's state: the domains, and per line the lines still possible.
+#[derive(Clone)]
+struct Engine<'t> {
+    t: &'t Table,
+    /// Per cell, row-major: its labels (row terms).
+    dom: Vec<u128>,
+    /// Per line (rows 0..n, then columns) and position: the labels last propagated.
+    seen: Vec<u128>,
+    /// Per line, `words` words: the lines still possible (only the first `live` of `index`
+    /// are non-zero).
+    bits: Vec<u64>,
+    index: Vec<u32>,
+    live: Vec<u32>,
+    /// Words changed, with their old values, to undo.
+    trail: Vec<(u32, u64)>,
+    /// Per (line, position, label): a word where a supporting line was last found.
+    residue: Vec<u32>,
+    scratch: Vec<u64>,
+    nodes: u64,
+}
+
+/// What a search node restores on the way back.
+struct Mark {
+    dom: Vec<u128>,
+    seen: Vec<u128>,
+    live: Vec<u32>,
+    trail: usize,
+}
+
+impl<'t> Engine<'t> {
+    fn new(t: &'t Table, allowed: &[u128]) -> Engine<'t> {
+        let (n, w) = (t.n, t.words);
+        let all = u128::MAX >> (128 - t.labels);
+        let mut bits = vec![u64::MAX; 2 * n * w];
+        let spare = w * 64 - t.lines;
+        for line in 0..2 * n {
+            bits[line * w + w - 1] = u64::MAX >> spare;
+        }
+        guard::charge((bits.len() * 8 + 2 * n * n * t.labels * 4) as u64);
+        Engine {
+            t,
+            dom: allowed.iter().map(|&a| a & all).collect(),
+            seen: vec![all; 2 * n * n],
+            bits,
+            index: (0..2 * n).flat_map(|_| 0..w as u32).collect(),
+            live: vec![w as u32; 2 * n],
+            trail: Vec::new(),
+            residue: vec![0; 2 * n * n * t.labels],
+            scratch: vec![0; w],
+            nodes: 0,
+        }
+    }
+
+    fn mark(&self) -> Mark {
+        Mark {
+            dom: self.dom.clone(),
+            seen: self.seen.clone(),
+            live: self.live.clone(),
+            trail: self.trail.len(),
+        }
+    }
+
+    fn back(&mut self, m: &Mark) {
+        while self.trail.len() > m.trail {
+            let (at, old) = self.trail.pop().expect("longer than the mark");
+            self.bits[at as usize] = old;
+        }
+        self.live.copy_from_slice(&m.live);
+        self.dom.copy_from_slice(&m.dom);
+        self.seen.copy_from_slice(&m.seen);
+    }
+
+    /// The labels of a line's position, in that line's terms.
+    fn at(&self, line: usize, pos: usize) -> u128 {
+        let n = self.t.n;
+        if line < n {
+            self.dom[line * n + pos]
+        } else {
+            self.t.crossed(self.dom[pos * n + line - n])
+        }
+    }
+
+    /// Keeps in `line` only the lines whose label at `pos` is in `keep`.
+    fn cut(&mut self, line: usize, pos: usize, removed: u128, keep: u128) {
+        let t = self.t;
+        let w = t.words;
+        let base = line * w;
+        let live = self.live[line] as usize;
+        // The smaller of the two sets builds the mask: lines with a removed label go, or
+        // lines with a kept label stay.
+        let (labels, drop) = if removed.count_ones() <= keep.count_ones() {
+            (removed, true)
+        } else {
+            (keep, false)
+        };
+        for k in 0..live {
+            self.scratch[self.index[base + k] as usize] = 0;
+        }
+        let mut m = labels;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let s = t.support(pos, l);
+            for k in 0..live {
+                let wi = self.index[base + k] as usize;
+                self.scratch[wi] |= s[wi];
+            }
+        }
+        let mut live = live;
+        let mut k = 0;
+        while k < live {
+            let wi = self.index[base + k] as usize;
+            let old = self.bits[base + wi];
+            let new = if drop {
+                old & !self.scratch[wi]
+            } else {
+                old & self.scratch[wi]
+            };
+            if new != old {
+                self.trail.push(((base + wi) as u32, old));
+                self.bits[base + wi] = new;
+                if new == 0 {
+                    live -= 1;
+                    self.index.swap(base + k, base + live);
+                    continue;
+                }
+            }
+            k += 1;
+        }
+        self.live[line] = live as u32;
+    }
+
+    /// Brings one line up to date with its cells and takes unsupported labels from them;
+    /// false if no feasible line fits. Lines whose cells changed are added to `dirty`.
+    fn update(&mut self, line: usize, dirty: &mut u64) -> bool {
+        let t = self.t;
+        let (n, w) = (t.n, t.words);
+        for pos in 0..n {
+            let now = self.at(line, pos);
+            let before = self.seen[line * n + pos];
+            if now != before {
+                self.cut(line, pos, before & !now, now);
+                self.seen[line * n + pos] = now;
+                if self.live[line] == 0 {
+                    return false;
+                }
+            }
+        }
+        let base = line * w;
+        for pos in 0..n {
+            let now = self.at(line, pos);
+            let mut keep = now;
+            let mut m = now;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let s = t.support(pos, l);
+                let r = (line * n + pos) * t.labels + l;
+                let hint = self.residue[r] as usize;
+                if self.bits[base + hint] & s[hint] != 0 {
+                    continue;
+                }
+                let found = (0..self.live[line] as usize)
+                    .map(|k| self.index[base + k] as usize)
+                    .find(|&wi| self.bits[base + wi] & s[wi] != 0);
+                match found {
+                    Some(wi) => self.residue[r] = wi as u32,
+                    None => keep &= !(1 << l),
+                }
+            }
+            if keep != now {
+                self.seen[line * n + pos] = keep;
+                if line < n {
+                    self.dom[line * n + pos] = keep;
+                    *dirty |= 1 << (n + pos);
+                } else {
+                    self.dom[pos * n + line - n] = t.crossed(keep);
+                    *dirty |= 1 << pos;
+                }
+            }
+        }
+        true
+    }
+
+    /// Propagates from the dirty lines (bit k: row k, bit n + k: column k) until nothing
+    /// changes, taking the lines in turn; false if some cell or line has nothing left.
+    fn propagate(&mut self, mut dirty: u64) -> bool {
+        let lines = 2 * self.t.n;
+        let mut at = 0;
+        while dirty != 0 {
+            let line = (at..lines)
+                .chain(0..at)
+                .find(|&l| dirty >> l & 1 == 1)
+                .expect("a dirty line");
+            dirty &= !(1 << line);
+            at = (line + 1) % lines;
+            if !self.update(line, &mut dirty) {
+                return false;
+            }
+        }
+        self.dom.iter().all(|&d| d != 0)
+    }
+
+    /// The undecided cell with the fewest labels, if any.
+    fn branch_cell(&self) -> Option<usize> {
+        (0..self.dom.len())
+            .filter(|&c| self.dom[c].count_ones() > 1)
+            .min_by_key(|&c| self.dom[c].count_ones())
+    }
+
+    /// Sets `cell` to `label` and propagates.
+    fn decide(&mut self, cell: usize, label: usize) -> bool {
+        let n = self.t.n;
+        self.dom[cell] &= 1 << label;
+        self.dom[cell] != 0 && self.propagate(1 << (cell / n) | 1 << (n + cell % n))
+    }
+
+    fn board(&self) -> Vec<Vec<u32>> {
+        let n = self.t.n;
+        (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| self.t.value[self.dom[i * n + j].trailing_zeros() as usize])
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Every board below this node, to `found` (false: stop).
+    fn search(&mut self, found: &mut dyn FnMut(&Engine) -> bool) -> bool {
+        self.nodes += 1;
+        guard::tick();
+        let Some(cell) = self.branch_cell() else {
+            return found(self);
+        };
+        let mark = self.mark();
+        let mut labels = self.dom[cell];
+        while labels != 0 {
+            let l = labels.trailing_zeros() as usize;
+            labels &= labels - 1;
+            if self.decide(cell, l) && !self.search(found) {
+                self.back(&mark);
+                return false;
+            }
+            self.back(&mark);
+        }
+        true
+    }
+}
+
+/// What a search reports besides its boards.
+pub struct Outcome {
+    /// Boards seen (all of them, when complete).
+    pub count: u64,
+    /// Whether the search (or the part) ran to its end.
+    pub complete: bool,
+    /// Cubes the root was cut into, for `--part`; `None` if the search stopped before.
+    pub cubes: Option<usize>,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// Feasible lines of the side (the table's size).
+    pub lines: usize,
+}
+
+/// The consistent search on side n (2 ≤ n ≤ [`MAX_GAC_SIDE`]) with givens (row, column,
+/// value), 0-based. `on_board` sees every legal board; returning false stops the search.
+/// `part` = (k, parts) runs only the cubes k, k + parts, ... of the root's cut.
+pub fn search(
+    n: usize,
+    part: Option<(usize, usize)>,
+    givens: &[(usize, usize, u32)],
+    on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
+) -> Outcome {
+    assert!(
+        (2..=MAX_GAC_SIDE).contains(&n),
+        "the consistent search takes sides 2..={MAX_GAC_SIDE}"
+    );
+    let t = Table::new(n);
+    let mut allowed = vec![u128::MAX; n * n];
+    for &(i, j, v) in givens {
+        allowed[i * n + j] = (0..t.labels)
+            .filter(|&l| t.value[l] == v)
+            .fold(0, |m, l| m | 1 << l);
+    }
+    let mut root = Engine::new(&t, &allowed);
+    let lines = t.lines;
+    let mut outcome = Outcome {
+        count: 0,
+        complete: true,
+        cubes: Some(0),
+        nodes: 1,
+        lines,
+    };
+    if !root.propagate((1 << (2 * n)) - 1) {
+        outcome.cubes = Some(1);
+        return outcome;
+    }
+    // Cut the root: the nodes of the first levels (each a list of decisions), widened level
+    // by level until there are enough or nothing is left to widen.
+    let mut cubes: Vec<Vec<(usize, usize)>> = vec![Vec::new()];
+    while cubes.len() < CUBES {
+        let mut next = Vec::new();
+        let mut widened = false;
+        for cube in &cubes {
+            let mark = root.mark();
+            let reached = cube.iter().all(|&(c, l)| root.decide(c, l));
+            debug_assert!(reached, "a cube's decisions held when it was made");
+            match root.branch_cell() {
+                Some(cell) if reached => {
+                    widened = true;
+                    let inner = root.mark();
+                    let mut labels = root.dom[cell];
+                    while labels != 0 {
+                        let l = labels.trailing_zeros() as usize;
+                        labels &= labels - 1;
+                        if root.decide(cell, l) {
+                            let mut c = cube.clone();
+                            c.push((cell, l));
+                            next.push(c);
+                        }
+                        root.back(&inner);
+                    }
+                }
+                _ => next.push(cube.clone()),
+            }
+            root.nodes += 1;
+            root.back(&mark);
+        }
+        cubes = next;
+        if !widened {
+            break;
+        }
+    }
+    let all_cubes = cubes.len();
+    outcome.cubes = Some(all_cubes);
+    if let Some((k, parts)) = part {
+        cubes = cubes
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % parts == k)
+            .map(|(_, c)| c)
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let count = AtomicU64::new(0);
+    let nodes = AtomicU64::new(root.nodes);
+    let stopped = AtomicBool::new(false);
+    let on_board = Mutex::new(on_board);
+    let threads = std::thread::available_parallelism()
+        .map(|t| t.get())
+        .unwrap_or(1)
+        .clamp(1, 8);
+    let root = &root;
+    let answers = guard::spread(threads, &|_| {
+        let mut e = root.clone();
+        e.nodes = 0;
+        guard::charge((e.bits.len() * 8) as u64);
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= cubes.len() || stopped.load(Ordering::Relaxed) {
+                break;
+            }
+            let mark = e.mark();
+            if cubes[k].iter().all(|&(c, l)| e.decide(c, l)) {
+                let more = e.search(&mut |leaf| {
+                    count.fetch_add(1, Ordering::Relaxed);
+                    let mut f = on_board.lock().expect("board callback");
+                    let go_on = f(&leaf.board());
+                    if !go_on {
+                        stopped.store(true, Ordering::Relaxed);
+                    }
+                    go_on && !stopped.load(Ordering::Relaxed)
+                });
+                if !more {
+                    stopped.store(true, Ordering::Relaxed);
+                }
+            }
+            e.back(&mark);
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            guard::progress::message(&format!(
+                "consistent search: {d} of {} cubes, {} boards",
+                cubes.len(),
+                count.load(Ordering::Relaxed)
+            ));
+        }
+        nodes.fetch_add(e.nodes, Ordering::Relaxed);
+    });
+    outcome.count = count.into_inner();
+    outcome.nodes = nodes.into_inner();
+    outcome.complete = !stopped.into_inner() && answers.iter().all(Result::is_ok);
+    outcome
+}
