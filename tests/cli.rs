@@ -525,7 +525,22 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
         (Some("unknown"), Some("infeasible"))
     );
 
-    // Quarter turns need a square board; the exact method sides 2 to 12.
+    // Quarter turns need a square board; the exact method sides 2 to 12, the consistent
+    // search 2 to 8, and it is Tank Attack's alone.
+    for (bad, says) in [
+        (
+            &["tank", "count", "9", "--method", "gac"][..],
+            "sides 2 to 8",
+        ),
+        (
+            &["gunport", "solve", "4", "4", "--method", "gac"],
+            "Tank Attack's",
+        ),
+    ] {
+        let (code, _, stderr) = quandary(bad);
+        assert_eq!(code, 2, "{bad:?}: {stderr}");
+        assert!(stderr.contains(says), "{bad:?}: {stderr}");
+    }
     for bad in [
         &[
             "gunport",

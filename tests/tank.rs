@@ -1,8 +1,8 @@
 //! Tank Attack: known answers from the seed (chapter 26) and cross-checks between the
-//! integer program on SAT and the exact line-trie search.
+//! integer program on SAT, the exact line search and the consistent search.
 
 use quandary::puzzles::tank::{
-    self, exact, verify, Board, Formulation, Method, Options, Symmetric, Tank, TankAttack,
+    self, exact, gac, verify, Board, Formulation, Method, Options, Symmetric, Tank, TankAttack,
 };
 use quandary::runner::{run, Limits, Query};
 use quandary::solve::search::Status;
@@ -451,7 +451,7 @@ fn count_with(n: usize, givens: &[(usize, usize, u32)], method: Method) -> (u64,
 }
 
 #[test]
-fn givens_leave_the_boards_brute_force_finds_by_both_methods() {
+fn givens_leave_the_boards_brute_force_finds_by_every_method() {
     // 4×4 with seven to nine givens (3^9 boards at most each) and 5×5 with sixteen to
     // eighteen (4^9): values at random, or copied from a board so that some cases have one.
     let mut seed = 0x5eed_u64;
@@ -485,7 +485,7 @@ fn givens_leave_the_boards_brute_force_finds_by_both_methods() {
         }
         let truth = brute_force(n, &givens);
         nonzero += usize::from(!truth.is_empty());
-        for method in [Method::Exact, Method::Sat] {
+        for method in [Method::Exact, Method::Sat, Method::Gac] {
             let (count, status) = count_with(n, &givens, method);
             assert_eq!(
                 count as usize,
@@ -533,6 +533,116 @@ fn givens_on_six_by_six_keep_the_boards_that_show_them() {
         let unique = find(&t, Query::Unique, Options::default());
         assert_eq!(unique.boards.len() as u64, want.min(2), "{givens:?}");
     }
+}
+
+/// Every board of side n by the consistent search (`--method gac`), each reached once.
+fn all_boards_gac(n: usize, givens: &[(usize, usize, u32)]) -> BTreeSet<Board> {
+    let mut out = BTreeSet::new();
+    let found = gac::search(n, None, givens, |b| {
+        assert!(out.insert(b.to_vec()), "a board reached twice");
+        true
+    });
+    assert!(found.complete);
+    assert_eq!(found.count as usize, out.len());
+    out
+}
+
+/// The consistent search finds the very boards the line search finds on sides 2 to 6 (none,
+/// none, the one of 4, the two of 5, the thirteen of 6), and each verifies.
+#[test]
+fn the_consistent_search_finds_the_line_searchs_boards() {
+    for n in 2..=6 {
+        let boards = all_boards_gac(n, &[]);
+        assert_eq!(boards, all_boards_exact(n), "n = {n}");
+        for b in &boards {
+            verify(b, &[]).unwrap();
+        }
+    }
+    assert_eq!(all_boards_gac(6, &[]).len(), 13);
+}
+
+/// Its parts (cubes K, K + N, ...) add up to the whole, each board in one part.
+#[test]
+fn the_parts_of_the_consistent_search_add_up_to_the_whole() {
+    for (n, parts) in [(5, 3), (5, 7), (6, 4)] {
+        let mut boards = BTreeSet::new();
+        let mut total = 0;
+        for k in 0..parts {
+            let found = gac::search(n, Some((k, parts)), &[], |b| {
+                assert!(boards.insert(b.to_vec()), "a board seen by two parts");
+                true
+            });
+            assert!(found.complete);
+            assert!(found.cubes.unwrap() >= parts);
+            total += found.count;
+        }
+        assert_eq!(total as usize, boards.len());
+        assert_eq!(boards, all_boards_exact(n), "n = {n}");
+    }
+}
+
+/// On 7×7 (no board at all), both searches refute the same givens; on 6×6 with givens, both
+/// count the same boards (the thirteen that show them).
+#[test]
+fn the_consistent_search_agrees_with_the_line_search_under_givens() {
+    let g7 = [
+        (0, 0, 1),
+        (0, 1, 3),
+        (0, 2, 2),
+        (1, 0, 3),
+        (3, 3, 2),
+        (4, 4, 1),
+        (6, 6, 3),
+        (2, 5, 2),
+    ];
+    for method in [Method::Gac, Method::Exact] {
+        assert_eq!(count_with(7, &g7, method), (0, Status::Infeasible));
+    }
+    let all = all_boards_exact(6);
+    for givens in [vec![(2, 2, 4)], vec![(0, 0, 2), (1, 1, 2)], vec![(0, 0, 1)]] {
+        let want = all
+            .iter()
+            .filter(|b| givens.iter().all(|&(i, j, v)| b[i][j] == v))
+            .count() as u64;
+        assert_eq!(count_with(6, &givens, Method::Gac).0, want, "{givens:?}");
+        assert_eq!(count_with(6, &givens, Method::Exact).0, want, "{givens:?}");
+    }
+}
+
+/// An 8×8 puzzle: twenty values of the quarter-turn board of docs/tank.md leave exactly
+/// that board, which `unique` by `auto` (the consistent search, with givens) proves.
+#[test]
+fn an_eight_by_eight_puzzle_with_givens_is_proved_unique() {
+    let board: Board = [
+        "3 1 3 1 3 3 1 3",
+        "1 4 4 3 1 3 4 1",
+        "3 3 1 3 6 1 4 3",
+        "3 1 6 2 2 3 3 1",
+        "1 3 3 2 2 6 1 3",
+        "3 4 1 6 3 1 3 3",
+        "1 4 3 1 3 4 4 1",
+        "3 1 3 3 1 3 1 3",
+    ]
+    .iter()
+    .map(|r| r.split(' ').map(|v| v.parse().unwrap()).collect())
+    .collect();
+    verify(&board, &[]).unwrap();
+    let mut seed = 0x8_u64;
+    let mut givens: Vec<(usize, usize, u32)> = Vec::new();
+    while givens.len() < 20 {
+        let c = (next(&mut seed) % 64) as usize;
+        let (i, j) = (c / 8, c % 8);
+        if !givens.iter().any(|g| (g.0, g.1) == (i, j)) {
+            givens.push((i, j, board[i][j]));
+        }
+    }
+    let mut t = Tank::new(8).unwrap();
+    t.givens = givens.clone();
+    let found = find(&t, Query::Unique, Options::default());
+    assert_eq!(found.status, Status::Solved);
+    assert_eq!(found.boards, vec![board], "{givens:?}");
+    let out = run::<TankAttack>(&t, &Options::default(), Query::Unique, &Limits::none()).unwrap();
+    assert_eq!(out.stats.method, "consistent search");
 }
 
 #[test]
