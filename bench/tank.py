@@ -2,12 +2,19 @@
 
     python3 bench/tank.py [--limit SECS] [--first 4..10] [--count 4..6]
     python3 bench/tank.py --curve 8..20 [--limit SECS]
+    python3 bench/tank.py --givens [--runs 3] [--limit SECS]
 
 --curve: for each n, `quandary tank solve n` and the seed's CP-SAT model (2 workers), each in a
 process of its own under /usr/bin/time: wall time, peak memory (maximum resident set), the
 answer, and quandary's SAT engine size.
 
-Prints a Markdown table: time to a first board (or a proof that none exists) and time to count
+--givens: puzzles with givens (values fixed at some cells, as a setter gives them), counted by
+the seed's CP-SAT model with the givens added, by quandary's default (`auto`: the consistent
+search for sides 5 to 8 with givens) and by its line search (`--method exact`); min / median /
+max of --runs runs each. The givens are drawn (seeded) from the seed's published 6×6 board, the
+quarter-turn 8×8 board of docs/tank.md, and for 7×7 (no board exists) a fixed set.
+
+Otherwise prints a Markdown table: time to a first board (or a proof that none exists) and time to count
 every board, for both, and the ratio CP-SAT time / quandary time. A '>' ratio means CP-SAT hit
 the time limit, so the true ratio is larger.
 """
@@ -22,8 +29,9 @@ common.ensure_ortools()
 from ortools.sat.python import cp_model  # noqa: E402
 
 
-def seed_model(n):
-    """The seed's formulation (chapter 26), written out here: one-hot values, attackers = value."""
+def seed_model(n, givens=()):
+    """The seed's formulation (chapter 26), written out here: one-hot values, attackers = value;
+    givens (row, column, value), 0-based, fix cells."""
     m = cp_model.CpModel()
     ks = range(1, n)
     x = {(i, j, k): m.NewBoolVar(f"x{i}_{j}_{k}") for i in range(n) for j in range(n) for k in ks}
@@ -33,6 +41,8 @@ def seed_model(n):
             hits = [x[i, p, abs(j - p)] for p in range(n) if p != j]
             hits += [x[q, j, abs(i - q)] for q in range(n) if q != i]
             m.Add(sum(hits) == sum(k * x[i, j, k] for k in ks))
+    for i, j, v in givens:
+        m.Add(x[i, j, v] == 1)
     return m, x
 
 
@@ -45,8 +55,8 @@ class Counter(cp_model.CpSolverSolutionCallback):
         self.count += 1
 
 
-def cpsat(n, limit, count):
-    m, _ = seed_model(n)
+def cpsat(n, limit, count, givens=()):
+    m, _ = seed_model(n, givens)
     s = cp_model.CpSolver()
     s.parameters.max_time_in_seconds = limit
     start = time.perf_counter()
@@ -108,6 +118,56 @@ def curve(ns, limit):
         )
 
 
+SEED_SIX = ["2 2 2 2 2 2", "2 2 2 2 2 2", "2 2 4 4 2 2", "2 2 4 4 2 2", "2 2 2 2 2 2", "2 2 2 2 2 2"]
+QUARTER_EIGHT = [
+    "3 1 3 1 3 3 1 3", "1 4 4 3 1 3 4 1", "3 3 1 3 6 1 4 3", "3 1 6 2 2 3 3 1",
+    "1 3 3 2 2 6 1 3", "3 4 1 6 3 1 3 3", "1 4 3 1 3 4 4 1", "3 1 3 3 1 3 1 3",
+]
+SEVEN = [(0, 0, 1), (0, 1, 3), (0, 2, 2), (1, 0, 3), (3, 3, 2), (4, 4, 1), (6, 6, 3), (2, 5, 2)]
+
+
+def drawn(board, k, seed):
+    """k cells of a board, drawn with a seeded generator: (row, column, value), 0-based."""
+    import random
+    rows = [[int(v) for v in r.split()] for r in board]
+    n = len(rows)
+    cells = random.Random(seed).sample(range(n * n), k)
+    return [(c // n, c % n, rows[c // n][c % n]) for c in sorted(cells)]
+
+
+def givens_table(runs, limit):
+    cases = [(6, drawn(SEED_SIX, k, 1)) for k in (3, 5, 8)]
+    cases.append((7, SEVEN))
+    cases += [(8, drawn(QUARTER_EIGHT, k, 1)) for k in (12, 16, 20)]
+    print(f"Time limit {limit:g} s per run; {runs} runs of each quandary method (min / median / max).\n")
+    print("| n | givens | CP-SAT seed model | quandary auto | method | quandary line search | CP-SAT / auto |")
+    print("|---|---|---|---|---|---|---|")
+    for n, g in cases:
+        fix = " ".join(f"{i + 1},{j + 1}={v}" for i, j, v in g)
+        ref, ref_done, ref_count = cpsat(n, limit, True, g)
+        ref_text = f"{ref:.2f} s ({ref_count})" if ref_done else f">{limit:g} s ({ref_count} so far)"
+
+        def ours(extra):
+            times, answer, method = [], None, ""
+            for _ in range(runs):
+                status, wall, data = common.quandary(["tank", "count", str(n), "--fix", fix] + extra, limit)
+                times.append(wall)
+                method = data.get("stats", {}).get("method", "")
+                answer = data.get("count") if status != "unknown" else None
+                if answer is None:
+                    break
+            times.sort()
+            if answer is None:
+                return f">{limit:g} s", False, times[0], method
+            return (f"{times[0]:.2f} / {times[len(times) // 2]:.2f} / {times[-1]:.2f} s ({answer})",
+                    True, times[len(times) // 2], method)
+
+        auto_text, auto_done, auto_mid, method = ours([])
+        line_text, _, _, _ = ours(["--method", "exact"])
+        print(f"| {n} | {len(g)}: `{fix}` | {ref_text} | {auto_text} | {method} | {line_text} | "
+              f"{common.ratio(ref, auto_mid, ref_done, auto_done)} |", flush=True)
+
+
 def span(text):
     a, b = text.split("..")
     return range(int(a), int(b) + 1)
@@ -119,8 +179,12 @@ def main():
     ap.add_argument("--first", default="4..10")
     ap.add_argument("--count", default="4..6")
     ap.add_argument("--curve", default="", help="e.g. 8..20: time and peak memory per n")
+    ap.add_argument("--givens", action="store_true", help="puzzles with givens (see above)")
+    ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
     common.build()
+    if args.givens:
+        return givens_table(args.runs, args.limit)
     if args.curve:
         return curve(span(args.curve), args.limit)
     print(f"CP-SAT time limit {args.limit:g} s per run; quandary the same.\n")
