@@ -92,6 +92,49 @@ fn top_least(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>], filled: usize) -
     })
 }
 
+/// A complete board's distinct images, when the board is the one its orbit is reported from:
+/// its top row least among the edge readings, and it the least (row-major) of its images
+/// whose top rows are. `None` for every other board of the orbit.
+fn orbit_led_by(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>]) -> Option<Vec<Vec<Vec<u32>>>> {
+    let n = board.len();
+    if !top_least(board, reads, n * n) {
+        return None;
+    }
+    let imgs = images(board);
+    let least = imgs
+        .iter()
+        .filter(|b| top_least(b, reads, n * n))
+        .min()
+        .expect("the board itself qualifies");
+    (*least == board).then_some(imgs)
+}
+
+/// The first rows the symmetric search starts from (each least among the readings that
+/// start at the top corners), as labels of `Lines::new(n)`, n bytes a row; every orbit has a
+/// board led by one of them, and [`orbit_for`] reports each orbit once from such boards.
+/// Shared with the consistent search. `None` if the stage stopped while listing.
+pub(super) fn first_rows(lines: &Lines) -> Option<Vec<u8>> {
+    let n = lines.n;
+    let reads = readings(n);
+    let allowed = vec![u128::MAX; n * n];
+    let search = Search {
+        lines,
+        reads: &reads,
+        allowed: &allowed,
+        plain: false,
+    };
+    let mut firsts = Vec::new();
+    let mut first = State::new(n, &search);
+    first.go(0, &mut Sink::Firsts(&mut firsts));
+    (!first.halted).then_some(firsts)
+}
+
+/// The boards to report for a complete legal board found under one of [`first_rows`]: its
+/// orbit's distinct images when the board is the one the orbit is reported from, else none.
+pub(super) fn orbit_for(board: &[Vec<u32>]) -> Option<Vec<Vec<Vec<u32>>>> {
+    orbit_led_by(board, &readings(board.len()))
+}
+
 /// The exact search. `on_board` sees every legal board; returning `false` stops the search,
 /// and so does the stage it runs in ([`crate::guard`]: its deadline, a stop request,
 /// the memory limit, which the first rows' list is charged to). `part` = (k, parts) runs only the first rows k, k + parts, ...
@@ -349,7 +392,6 @@ impl<'a> State<'a> {
     /// A complete legal board whose top row is least among the edge readings: report its orbit
     /// if it is the orbit's least such board.
     fn leaf(&mut self, sh: &Shared) {
-        let n = self.n;
         if self.plain {
             sh.count.fetch_add(1, Ordering::Relaxed);
             let mut f = sh.on_board.lock().expect("board callback");
@@ -358,15 +400,9 @@ impl<'a> State<'a> {
             }
             return;
         }
-        let imgs = images(&self.board);
-        let least = imgs
-            .iter()
-            .filter(|b| top_least(b, self.reads, n * n))
-            .min()
-            .expect("the board itself qualifies");
-        if *least != self.board {
+        let Some(imgs) = orbit_led_by(&self.board, self.reads) else {
             return;
-        }
+        };
         sh.count.fetch_add(imgs.len() as u64, Ordering::Relaxed);
         let mut f = sh.on_board.lock().expect("board callback");
         for b in &imgs {

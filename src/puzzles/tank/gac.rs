@@ -18,9 +18,15 @@
 //! and 62,146 at n = 8, whose table takes 139 MB), but it cuts the tree by orders of magnitude
 //! (docs/tank.md: 8,411 nodes where the line search visits 60 million on the same first
 //! rows), and givens cut it further: it is the method for puzzles with givens, where the line
-//! search loses its symmetry reduction. No symmetry reduction here: every board is searched
-//! and counted as itself. The root's first branchings are cut into cubes that the cores share
-//! and that `--part K/N` splits (cubes K, K + N, ...), so parts' counts add up to the whole.
+//! search loses its symmetry reduction.
+//!
+//! Symmetry: without givens the search starts from the line search's first rows (each least
+//! among the edge readings that start at the top corners) and reports each orbit of the
+//! square's symmetries once, from its leading board, with all its images, as the line search
+//! does (the readings are compared at the boards only, not while filling). With givens every
+//! board is searched and counted as itself, and the root's first branchings are the cubes.
+//! The cubes are shared by the cores and split by `--part K/N` (cubes K, K + N, ...), so the
+//! parts' counts add up to the whole.
 
 use super::lines::Lines;
 use crate::guard;
@@ -375,55 +381,9 @@ impl<'t> Engine<'t> {
     }
 }
 
-/// What a search reports besides its boards.
-pub struct Outcome {
-    /// Boards seen (all of them, when complete).
-    pub count: u64,
-    /// Whether the search (or the part) ran to its end.
-    pub complete: bool,
-    /// Cubes the root was cut into, for `--part`; `None` if the search stopped before.
-    pub cubes: Option<usize>,
-    /// Search nodes visited.
-    pub nodes: u64,
-    /// Feasible lines of the side (the table's size).
-    pub lines: usize,
-}
-
-/// The consistent search on side n (2 ≤ n ≤ [`MAX_GAC_SIDE`]) with givens (row, column,
-/// value), 0-based. `on_board` sees every legal board; returning false stops the search.
-/// `part` = (k, parts) runs only the cubes k, k + parts, ... of the root's cut.
-pub fn search(
-    n: usize,
-    part: Option<(usize, usize)>,
-    givens: &[(usize, usize, u32)],
-    on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
-) -> Outcome {
-    assert!(
-        (2..=MAX_GAC_SIDE).contains(&n),
-        "the consistent search takes sides 2..={MAX_GAC_SIDE}"
-    );
-    let t = Table::new(n);
-    let mut allowed = vec![u128::MAX; n * n];
-    for &(i, j, v) in givens {
-        allowed[i * n + j] = (0..t.labels)
-            .filter(|&l| t.value[l] == v)
-            .fold(0, |m, l| m | 1 << l);
-    }
-    let mut root = Engine::new(&t, &allowed);
-    let lines = t.lines;
-    let mut outcome = Outcome {
-        count: 0,
-        complete: true,
-        cubes: Some(0),
-        nodes: 1,
-        lines,
-    };
-    if !root.propagate((1 << (2 * n)) - 1) {
-        outcome.cubes = Some(1);
-        return outcome;
-    }
-    // Cut the root: the nodes of the first levels (each a list of decisions), widened level
-    // by level until there are enough or nothing is left to widen.
+/// The root's first levels as cubes (lists of decisions), widened level by level until there
+/// are [`CUBES`] or nothing is left to widen.
+fn widen(root: &mut Engine) -> Vec<Vec<(usize, usize)>> {
     let mut cubes: Vec<Vec<(usize, usize)>> = vec![Vec::new()];
     while cubes.len() < CUBES {
         let mut next = Vec::new();
@@ -458,6 +418,84 @@ pub fn search(
             break;
         }
     }
+    cubes
+}
+
+/// What a search reports besides its boards.
+pub struct Outcome {
+    /// Boards seen (all of them, when complete).
+    pub count: u64,
+    /// Whether the search (or the part) ran to its end.
+    pub complete: bool,
+    /// Cubes the root was cut into, for `--part`; `None` if the search stopped before.
+    pub cubes: Option<usize>,
+    /// Whether the cubes are the line search's first rows (no givens: each orbit of the
+    /// square's symmetries searched from its leading board) rather than the root's branches.
+    pub by_first_rows: bool,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// Feasible lines of the side (the table's size).
+    pub lines: usize,
+}
+
+/// The consistent search on side n (2 ≤ n ≤ [`MAX_GAC_SIDE`]) with givens (row, column,
+/// value), 0-based. `on_board` sees every legal board; returning false stops the search.
+/// `part` = (k, parts) runs only the cubes k, k + parts, ... of the root's cut.
+pub fn search(
+    n: usize,
+    part: Option<(usize, usize)>,
+    givens: &[(usize, usize, u32)],
+    on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
+) -> Outcome {
+    assert!(
+        (2..=MAX_GAC_SIDE).contains(&n),
+        "the consistent search takes sides 2..={MAX_GAC_SIDE}"
+    );
+    let t = Table::new(n);
+    let mut allowed = vec![u128::MAX; n * n];
+    for &(i, j, v) in givens {
+        allowed[i * n + j] = (0..t.labels)
+            .filter(|&l| t.value[l] == v)
+            .fold(0, |m, l| m | 1 << l);
+    }
+    let mut root = Engine::new(&t, &allowed);
+    let lines = t.lines;
+    let mut outcome = Outcome {
+        count: 0,
+        complete: true,
+        cubes: Some(0),
+        by_first_rows: givens.is_empty(),
+        nodes: 1,
+        lines,
+    };
+    if !root.propagate((1 << (2 * n)) - 1) {
+        outcome.cubes = Some(1);
+        return outcome;
+    }
+    // Without givens, the line search's first rows are the cubes (each least among the
+    // readings that start at the top corners) and each orbit is reported once, from its
+    // leading board, with all its images: the symmetric reduction of the line search, here
+    // checked at the boards only. With givens, the root's first levels: nodes widened level
+    // by level until there are enough or nothing is left to widen.
+    let symmetric = givens.is_empty();
+    let mut cubes: Vec<Vec<(usize, usize)>> = if symmetric {
+        let Some(firsts) = super::exact::first_rows(&Lines::new(n)) else {
+            outcome.complete = false;
+            outcome.cubes = None;
+            return outcome;
+        };
+        firsts
+            .chunks(n)
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .map(|(j, &l)| (j, l as usize))
+                    .collect()
+            })
+            .collect()
+    } else {
+        widen(&mut root)
+    };
     let all_cubes = cubes.len();
     outcome.cubes = Some(all_cubes);
     if let Some((k, parts)) = part {
@@ -491,13 +529,21 @@ pub fn search(
             let mark = e.mark();
             if cubes[k].iter().all(|&(c, l)| e.decide(c, l)) {
                 let more = e.search(&mut |leaf| {
-                    count.fetch_add(1, Ordering::Relaxed);
+                    let board = leaf.board();
+                    let boards = if symmetric {
+                        super::exact::orbit_for(&board).unwrap_or_default()
+                    } else {
+                        vec![board]
+                    };
                     let mut f = on_board.lock().expect("board callback");
-                    let go_on = f(&leaf.board());
-                    if !go_on {
-                        stopped.store(true, Ordering::Relaxed);
+                    for b in &boards {
+                        count.fetch_add(1, Ordering::Relaxed);
+                        if !f(b) {
+                            stopped.store(true, Ordering::Relaxed);
+                            return false;
+                        }
                     }
-                    go_on && !stopped.load(Ordering::Relaxed)
+                    !stopped.load(Ordering::Relaxed)
                 });
                 if !more {
                     stopped.store(true, Ordering::Relaxed);

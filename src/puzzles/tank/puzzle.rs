@@ -315,9 +315,14 @@ impl Puzzle for TankAttack {
         };
         let (count, complete, method, details, scope) = if consistent {
             let out = gac::search(t.n, part, &t.givens, on_board);
+            let cubes = if out.by_first_rows {
+                "the orbits led by its first rows"
+            } else {
+                "its cubes"
+            };
             let scope = part.map(|(k, n)| {
                 format!(
-                    "part {} of {n} of the consistent search (its cubes {}, {}, ... of {})",
+                    "part {} of {n} of the consistent search ({cubes} {}, {}, ... of {})",
                     k + 1,
                     k + 1,
                     k + 1 + n,
