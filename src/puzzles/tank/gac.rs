@@ -57,8 +57,8 @@ struct Table {
 }
 
 impl Table {
-    fn new(n: usize) -> Table {
-        let lines = Lines::new(n);
+    fn new(lines: &Lines) -> Table {
+        let n = lines.n;
         let labels = lines.labels.len();
         // The accepted words, in label order, by a walk of the automaton.
         let mut words_of: Vec<u8> = Vec::new();
@@ -266,6 +266,7 @@ impl<'t> Engine<'t> {
     /// Brings one line up to date with its cells and takes unsupported labels from them;
     /// false if no feasible line fits. Lines whose cells changed are added to `dirty`.
     fn update(&mut self, line: usize, dirty: &mut u64) -> bool {
+        guard::tick();
         let t = self.t;
         let (n, w) = (t.n, t.words);
         for pos in 0..n {
@@ -451,7 +452,8 @@ pub fn search(
         (2..=MAX_GAC_SIDE).contains(&n),
         "the consistent search takes sides 2..={MAX_GAC_SIDE}"
     );
-    let t = Table::new(n);
+    let automaton = Lines::new(n);
+    let t = Table::new(&automaton);
     let mut allowed = vec![u128::MAX; n * n];
     for &(i, j, v) in givens {
         allowed[i * n + j] = (0..t.labels)
@@ -479,7 +481,7 @@ pub fn search(
     // by level until there are enough or nothing is left to widen.
     let symmetric = givens.is_empty();
     let mut cubes: Vec<Vec<(usize, usize)>> = if symmetric {
-        let Some(firsts) = super::exact::first_rows(&Lines::new(n)) else {
+        let Some(firsts) = super::exact::first_rows(&automaton) else {
             outcome.complete = false;
             outcome.cubes = None;
             return outcome;

@@ -39,8 +39,8 @@ pub struct Options {
     #[cfg_attr(feature = "cli", arg(long, value_name = "ROW,COL"))]
     pub mark: Option<String>,
     /// Run only part K of N of the exact search (its first rows K, K + N, K + 2N, ...) or of
-    /// the consistent search (its cubes K, K + N, ...); the answer holds for that part, and
-    /// the parts' counts add up to the whole
+    /// the consistent search (the same first rows, or with givens its cubes K, K + N, ...); the
+    /// answer holds for that part, and the parts' counts add up to the whole
     #[cfg_attr(feature = "cli", arg(long, value_name = "K/N"))]
     pub part: Option<String>,
     /// Fix cell ROW,COL (1-based) to VALUE: a puzzle's given (repeat it, or give several
