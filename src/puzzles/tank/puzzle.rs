@@ -313,46 +313,40 @@ impl Puzzle for TankAttack {
             }
             limit.is_none_or(|l| seen < l)
         };
-        let (count, complete, method, details, scope) = if consistent {
+        // What each search splits into parts, and how many it has in all.
+        let (count, complete, method, details, (search, pieces, total)) = if consistent {
             let out = gac::search(t.n, part, &t.givens, on_board);
-            let cubes = if out.by_first_rows {
+            let pieces = if out.by_first_rows {
                 "the orbits led by its first rows"
             } else {
                 "its cubes"
             };
-            let scope = part.map(|(k, n)| {
-                format!(
-                    "part {} of {n} of the consistent search ({cubes} {}, {}, ... of {})",
-                    k + 1,
-                    k + 1,
-                    k + 1 + n,
-                    out.cubes.map_or("all".to_string(), |c| c.to_string())
-                )
-            });
             let details = serde_json::json!({
                 "cubes": out.cubes, "nodes": out.nodes, "feasible_lines": out.lines
             });
+            let split = ("consistent search", pieces, out.cubes);
             (
                 out.count,
                 out.complete,
                 "consistent search",
                 Some(details),
-                scope,
+                split,
             )
         } else {
             let (count, complete, firsts) = exact::search(t.n, part, &t.givens, on_board);
-            let scope = part.map(|(k, n)| {
-                format!(
-                    "part {} of {n} of the exact search (the orbits led by its first rows {}, {}, ... of {})",
-                    k + 1,
-                    k + 1,
-                    k + 1 + n,
-                    firsts.map_or("all".to_string(), |f| f.to_string())
-                )
-            });
             let details = firsts.map(|f| serde_json::json!({ "first_rows": f }));
-            (count, complete, "exact line search", details, scope)
+            let split = ("exact search", "the orbits led by its first rows", firsts);
+            (count, complete, "exact line search", details, split)
         };
+        let scope = part.map(|(k, n)| {
+            format!(
+                "part {} of {n} of the {search} ({pieces} {}, {}, ... of {})",
+                k + 1,
+                k + 1,
+                k + 1 + n,
+                total.map_or("all".to_string(), |c| c.to_string())
+            )
+        });
         let status = if complete {
             if count == 0 {
                 Status::Infeasible
