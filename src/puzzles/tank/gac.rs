@@ -54,6 +54,9 @@ struct Table {
     cross_bytes: Vec<u128>,
     /// Label → its value.
     value: Vec<u32>,
+    /// Per feasible line: its values read forward and backward, as numbers whose digits (three
+    /// bits each, the first position most significant) compare as the readings do.
+    keys: Vec<(u32, u32)>,
 }
 
 impl Table {
@@ -90,6 +93,15 @@ impl Table {
                 support[(p * labels + l as usize) * words + t / 64] |= 1 << (t % 64);
             }
         }
+        let value: Vec<u32> = lines.labels.iter().map(|&(v, _)| v as u32).collect();
+        guard::charge((count * 8) as u64);
+        let keys = words_of
+            .chunks(n)
+            .map(|w| {
+                let digits = w.iter().map(|&l| value[l as usize]);
+                (key(digits.clone()), key(digits.rev()))
+            })
+            .collect();
         guard::release(words_of.len() as u64);
         let mut cross_bytes = vec![0u128; 16 * 256];
         for place in 0..16 {
@@ -109,7 +121,8 @@ impl Table {
             lines: count,
             support,
             cross_bytes,
-            value: lines.labels.iter().map(|&(v, _)| v as u32).collect(),
+            value,
+            keys,
         }
     }
 
@@ -129,6 +142,12 @@ impl Table {
         }
         out
     }
+}
+
+/// Values read in order as a number that compares as the reading does (values below 8: sides
+/// up to [`MAX_GAC_SIDE`]).
+fn key(values: impl Iterator<Item = u32>) -> u32 {
+    values.fold(0, |k, v| k << 3 | v)
 }
 
 /// One worker's state: the domains, and per line the lines still possible.
@@ -342,6 +361,60 @@ impl<'t> Engine<'t> {
             .min_by_key(|&c| self.dom[c].count_ones())
     }
 
+    /// Keeps in `line` only the lines whose values, read either way, are at least `least`
+    /// (a key of [`key`]).
+    fn keep_from(&mut self, line: usize, least: u32) {
+        let t = self.t;
+        let base = line * t.words;
+        let mut live = self.live[line] as usize;
+        let mut k = 0;
+        while k < live {
+            let wi = self.index[base + k] as usize;
+            let old = self.bits[base + wi];
+            let mut new = old;
+            let mut m = old;
+            while m != 0 {
+                let b = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let (fwd, back) = t.keys[wi * 64 + b];
+                if fwd < least || back < least {
+                    new &= !(1 << b);
+                }
+            }
+            if new != old {
+                self.trail.push(((base + wi) as u32, old));
+                self.bits[base + wi] = new;
+                if new == 0 {
+                    live -= 1;
+                    self.index.swap(base + k, base + live);
+                    continue;
+                }
+            }
+            k += 1;
+        }
+        self.live[line] = live as u32;
+    }
+
+    /// Sets the top row to a first row of the symmetric search (labels, in order) and keeps in
+    /// the other edges (the bottom row, the first and last columns) only the lines that read
+    /// no less than it either way: a board whose top row is not least among its eight edge
+    /// readings does not lead its orbit ([`super::exact::orbit_for`]), so none is lost.
+    /// Propagates; false if nothing is left.
+    fn lead(&mut self, top: &[(usize, usize)]) -> bool {
+        let n = self.t.n;
+        for &(cell, l) in top {
+            self.dom[cell] &= 1 << l;
+        }
+        let least = key(top.iter().map(|&(_, l)| self.t.value[l]));
+        for line in [n - 1, n, 2 * n - 1] {
+            self.keep_from(line, least);
+            if self.live[line] == 0 {
+                return false;
+            }
+        }
+        self.dom.iter().all(|&d| d != 0) && self.propagate((1 << (2 * n)) - 1)
+    }
+
     /// Sets `cell` to `label` and propagates.
     fn decide(&mut self, cell: usize, label: usize) -> bool {
         let n = self.t.n;
@@ -529,7 +602,12 @@ pub fn search(
                 break;
             }
             let mark = e.mark();
-            if cubes[k].iter().all(|&(c, l)| e.decide(c, l)) {
+            let reached = if symmetric {
+                e.lead(&cubes[k])
+            } else {
+                cubes[k].iter().all(|&(c, l)| e.decide(c, l))
+            };
+            if reached {
                 let more = e.search(&mut |leaf| {
                     let board = leaf.board();
                     let boards = if symmetric {
