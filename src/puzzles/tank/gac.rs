@@ -394,16 +394,25 @@ impl<'t> Engine<'t> {
                 self.scratch[wi] |= s[wi];
             }
         }
-        let mut live = live;
+        self.narrow(line, |e, wi, old| {
+            if drop {
+                old & !e.scratch[wi]
+            } else {
+                old & e.scratch[wi]
+            }
+        });
+    }
+
+    /// Replaces each live word of `line` by what `keep` makes of it (a subset of its bits),
+    /// on the trail, and drops the words left empty.
+    fn narrow(&mut self, line: usize, keep: impl Fn(&Self, usize, u64) -> u64) {
+        let base = line * self.t.words;
+        let mut live = self.live[line] as usize;
         let mut k = 0;
         while k < live {
             let wi = self.index[base + k] as usize;
             let old = self.bits[base + wi];
-            let new = if drop {
-                old & !self.scratch[wi]
-            } else {
-                old & self.scratch[wi]
-            };
+            let new = keep(self, wi, old);
             if new != old {
                 self.trail.push(((base + wi) as u32, old));
                 self.bits[base + wi] = new;
@@ -511,35 +520,19 @@ impl<'t> Engine<'t> {
     /// Keeps in `line` only the lines whose values, read either way, are at least `least`
     /// (a key of [`key`]).
     fn keep_from(&mut self, line: usize, least: u32) {
-        let t = self.t;
-        let base = line * t.words;
-        let mut live = self.live[line] as usize;
-        let mut k = 0;
-        while k < live {
-            let wi = self.index[base + k] as usize;
-            let old = self.bits[base + wi];
+        self.narrow(line, |e, wi, old| {
             let mut new = old;
             let mut m = old;
             while m != 0 {
                 let b = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let (fwd, back) = t.keys[t.id(self.own_of(line), wi * 64 + b)];
+                let (fwd, back) = e.t.keys[e.t.id(e.own_of(line), wi * 64 + b)];
                 if fwd < least || back < least {
                     new &= !(1 << b);
                 }
             }
-            if new != old {
-                self.trail.push(((base + wi) as u32, old));
-                self.bits[base + wi] = new;
-                if new == 0 {
-                    live -= 1;
-                    self.index.swap(base + k, base + live);
-                    continue;
-                }
-            }
-            k += 1;
-        }
-        self.live[line] = live as u32;
+            new
+        });
     }
 
     /// Sets the top row to a first row of the symmetric search (labels, in order) and keeps in
