@@ -735,7 +735,13 @@ pub fn search(
     let answers = guard::spread(threads, &|_| {
         let mut e = root.clone();
         e.nodes = 0;
-        guard::charge((e.bits.len() * 8) as u64);
+        // Its own copy of the bitsets, and of any own tables the root's propagation made.
+        let owned: usize = e
+            .owns
+            .iter()
+            .map(|o| o.support.len() * 8 + o.ids.len() * 4)
+            .sum();
+        guard::charge((e.bits.len() * 8 + owned) as u64);
         loop {
             let k = next.fetch_add(1, Ordering::Relaxed);
             if k >= cubes.len() || stopped.load(Ordering::Relaxed) {
