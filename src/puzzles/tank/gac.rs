@@ -18,8 +18,8 @@
 //! quarter of their bits set) is given its own table over just those lines, dense, undone
 //! when the search backs past it: the words to cut and to scan shrink fourfold or more.
 //!
-//! The propagation is costly per node (a line holds up to 3,015 words of 64 lines at n = 7
-//! and 62,146 at n = 8, whose table takes 139 MB), but it cuts the tree by orders of magnitude
+//! The propagation is costly per node (a line holds up to 3,015 words of 64 lines at n = 7,
+//! 62,146 at n = 8, whose table takes 139 MB, and 1,448,722 at n = 9, 4.6 GB), but it cuts the tree by orders of magnitude
 //! (docs/tank.md: 8,411 nodes where the line search visits 60 million on the same first
 //! rows), and givens cut it further: it is the method for puzzles with givens, where the line
 //! search loses its symmetry reduction.
@@ -39,8 +39,9 @@ use crate::guard;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The largest side: the table of feasible lines of 9 would hold about 10^8 lines.
-pub const MAX_GAC_SIDE: usize = 8;
+/// The largest side. The table of 9 holds 92,718,159 lines (4.6 GB of supports; a run takes
+/// about 13 GB); that of 10 would hold 2,410,237,577 (about 160 GB).
+pub const MAX_GAC_SIDE: usize = 9;
 
 /// How many cubes the root is cut into, at least (when the tree is that wide).
 const CUBES: usize = 256;
@@ -60,8 +61,8 @@ struct Table {
     cross_bytes: Vec<u128>,
     /// Label → its value.
     value: Vec<u32>,
-    /// Per feasible line: its values read forward and backward, as numbers whose digits (three
-    /// bits each, the first position most significant) compare as the readings do.
+    /// Per feasible line: its values read forward and backward, as numbers ([`key`]) that
+    /// compare as the readings do.
     keys: Vec<(u32, u32)>,
     /// Per feasible line, its labels (n bytes), for the lines' own tables.
     labels_of: Vec<u8>,
@@ -71,8 +72,11 @@ impl Table {
     fn new(lines: &Lines) -> Table {
         let n = lines.n;
         let labels = lines.labels.len();
-        // The accepted words, in label order, by a walk of the automaton.
-        let mut words_of: Vec<u8> = Vec::new();
+        // The accepted words, in label order, by a walk of the automaton (sized in advance:
+        // at 9 they take 834 MB, and a growing vector would briefly need twice that).
+        let count = usize::try_from(lines.words()).expect("the table's lines fit in memory");
+        guard::charge((count * n) as u64);
+        let mut words_of: Vec<u8> = Vec::with_capacity(count * n);
         let mut word = vec![0u8; n];
         let mut stack: Vec<(usize, usize, u128)> = vec![(0, 0, lines.mask[0])];
         while let Some(top) = stack.last_mut() {
@@ -87,16 +91,17 @@ impl Table {
             let child = lines.child(node, label).expect("label of the node's mask");
             if depth + 1 == n {
                 words_of.extend_from_slice(&word);
-                guard::charge(n as u64);
+                guard::tick();
             } else {
                 stack.push((child, depth + 1, lines.mask[child]));
             }
         }
-        let count = words_of.len() / n;
+        debug_assert_eq!(words_of.len(), count * n);
         let words = count.div_ceil(64);
         guard::charge((n * labels * words * 8) as u64);
         let mut support = vec![0u64; n * labels * words];
         for (t, w) in words_of.chunks(n).enumerate() {
+            guard::tick();
             for (p, &l) in w.iter().enumerate() {
                 support[(p * labels + l as usize) * words + t / 64] |= 1 << (t % 64);
             }
@@ -157,10 +162,11 @@ impl Table {
     }
 }
 
-/// Values read in order as a number that compares as the reading does (values below 8: sides
-/// up to [`MAX_GAC_SIDE`]).
+/// Values read in order as a number that compares as the reading does: a digit of three bits
+/// per value (value − 1, so values 1 to 8: sides up to [`MAX_GAC_SIDE`]), the first most
+/// significant.
 fn key(values: impl Iterator<Item = u32>) -> u32 {
-    values.fold(0, |k, v| k << 3 | v)
+    values.fold(0, |k, v| k << 3 | (v - 1))
 }
 
 /// One worker's state: the domains, and per line the lines still possible.
@@ -430,7 +436,13 @@ impl<'t> Engine<'t> {
     /// Brings one line up to date with its cells and takes unsupported labels from them;
     /// false if no feasible line fits. Lines whose cells changed are added to `dirty`.
     fn update(&mut self, line: usize, dirty: &mut u64) -> bool {
-        guard::tick();
+        // A line of many words takes milliseconds (at 9, up to 1.4 million words): there the
+        // clock is read each time, so that a deadline is kept.
+        if self.live[line] as usize > 1 << 14 {
+            guard::check();
+        } else {
+            guard::tick();
+        }
         let t = self.t;
         let (n, w) = (t.n, t.words);
         for pos in 0..n {
