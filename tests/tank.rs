@@ -573,7 +573,7 @@ fn the_parts_of_the_consistent_search_add_up_to_the_whole() {
                 true
             });
             assert!(found.complete);
-            assert!(found.cubes.unwrap() >= parts);
+            assert!(found.cubes >= parts);
             total += found.count;
         }
         assert_eq!(total as usize, boards.len());

@@ -112,7 +112,9 @@ fn orbit_led_by(board: &[Vec<u32>], reads: &[Vec<(usize, usize)>]) -> Option<Vec
 /// The first rows the symmetric search starts from (each least among the readings that
 /// start at the top corners), as labels of `Lines::new(n)`, n bytes a row; every orbit has a
 /// board led by one of them, and [`orbit_for`] reports each orbit once from such boards.
-/// Shared with the consistent search. `None` if the stage stopped while listing.
+/// The consistent search reads the same list off its table (faster); this is what its test
+/// compares with. `None` if the stage stopped while listing.
+#[cfg(test)]
 pub(super) fn first_rows(lines: &Lines) -> Option<Vec<u8>> {
     let n = lines.n;
     let reads = readings(n);

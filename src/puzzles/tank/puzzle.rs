@@ -95,9 +95,7 @@ fn consistent_search(t: &Tank, o: &Options) -> bool {
         AUTO_GAC_WITH_GIVENS_FROM
     };
     o.method == Method::Gac
-        || (o.method == Method::Auto
-            && o.symmetry.is_none()
-            && (from..=AUTO_GAC_TO).contains(&t.n))
+        || (o.method == Method::Auto && o.symmetry.is_none() && (from..=AUTO_GAC_TO).contains(&t.n))
 }
 
 /// The least side on which `auto` gives a board without givens to the consistent search.
@@ -336,7 +334,7 @@ impl Puzzle for TankAttack {
             let details = serde_json::json!({
                 "cubes": out.cubes, "nodes": out.nodes, "feasible_lines": out.lines
             });
-            let split = ("consistent search", pieces, out.cubes);
+            let split = ("consistent search", pieces, Some(out.cubes));
             (
                 out.count,
                 out.complete,
