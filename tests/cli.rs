@@ -76,6 +76,47 @@ fn a_time_limit_gives_unknown_and_exit_1() {
     );
 }
 
+/// A part searched to its end is "unknown" for the whole board but was not stopped; a run
+/// the time limit stops says so, and how many of its cubes it finished.
+#[test]
+fn a_finished_part_is_not_said_to_be_stopped() {
+    let (code, stdout, _) = quandary(&[
+        "tank",
+        "count",
+        "5",
+        "--part",
+        "2/9",
+        "--method",
+        "gac",
+        "--time-limit",
+        "600",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let v = one_json(&stdout);
+    assert_eq!(v["status"], "unknown");
+    assert!(v["stats"].get("stopped_by").is_none(), "{v}");
+    let cubes = v["details"]["cubes"].as_u64().unwrap();
+    assert_eq!(
+        v["details"]["cubes_done"].as_u64(),
+        Some((cubes - 1).div_ceil(9))
+    );
+
+    let (code, stdout, _) = quandary(&[
+        "tank",
+        "count",
+        "7",
+        "--method",
+        "gac",
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let v = one_json(&stdout);
+    assert_eq!(v["stats"]["stopped_by"], "the time limit", "{v}");
+}
+
 #[test]
 fn svg_lp_and_opb_files_are_written() {
     let dir = std::env::temp_dir().join(format!("quandary-cli-{}", std::process::id()));

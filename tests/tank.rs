@@ -581,6 +581,25 @@ fn the_parts_of_the_consistent_search_add_up_to_the_whole() {
     }
 }
 
+/// A complete run has searched every cube of its part; one stopped at its first board has not.
+#[test]
+fn the_consistent_search_says_how_far_it_got() {
+    let whole = gac::search(5, None, &[], |_| true);
+    assert!(whole.complete);
+    assert_eq!((whole.cubes, whole.cubes_done), (378, 378));
+    let part = gac::search(5, Some((2, 7)), &[], |_| true);
+    assert_eq!(part.cubes_done, 54, "first rows 3, 10, ..., 374 of 378");
+    let first = gac::search(6, None, &[], |_| false);
+    assert!(!first.complete);
+    assert_eq!(first.count, 1);
+    assert!(
+        first.cubes_done < first.cubes,
+        "{} of {}",
+        first.cubes_done,
+        first.cubes
+    );
+}
+
 /// On 7×7 (no board at all), both searches refute the same givens; on 6×6 with givens, both
 /// count the same boards (the thirteen that show them).
 #[test]

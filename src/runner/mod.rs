@@ -239,7 +239,13 @@ fn verified<P: Puzzle>(
 ) -> Result<Outcome<P::Solution>> {
     outcome.stats.seconds = limits.seconds();
     limits.finish();
-    if outcome.status == Status::Unknown && outcome.stats.stopped_by.is_none() {
+    // A part of the space searched to its end is "unknown" for the whole space, but nothing
+    // stopped it.
+    let in_scope_unknown = outcome
+        .in_scope
+        .as_ref()
+        .is_none_or(|s| s.status == Status::Unknown);
+    if outcome.status == Status::Unknown && in_scope_unknown && outcome.stats.stopped_by.is_none() {
         outcome.stats.stopped_by = stopped_by(limits).map(String::from);
     }
     for (k, s) in outcome.solutions.iter().enumerate() {

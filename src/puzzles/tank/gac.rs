@@ -206,6 +206,9 @@ struct Engine<'t> {
     trail: Vec<(u32, u64)>,
     /// Per (line, position, label): a word where a supporting line was last found.
     residue: Vec<u32>,
+    /// Per line, a bit: all its labels were checked since its lines last changed other than
+    /// by a cut (the search only ever backs up to consistent nodes, so it need not be undone).
+    checked: u64,
     scratch: Vec<u64>,
     nodes: u64,
     /// Per line: its own table (an index into `owns`), if it has been given one.
@@ -273,6 +276,7 @@ impl<'t> Engine<'t> {
             live: vec![w as u32; 2 * n],
             trail: Vec::new(),
             residue: vec![0; 2 * n * n * t.labels],
+            checked: 0,
             scratch: vec![0; w],
             nodes: 0,
             own: vec![None; 2 * n],
@@ -465,10 +469,17 @@ impl<'t> Engine<'t> {
         }
         let t = self.t;
         let (n, w) = (t.n, t.words);
+        // The one position cut, if only one was: when the line was consistent before, that
+        // position's labels keep their supports (every line it lost had, there, a label the
+        // position lost), so only the other positions are checked.
+        let mut only: Option<usize> = None;
+        let mut cuts = 0;
         for pos in 0..n {
             let now = self.at(line, pos);
             let before = self.seen[line * n + pos];
             if now != before {
+                cuts += 1;
+                only = Some(pos);
                 self.cut(line, pos, before & !now, now);
                 self.seen[line * n + pos] = now;
                 if self.live[line] == 0 {
@@ -487,7 +498,16 @@ impl<'t> Engine<'t> {
             }
         }
         let words = self.own_of(line).map_or(w, |o| o.words);
+        let skip = if cuts == 1 && self.checked >> line & 1 == 1 {
+            only
+        } else {
+            None
+        };
+        self.checked |= 1 << line;
         for pos in 0..n {
+            if Some(pos) == skip {
+                continue;
+            }
             let now = self.at(line, pos);
             let mut keep = now;
             let mut m = now;
@@ -552,6 +572,7 @@ impl<'t> Engine<'t> {
     /// Keeps in `line` only the lines whose values, read either way, are at least `least`
     /// (a key of [`key`]).
     fn keep_from(&mut self, line: usize, least: u32) {
+        self.checked &= !(1 << line);
         self.narrow(line, |e, wi, old| {
             let mut new = old;
             let mut m = old;
@@ -675,6 +696,9 @@ pub struct Outcome {
     pub complete: bool,
     /// Cubes the root was cut into, for `--part`.
     pub cubes: usize,
+    /// Cubes of this run (all of them, or this part's) searched to their end: with `cubes`,
+    /// how far a stopped run got.
+    pub cubes_done: usize,
     /// Whether the cubes are the line search's first rows (no givens: each orbit of the
     /// square's symmetries searched from its leading board) rather than the root's branches.
     pub by_first_rows: bool,
@@ -711,12 +735,14 @@ pub fn search(
         count: 0,
         complete: true,
         cubes: 0,
+        cubes_done: 0,
         by_first_rows: givens.is_empty(),
         nodes: 1,
         lines,
     };
     if !root.propagate((1 << (2 * n)) - 1) {
         outcome.cubes = 1;
+        outcome.cubes_done = 1;
         return outcome;
     }
     // Without givens, the line search's first rows are the cubes (each least among the
@@ -801,6 +827,10 @@ pub fn search(
                 }
             }
             e.back(&mark);
+            if stopped.load(Ordering::Relaxed) {
+                // This cube may not have been searched to its end.
+                break;
+            }
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
             guard::progress::message(&format!(
                 "consistent search: {d} of {mine} cubes, {} boards",
@@ -809,6 +839,7 @@ pub fn search(
         }
         nodes.fetch_add(e.nodes, Ordering::Relaxed);
     });
+    outcome.cubes_done = done.into_inner();
     outcome.count = count.into_inner();
     outcome.nodes = nodes.into_inner();
     outcome.complete = !stopped.into_inner() && answers.iter().all(Result::is_ok);

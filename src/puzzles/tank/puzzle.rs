@@ -332,7 +332,8 @@ impl Puzzle for TankAttack {
                 "its cubes"
             };
             let details = serde_json::json!({
-                "cubes": out.cubes, "nodes": out.nodes, "feasible_lines": out.lines
+                "cubes": out.cubes, "cubes_done": out.cubes_done, "nodes": out.nodes,
+                "feasible_lines": out.lines
             });
             let split = ("consistent search", pieces, Some(out.cubes));
             (
