@@ -206,9 +206,6 @@ struct Engine<'t> {
     trail: Vec<(u32, u64)>,
     /// Per (line, position, label): a word where a supporting line was last found.
     residue: Vec<u32>,
-    /// Per line, a bit: all its labels were checked since its lines last changed other than
-    /// by a cut (the search only ever backs up to consistent nodes, so it need not be undone).
-    checked: u64,
     scratch: Vec<u64>,
     nodes: u64,
     /// Per line: its own table (an index into `owns`), if it has been given one.
@@ -276,7 +273,6 @@ impl<'t> Engine<'t> {
             live: vec![w as u32; 2 * n],
             trail: Vec::new(),
             residue: vec![0; 2 * n * n * t.labels],
-            checked: 0,
             scratch: vec![0; w],
             nodes: 0,
             own: vec![None; 2 * n],
@@ -469,17 +465,10 @@ impl<'t> Engine<'t> {
         }
         let t = self.t;
         let (n, w) = (t.n, t.words);
-        // The one position cut, if only one was: when the line was consistent before, that
-        // position's labels keep their supports (every line it lost had, there, a label the
-        // position lost), so only the other positions are checked.
-        let mut only: Option<usize> = None;
-        let mut cuts = 0;
         for pos in 0..n {
             let now = self.at(line, pos);
             let before = self.seen[line * n + pos];
             if now != before {
-                cuts += 1;
-                only = Some(pos);
                 self.cut(line, pos, before & !now, now);
                 self.seen[line * n + pos] = now;
                 if self.live[line] == 0 {
@@ -498,16 +487,7 @@ impl<'t> Engine<'t> {
             }
         }
         let words = self.own_of(line).map_or(w, |o| o.words);
-        let skip = if cuts == 1 && self.checked >> line & 1 == 1 {
-            only
-        } else {
-            None
-        };
-        self.checked |= 1 << line;
         for pos in 0..n {
-            if Some(pos) == skip {
-                continue;
-            }
             let now = self.at(line, pos);
             let mut keep = now;
             let mut m = now;
@@ -572,7 +552,6 @@ impl<'t> Engine<'t> {
     /// Keeps in `line` only the lines whose values, read either way, are at least `least`
     /// (a key of [`key`]).
     fn keep_from(&mut self, line: usize, least: u32) {
-        self.checked &= !(1 << line);
         self.narrow(line, |e, wi, old| {
             let mut new = old;
             let mut m = old;
