@@ -19,10 +19,10 @@
 //! when the search backs past it: the words to cut and to scan shrink fourfold or more.
 //!
 //! The propagation is costly per node (a line holds up to 3,015 words of 64 lines at n = 7,
-//! 62,146 at n = 8, whose table takes 139 MB, and 1,448,722 at n = 9, 4.6 GB), but it cuts the tree by orders of magnitude
-//! (docs/tank.md: 8,411 nodes where the line search visits 60 million on the same first
-//! rows), and givens cut it further: it is the method for puzzles with givens, where the line
-//! search loses its symmetry reduction.
+//! 62,146 at n = 8, whose table takes 139 MB, and 1,448,722 at n = 9, 4.6 GB), but it cuts
+//! the tree by orders of magnitude (docs/tank.md: 8,411 nodes where the line search visits
+//! 60 million on the same first rows), and givens cut it further: it is the method for
+//! puzzles with givens, where the line search loses its symmetry reduction.
 //!
 //! Symmetry: without givens the search starts from the line search's first rows (each least
 //! among the edge readings that start at the top corners) and reports each orbit of the
@@ -39,8 +39,8 @@ use crate::guard;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The largest side. The table of 9 holds 92,718,159 lines (4.6 GB of supports; a run takes
-/// about 13 GB); that of 10 would hold 2,410,237,577 (about 160 GB).
+/// The largest side. The table of 9 holds 92,718,159 lines (4.6 GB of supports; runs measured
+/// 5.4 to 8.7 GB at their peak); that of 10 would hold 2,410,237,577 (about 160 GB).
 pub const MAX_GAC_SIDE: usize = 9;
 
 /// How many cubes the root is cut into, at least (when the tree is that wide).
@@ -142,8 +142,8 @@ impl Table {
     /// The first rows of the symmetric search, n labels each, in table order: the lines that
     /// read no less forward than backward and whose every label's crossing label can begin a
     /// column. The same list, in the same order, as the line search's
-    /// ([`super::exact::first_rows`], which finds it by a search: 41 s at 9, where this pass
-    /// takes about one), so that `--part K/N` names the same first rows under both methods.
+    /// ([`super::exact::first_rows`], which finds it by a search: 12 s at 9, where this pass
+    /// takes 2 s), so that `--part K/N` names the same first rows under both methods.
     fn first_rows(&self, lines: &Lines) -> Vec<u8> {
         let n = self.n;
         let starts = |l: u8| lines.mask[0] >> lines.cross[l as usize] & 1 == 1;
