@@ -572,12 +572,12 @@ impl<'t> Engine<'t> {
     /// no less than it either way: a board whose top row is not least among its eight edge
     /// readings does not lead its orbit ([`super::exact::orbit_for`]), so none is lost.
     /// Propagates; false if nothing is left.
-    fn lead(&mut self, top: &[(usize, usize)]) -> bool {
+    fn lead(&mut self, top: &[u8]) -> bool {
         let n = self.t.n;
-        for &(cell, l) in top {
+        for (cell, &l) in top.iter().enumerate() {
             self.dom[cell] &= 1 << l;
         }
-        let least = key(top.iter().map(|&(_, l)| self.t.value[l]));
+        let least = key(top.iter().map(|&l| self.t.value[l as usize]));
         for line in [n - 1, n, 2 * n - 1] {
             self.keep_from(line, least);
             if self.live[line] == 0 {
@@ -774,12 +774,7 @@ pub fn search(
             let k = first + j * step;
             let mark = e.mark();
             let reached = if symmetric {
-                let top: Vec<(usize, usize)> = firsts[k * n..][..n]
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &l)| (j, l as usize))
-                    .collect();
-                e.lead(&top)
+                e.lead(&firsts[k * n..][..n])
             } else {
                 branches[k].iter().all(|&(c, l)| e.decide(c, l))
             };
