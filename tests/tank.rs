@@ -538,7 +538,7 @@ fn givens_on_six_by_six_keep_the_boards_that_show_them() {
 /// Every board of side n by the consistent search (`--method gac`), each reached once.
 fn all_boards_gac(n: usize, givens: &[(usize, usize, u32)]) -> BTreeSet<Board> {
     let mut out = BTreeSet::new();
-    let found = gac::search(n, None, givens, |b| {
+    let found = gac::search(n, None, givens, &[], |b| {
         assert!(out.insert(b.to_vec()), "a board reached twice");
         true
     });
@@ -568,7 +568,7 @@ fn the_parts_of_the_consistent_search_add_up_to_the_whole() {
         let mut boards = BTreeSet::new();
         let mut total = 0;
         for k in 0..parts {
-            let found = gac::search(n, Some((k, parts)), &[], |b| {
+            let found = gac::search(n, Some((k, parts)), &[], &[], |b| {
                 assert!(boards.insert(b.to_vec()), "a board seen by two parts");
                 true
             });
@@ -581,15 +581,89 @@ fn the_parts_of_the_consistent_search_add_up_to_the_whole() {
     }
 }
 
+/// On the boards a symmetry maps onto themselves (`--symmetry` with `--method gac`), the
+/// consistent search finds exactly the line search's boards that the symmetry fixes (each
+/// symmetry written out here as a map of boards), on sides 4 to 6; through the runner it
+/// counts them with the scope said; and on 7×7, which has no board, it finds none.
+#[test]
+fn the_consistent_search_on_symmetric_boards_finds_the_symmetric_ones() {
+    use quandary::geometry::Symmetry;
+    let image = |g: Symmetry, b: &Board| -> Board {
+        let n = b.len();
+        (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| match g {
+                        Symmetry::QuarterTurn => b[n - 1 - j][i],
+                        Symmetry::HalfTurn => b[n - 1 - i][n - 1 - j],
+                        Symmetry::Transpose => b[j][i],
+                        Symmetry::Mirror => b[i][n - 1 - j],
+                        _ => unreachable!("not a generator used here"),
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let groups: [(Symmetric, &[Symmetry]); 5] = [
+        (Symmetric::D4, &[Symmetry::Transpose, Symmetry::Mirror]),
+        (Symmetric::Rot90, &[Symmetry::QuarterTurn]),
+        (Symmetric::Rot180, &[Symmetry::HalfTurn]),
+        (Symmetric::Diagonal, &[Symmetry::Transpose]),
+        (Symmetric::Mirror, &[Symmetry::Mirror]),
+    ];
+    for n in 4..=6 {
+        let all = all_boards_exact(n);
+        for (group, generators) in groups {
+            let want: BTreeSet<Board> = all
+                .iter()
+                .filter(|b| generators.iter().all(|&g| image(g, b) == **b))
+                .cloned()
+                .collect();
+            let mut got = BTreeSet::new();
+            let found = gac::search(n, None, &[], generators, |b| {
+                assert!(got.insert(b.to_vec()), "a board reached twice");
+                true
+            });
+            assert!(found.complete);
+            assert!(!found.by_first_rows);
+            assert_eq!(got, want, "n = {n}, {group:?}");
+            let t = Tank::new(n as i64).unwrap();
+            let counted = run::<TankAttack>(
+                &t,
+                &Options {
+                    method: Method::Gac,
+                    symmetry: Some(group),
+                    ..Options::default()
+                },
+                Query::Count,
+                &Limits::none(),
+            )
+            .unwrap();
+            let scope = counted
+                .in_scope
+                .as_ref()
+                .expect("a count among symmetric boards only");
+            assert_eq!(scope.count, Some(want.len() as u128), "n = {n}, {group:?}");
+        }
+    }
+    // Half-turn symmetric: all thirteen of 6×6.
+    assert_eq!(all_boards_exact(6).len(), 13);
+    for generators in [&[Symmetry::QuarterTurn][..], &[Symmetry::Mirror]] {
+        let found = gac::search(7, None, &[], generators, |_| true);
+        assert!(found.complete);
+        assert_eq!(found.count, 0, "{generators:?}");
+    }
+}
+
 /// A complete run has searched every cube of its part; one stopped at its first board has not.
 #[test]
 fn the_consistent_search_says_how_far_it_got() {
-    let whole = gac::search(5, None, &[], |_| true);
+    let whole = gac::search(5, None, &[], &[], |_| true);
     assert!(whole.complete);
     assert_eq!((whole.cubes, whole.cubes_done), (378, 378));
-    let part = gac::search(5, Some((2, 7)), &[], |_| true);
+    let part = gac::search(5, Some((2, 7)), &[], &[], |_| true);
     assert_eq!(part.cubes_done, 54, "first rows 3, 10, ..., 374 of 378");
-    let first = gac::search(6, None, &[], |_| false);
+    let first = gac::search(6, None, &[], &[], |_| false);
     assert!(!first.complete);
     assert_eq!(first.count, 1);
     assert!(

@@ -29,12 +29,15 @@
 //! square's symmetries once, from its leading board, with all its images, as the line search
 //! does. At each first row the other edges (the bottom row, the first and last columns) keep
 //! only the lines that read no less than the top row either way, so the readings are compared
-//! while filling, through the tables. With givens every
-//! board is searched and counted as itself, and the root's first branchings are the cubes.
+//! while filling, through the tables. With givens, or on the boards a symmetry maps onto
+//! themselves (each cell tied to its images: same labels, crossed where rows become columns),
+//! every board is searched and counted as itself, and the root's first branchings are the
+//! cubes.
 //! The cubes are shared by the cores and split by `--part K/N` (cubes K, K + N, ...), so the
 //! parts' counts add up to the whole.
 
 use super::lines::Lines;
+use crate::geometry::{Grid, Symmetry};
 use crate::guard;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -189,10 +192,81 @@ fn key(values: impl Iterator<Item = u32>) -> u32 {
     values.fold(0, |k, v| k << 3 | (v - 1))
 }
 
+/// What the symmetries a board must have tie together. A symmetry maps each line onto a line,
+/// read the same way or reversed, and its labels (each line's own terms: hits along it) onto
+/// the image's; so a cell's labels are its image cell's (crossed, as a row reads them, when
+/// rows become columns), two lines one maps onto the other unreversed carry the same word,
+/// and a line mapped onto itself reversed reads the same both ways.
+#[derive(Default)]
+struct Ties {
+    /// Per cell, its images, each with whether it reads the cell's labels crossed; empty
+    /// when the boards need have no symmetry.
+    cells: Vec<Vec<(usize, bool)>>,
+    /// Per line (rows 0..n, then columns), the lines that carry the same word.
+    same: Vec<Vec<usize>>,
+    /// The lines that read the same both ways.
+    palindromes: Vec<usize>,
+}
+
+impl Ties {
+    fn new(n: usize, symmetry: &[Symmetry]) -> Ties {
+        if symmetry.is_empty() {
+            return Ties::default();
+        }
+        let grid = Grid::square(n);
+        let cells = (0..n * n)
+            .map(|c| {
+                symmetry
+                    .iter()
+                    .map(|&g| (grid.index(grid.map(g, grid.cell(c))), g.swaps_axes()))
+                    .collect()
+            })
+            .collect();
+        // A line's cells, in its order: row k is line k, column k line n + k.
+        let cell_of = |line: usize, p: usize| {
+            if line < n {
+                (line, p)
+            } else {
+                (p, line - n)
+            }
+        };
+        let mut same = vec![Vec::new(); 2 * n];
+        let mut palindromes = Vec::new();
+        for &g in symmetry {
+            for line in 0..2 * n {
+                let images: Vec<(usize, usize)> =
+                    (0..n).map(|p| grid.map(g, cell_of(line, p))).collect();
+                let image = if images.iter().all(|c| c.0 == images[0].0) {
+                    images[0].0
+                } else {
+                    n + images[0].1
+                };
+                let forward = (0..n).all(|p| cell_of(image, p) == images[p]);
+                if forward && image != line {
+                    for (a, b) in [(line, image), (image, line)] {
+                        if !same[a].contains(&b) {
+                            same[a].push(b);
+                        }
+                    }
+                } else if !forward && image == line && !palindromes.contains(&line) {
+                    palindromes.push(line);
+                }
+            }
+        }
+        Ties {
+            cells,
+            same,
+            palindromes,
+        }
+    }
+}
+
 /// One worker's state: the domains, and per line the lines still possible.
 #[derive(Clone)]
 struct Engine<'t> {
     t: &'t Table,
+    /// What the symmetries the boards must have tie together.
+    ties: &'t Ties,
     /// Per cell, row-major: its labels (row terms).
     dom: Vec<u128>,
     /// Per line (rows 0..n, then columns) and position: the labels last propagated.
@@ -255,7 +329,7 @@ struct Mark {
 }
 
 impl<'t> Engine<'t> {
-    fn new(t: &'t Table, allowed: &[u128]) -> Engine<'t> {
+    fn new(t: &'t Table, allowed: &[u128], ties: &'t Ties) -> Engine<'t> {
         let (n, w) = (t.n, t.words);
         let all = u128::MAX >> (128 - t.labels);
         let mut bits = vec![u64::MAX; 2 * n * w];
@@ -266,6 +340,7 @@ impl<'t> Engine<'t> {
         guard::charge((bits.len() * 8 + 2 * n * n * t.labels * 4) as u64);
         Engine {
             t,
+            ties,
             dom: allowed.iter().map(|&a| a & all).collect(),
             seen: vec![all; 2 * n * n],
             bits,
@@ -477,6 +552,24 @@ impl<'t> Engine<'t> {
             }
         }
         let base = line * w;
+        // Lines a symmetry makes carry the same word keep what both have (while both read
+        // the shared table: an own table numbers its lines apart).
+        let ties = self.ties;
+        if self.own[line].is_none() {
+            for &other in &ties.same[line] {
+                if self.own[other].is_some() {
+                    continue;
+                }
+                let before = self.trail.len();
+                self.narrow(other, |e, wi, old| old & e.bits[base + wi]);
+                if self.live[other] == 0 {
+                    return false;
+                }
+                if self.trail.len() != before {
+                    *dirty |= 1 << other;
+                }
+            }
+        }
         let live = self.live[line] as usize;
         if live >= OWN_FROM_WORDS {
             let set: usize = (0..live)
@@ -511,16 +604,44 @@ impl<'t> Engine<'t> {
             }
             if keep != now {
                 self.seen[line * n + pos] = keep;
-                if line < n {
+                let cell = if line < n {
                     self.dom[line * n + pos] = keep;
                     *dirty |= 1 << (n + pos);
+                    line * n + pos
                 } else {
                     self.dom[pos * n + line - n] = t.crossed(keep);
                     *dirty |= 1 << pos;
-                }
+                    pos * n + line - n
+                };
+                self.tie(cell, dirty);
             }
         }
         true
+    }
+
+    /// Narrows the images of `cell` under the boards' symmetries to what its labels allow
+    /// there, and theirs in turn; the lines of every cell narrowed are added to `dirty`.
+    fn tie(&mut self, cell: usize, dirty: &mut u64) {
+        if self.ties.cells.is_empty() {
+            return;
+        }
+        let n = self.t.n;
+        let mut stack = vec![cell];
+        while let Some(c) = stack.pop() {
+            for &(image, crossed) in &self.ties.cells[c] {
+                let labels = if crossed {
+                    self.t.crossed(self.dom[c])
+                } else {
+                    self.dom[c]
+                };
+                let new = self.dom[image] & labels;
+                if new != self.dom[image] {
+                    self.dom[image] = new;
+                    *dirty |= 1 << (image / n) | 1 << (n + image % n);
+                    stack.push(image);
+                }
+            }
+        }
     }
 
     /// Propagates from the dirty lines (bit k: row k, bit n + k: column k) until nothing
@@ -591,7 +712,9 @@ impl<'t> Engine<'t> {
     fn decide(&mut self, cell: usize, label: usize) -> bool {
         let n = self.t.n;
         self.dom[cell] &= 1 << label;
-        self.dom[cell] != 0 && self.propagate(1 << (cell / n) | 1 << (n + cell % n))
+        let mut dirty = 1 << (cell / n) | 1 << (n + cell % n);
+        self.tie(cell, &mut dirty);
+        self.dom[cell] != 0 && self.propagate(dirty)
     }
 
     fn board(&self) -> Vec<Vec<u32>> {
@@ -688,12 +811,14 @@ pub struct Outcome {
 }
 
 /// The consistent search on side n (2 ≤ n ≤ [`MAX_GAC_SIDE`]) with givens (row, column,
-/// value), 0-based. `on_board` sees every legal board; returning false stops the search.
+/// value), 0-based, over the boards that each of `symmetry` maps onto themselves (all boards
+/// when it is empty). `on_board` sees every legal board; returning false stops the search.
 /// `part` = (k, parts) runs only the cubes k, k + parts, ... of the root's cut.
 pub fn search(
     n: usize,
     part: Option<(usize, usize)>,
     givens: &[(usize, usize, u32)],
+    symmetry: &[Symmetry],
     on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
 ) -> Outcome {
     assert!(
@@ -708,18 +833,42 @@ pub fn search(
             .filter(|&l| t.value[l] == v)
             .fold(0, |m, l| m | 1 << l);
     }
-    let mut root = Engine::new(&t, &allowed);
+    // A symmetric board's cell holds, at its image, the same labels (read crossed when the
+    // symmetry turns rows into columns: row hits become column hits).
+    let ties = Ties::new(n, symmetry);
+    let mut root = Engine::new(&t, &allowed, &ties);
     let lines = t.lines;
+    // Without givens or symmetry the cubes are the first rows of the symmetric reduction.
+    let by_first_rows = givens.is_empty() && symmetry.is_empty();
     let mut outcome = Outcome {
         count: 0,
         complete: true,
         cubes: 0,
         cubes_done: 0,
-        by_first_rows: givens.is_empty(),
+        by_first_rows,
         nodes: 1,
         lines,
     };
-    if !root.propagate((1 << (2 * n)) - 1) {
+    let mut dirty = (1 << (2 * n)) - 1;
+    for c in 0..n * n {
+        root.tie(c, &mut dirty);
+    }
+    for &line in &ties.palindromes {
+        root.narrow(line, |_, wi, old| {
+            let mut new = old;
+            let mut m = old;
+            while m != 0 {
+                let b = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let w = &t.labels_of[(wi * 64 + b) * n..][..n];
+                if (0..n / 2).any(|p| w[p] != w[n - 1 - p]) {
+                    new &= !(1 << b);
+                }
+            }
+            new
+        });
+    }
+    if !root.propagate(dirty) {
         outcome.cubes = 1;
         outcome.cubes_done = 1;
         return outcome;
@@ -727,16 +876,16 @@ pub fn search(
     // Without givens, the line search's first rows are the cubes (each least among the
     // readings that start at the top corners) and each orbit is reported once, from its
     // leading board, with all its images: the symmetric reduction of the line search, here
-    // checked at the boards only. With givens, the root's first levels: nodes widened level
-    // by level until there are enough or nothing is left to widen.
+    // checked at the boards only. With givens or a symmetry the boards must have, the root's
+    // first levels: nodes widened level by level until there are enough or nothing is left to
+    // widen, and every board is counted as itself.
     // The first rows stay packed, n labels each: at 9 there are 46 million of them.
-    let symmetric = givens.is_empty();
-    let (firsts, branches) = if symmetric {
+    let (firsts, branches) = if by_first_rows {
         (t.first_rows(&automaton), Vec::new())
     } else {
         (Vec::new(), widen(&mut root))
     };
-    let all_cubes = if symmetric {
+    let all_cubes = if by_first_rows {
         firsts.len() / n
     } else {
         branches.len()
@@ -773,7 +922,7 @@ pub fn search(
             }
             let k = first + j * step;
             let mark = e.mark();
-            let reached = if symmetric {
+            let reached = if by_first_rows {
                 e.lead(&firsts[k * n..][..n])
             } else {
                 branches[k].iter().all(|&(c, l)| e.decide(c, l))
@@ -781,7 +930,7 @@ pub fn search(
             if reached {
                 let more = e.search(&mut |leaf| {
                     let board = leaf.board();
-                    let boards = if symmetric {
+                    let boards = if by_first_rows {
                         super::exact::orbit_for(&board).unwrap_or_default()
                     } else {
                         vec![board]

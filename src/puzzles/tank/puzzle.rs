@@ -133,10 +133,11 @@ impl Puzzle for TankAttack {
         let t = Tank::parse(word)?.with_givens(&options.fix)?;
         parse_mark(&options.mark, t.n)?;
         if parse_part(&options.part)?.is_some()
-            && (options.method == Method::Sat || options.symmetry.is_some())
+            && (options.method == Method::Sat
+                || (options.symmetry.is_some() && options.method != Method::Gac))
         {
             return Err(Error::input(
-                "--part splits the exact search: it cannot go with --method sat or --symmetric",
+                "--part splits the exact or the consistent search: it cannot go with --method sat, nor with --symmetry unless --method gac",
             ));
         }
         if options.method == Method::Gac && !(2..=gac::MAX_GAC_SIDE).contains(&t.n) {
@@ -289,7 +290,10 @@ impl Puzzle for TankAttack {
         _limits: &Limits,
     ) -> Option<Result<Exact<Board>>> {
         let consistent = consistent_search(t, o);
-        let applies = (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && o.symmetry.is_none();
+        // A symmetry the boards must have: the consistent search ties the cells to their
+        // images; the line search has no such restriction (SAT answers).
+        let applies =
+            (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && (o.symmetry.is_none() || consistent);
         let part = parse_part(&o.part).ok().flatten();
         let wanted = consistent
             || o.method == Method::Exact
@@ -301,8 +305,11 @@ impl Puzzle for TankAttack {
             Query::Count | Query::Forced => None,
             _ => return None,
         };
-        // Forced cells over the whole space only (a part's agreement is not the answer).
-        if !(applies && wanted) || (query == Query::Forced && part.is_some()) {
+        // Forced cells over the whole space only (a part's agreement is not the answer, nor
+        // that of the symmetric boards: SAT answers there, saying so).
+        if !(applies && wanted)
+            || (query == Query::Forced && (part.is_some() || o.symmetry.is_some()))
+        {
             return None;
         }
         let mut boards: Vec<Board> = Vec::new();
@@ -325,7 +332,8 @@ impl Puzzle for TankAttack {
         };
         // What each search splits into parts, and how many it has in all.
         let (count, complete, method, details, (search, pieces, total)) = if consistent {
-            let out = gac::search(t.n, part, &t.givens, on_board);
+            let generators = o.symmetry.map_or(&[][..], |g| g.generators());
+            let out = gac::search(t.n, part, &t.givens, generators, on_board);
             let pieces = if out.by_first_rows {
                 "the orbits led by its first rows"
             } else {
@@ -358,6 +366,11 @@ impl Puzzle for TankAttack {
                 total.map_or("all".to_string(), |c| c.to_string())
             )
         });
+        let scope = match (o.symmetry, scope) {
+            (Some(g), Some(part)) => Some(format!("{}, {part}", g.describe())),
+            (Some(g), None) => Some(g.describe().to_string()),
+            (None, scope) => scope,
+        };
         let status = if complete {
             if count == 0 {
                 Status::Infeasible
