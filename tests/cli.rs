@@ -540,6 +540,55 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
         v.get("unique").is_none() && v["in_scope"]["unique"] == true,
         "{v}"
     );
+    // The consistent search on symmetric boards, whole and in parts: three mirror-symmetric
+    // boards of 6×6, never a count of the whole space.
+    let (code, stdout, _) = quandary(&[
+        "tank",
+        "count",
+        "6",
+        "--symmetry",
+        "mirror",
+        "--method",
+        "gac",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v = one_json(&stdout);
+    assert_eq!(v["scope"], "mirror-symmetric boards");
+    assert_eq!(v["in_scope"]["count"], 3);
+    assert_eq!(v["stats"]["method"], "consistent search");
+    assert!(v.get("count").is_none(), "{v}");
+    let (code, stdout, _) = quandary(&[
+        "tank",
+        "count",
+        "6",
+        "--symmetry",
+        "mirror",
+        "--method",
+        "gac",
+        "--part",
+        "1/2",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("[among mirror-symmetric boards, part 1 of 2 of the consistent search"),
+        "{stdout}"
+    );
+    // --part splits a search of ours, not SAT's.
+    let (code, _, stderr) = quandary(&[
+        "tank",
+        "count",
+        "6",
+        "--symmetry",
+        "mirror",
+        "--part",
+        "1/2",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--part") && stderr.contains("--symmetry"),
+        "{stderr}"
+    );
 
     // 7×7 has a 15-hole packing, none of them half-turn symmetric: no claim about the optimum.
     let reach = [

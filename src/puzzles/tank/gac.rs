@@ -556,7 +556,7 @@ impl<'t> Engine<'t> {
         // the shared table: an own table numbers its lines apart).
         let ties = self.ties;
         if self.own[line].is_none() {
-            for &other in &ties.same[line] {
+            for &other in ties.same.get(line).map_or(&[][..], Vec::as_slice) {
                 if self.own[other].is_some() {
                     continue;
                 }
