@@ -542,33 +542,26 @@ fn a_restricted_search_never_answers_for_the_whole_space() {
     );
     // The consistent search on symmetric boards, whole and in parts: three mirror-symmetric
     // boards of 6×6, never a count of the whole space.
-    let (code, stdout, _) = quandary(&[
-        "tank",
-        "count",
-        "6",
-        "--symmetry",
-        "mirror",
-        "--method",
-        "gac",
-        "--json",
-    ]);
+    let mirror = |more: &[&str]| {
+        let words = [
+            "tank",
+            "count",
+            "6",
+            "--symmetry",
+            "mirror",
+            "--method",
+            "gac",
+        ];
+        quandary(&[&words[..], more].concat())
+    };
+    let (code, stdout, _) = mirror(&["--json"]);
     assert_eq!(code, 0);
     let v = one_json(&stdout);
     assert_eq!(v["scope"], "mirror-symmetric boards");
     assert_eq!(v["in_scope"]["count"], 3);
     assert_eq!(v["stats"]["method"], "consistent search");
     assert!(v.get("count").is_none(), "{v}");
-    let (code, stdout, _) = quandary(&[
-        "tank",
-        "count",
-        "6",
-        "--symmetry",
-        "mirror",
-        "--method",
-        "gac",
-        "--part",
-        "1/2",
-    ]);
+    let (code, stdout, _) = mirror(&["--part", "1/2"]);
     assert_eq!(code, 0);
     assert!(
         stdout.contains("[among mirror-symmetric boards, part 1 of 2 of the consistent search"),

@@ -670,21 +670,30 @@ impl<'t> Engine<'t> {
             .min_by_key(|&c| self.dom[c].count_ones())
     }
 
-    /// Keeps in `line` only the lines whose values, read either way, are at least `least`
-    /// (a key of [`key`]).
-    fn keep_from(&mut self, line: usize, least: u32) {
+    /// Keeps in `line` only the feasible lines (by their place in the table) that `keep`
+    /// accepts.
+    fn keep_lines(&mut self, line: usize, keep: impl Fn(usize) -> bool) {
         self.narrow(line, |e, wi, old| {
             let mut new = old;
             let mut m = old;
             while m != 0 {
                 let b = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let (fwd, back) = e.t.keys[e.t.id(e.own_of(line), wi * 64 + b)];
-                if fwd < least || back < least {
+                if !keep(e.t.id(e.own_of(line), wi * 64 + b)) {
                     new &= !(1 << b);
                 }
             }
             new
+        });
+    }
+
+    /// Keeps in `line` only the lines whose values, read either way, are at least `least`
+    /// (a key of [`key`]).
+    fn keep_from(&mut self, line: usize, least: u32) {
+        let t = self.t;
+        self.keep_lines(line, |q| {
+            let (forward, backward) = t.keys[q];
+            forward >= least && backward >= least
         });
     }
 
@@ -854,18 +863,9 @@ pub fn search(
         root.tie(c, &mut dirty);
     }
     for &line in &ties.palindromes {
-        root.narrow(line, |_, wi, old| {
-            let mut new = old;
-            let mut m = old;
-            while m != 0 {
-                let b = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let w = &t.labels_of[(wi * 64 + b) * n..][..n];
-                if (0..n / 2).any(|p| w[p] != w[n - 1 - p]) {
-                    new &= !(1 << b);
-                }
-            }
-            new
+        root.keep_lines(line, |q| {
+            let w = &t.labels_of[q * n..][..n];
+            (0..n / 2).all(|p| w[p] == w[n - 1 - p])
         });
     }
     if !root.propagate(dirty) {
