@@ -195,16 +195,16 @@ fn key(values: impl Iterator<Item = u32>) -> u32 {
 /// What the symmetries a board must have tie together. A symmetry maps each line onto a line,
 /// read the same way or reversed, and its labels (each line's own terms: hits along it) onto
 /// the image's; so a cell's labels are its image cell's (crossed, as a row reads them, when
-/// rows become columns), two lines one maps onto the other unreversed carry the same word,
-/// and a line mapped onto itself reversed reads the same both ways.
+/// rows become columns), and a line mapped onto itself reversed reads the same both ways.
+/// (Two lines mapped one onto the other need no tie of their own: their cells are tied, and a
+/// line's set of feasible lines is what its cells allow. Kept equal through the table as well,
+/// they gave the same nodes on 7×7 and on the mirror-symmetric boards of 8×8.)
 #[derive(Default)]
 struct Ties {
     /// Per cell, its images, each with whether it reads the cell's labels crossed; empty
     /// when the boards need have no symmetry.
     cells: Vec<Vec<(usize, bool)>>,
-    /// Per line (rows 0..n, then columns), the lines that carry the same word.
-    same: Vec<Vec<usize>>,
-    /// The lines that read the same both ways.
+    /// The lines (rows 0..n, then columns) that read the same both ways.
     palindromes: Vec<usize>,
 }
 
@@ -230,34 +230,17 @@ impl Ties {
                 (p, line - n)
             }
         };
-        let mut same = vec![Vec::new(); 2 * n];
         let mut palindromes = Vec::new();
         for &g in symmetry {
             for line in 0..2 * n {
-                let images: Vec<(usize, usize)> =
-                    (0..n).map(|p| grid.map(g, cell_of(line, p))).collect();
-                let image = if images.iter().all(|c| c.0 == images[0].0) {
-                    images[0].0
-                } else {
-                    n + images[0].1
-                };
-                let forward = (0..n).all(|p| cell_of(image, p) == images[p]);
-                if forward && image != line {
-                    for (a, b) in [(line, image), (image, line)] {
-                        if !same[a].contains(&b) {
-                            same[a].push(b);
-                        }
-                    }
-                } else if !forward && image == line && !palindromes.contains(&line) {
+                let onto_itself_reversed =
+                    (0..n).all(|p| grid.map(g, cell_of(line, p)) == cell_of(line, n - 1 - p));
+                if onto_itself_reversed && !palindromes.contains(&line) {
                     palindromes.push(line);
                 }
             }
         }
-        Ties {
-            cells,
-            same,
-            palindromes,
-        }
+        Ties { cells, palindromes }
     }
 }
 
@@ -552,24 +535,6 @@ impl<'t> Engine<'t> {
             }
         }
         let base = line * w;
-        // Lines a symmetry makes carry the same word keep what both have (while both read
-        // the shared table: an own table numbers its lines apart).
-        let ties = self.ties;
-        if self.own[line].is_none() {
-            for &other in ties.same.get(line).map_or(&[][..], Vec::as_slice) {
-                if self.own[other].is_some() {
-                    continue;
-                }
-                let before = self.trail.len();
-                self.narrow(other, |e, wi, old| old & e.bits[base + wi]);
-                if self.live[other] == 0 {
-                    return false;
-                }
-                if self.trail.len() != before {
-                    *dirty |= 1 << other;
-                }
-            }
-        }
         let live = self.live[line] as usize;
         if live >= OWN_FROM_WORDS {
             let set: usize = (0..live)
