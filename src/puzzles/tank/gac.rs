@@ -778,7 +778,8 @@ pub struct Outcome {
     /// Whether the cubes are the line search's first rows (no givens: each orbit of the
     /// square's symmetries searched from its leading board) rather than the root's branches.
     pub by_first_rows: bool,
-    /// Search nodes visited.
+    /// Search nodes visited (when a time limit stopped the run: the root's and those of the
+    /// cubes each worker left, not of the cube it was stopped in).
     pub nodes: u64,
     /// Feasible lines of the side (the table's size).
     pub lines: usize,
@@ -915,6 +916,8 @@ pub fn search(
                 }
             }
             e.back(&mark);
+            // Counted cube by cube: a time limit unwinds the worker from inside a cube.
+            nodes.fetch_add(std::mem::take(&mut e.nodes), Ordering::Relaxed);
             if stopped.load(Ordering::Relaxed) {
                 // This cube may not have been searched to its end.
                 break;
@@ -925,7 +928,6 @@ pub fn search(
                 count.load(Ordering::Relaxed)
             ));
         }
-        nodes.fetch_add(e.nodes, Ordering::Relaxed);
     });
     outcome.cubes_done = done.into_inner();
     outcome.count = count.into_inner();
