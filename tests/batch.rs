@@ -616,6 +616,50 @@ fn gone_within_5_s(pid: u32) -> bool {
     false
 }
 
+/// A batch's jobs run the build that runs the batch, even after its file was removed (a
+/// rebuild replaces it): the next job used to fail with "could not start".
+#[cfg(target_os = "linux")]
+#[test]
+fn a_batch_runs_on_when_its_program_file_is_replaced() {
+    let dir = scratch("replaced");
+    let program = dir.join("quandary-copy");
+    std::fs::copy(BIN, &program).unwrap();
+    let file = dir.join("two.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"id":"long","puzzle":"tank","query":"count","args":["30"],"time_limit":3}"#,
+            "\n",
+            r#"{"id":"quick","puzzle":"tank","query":"count","args":["5"]}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let mut batch = Command::new(&program)
+        .args(["batch", s(&file), "--jobs", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut started = false;
+    for _ in 0..100 {
+        if !children_of(batch.id()).is_empty() {
+            started = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(started, "the batch started its first job");
+    std::fs::remove_file(&program).unwrap();
+    batch.wait().unwrap();
+    let results = lines(&dir.join("two.results.jsonl"));
+    assert_eq!(results.len(), 2);
+    let quick = results.iter().find(|r| r["id"] == "quick").unwrap();
+    assert_eq!(quick["status"], "solved", "{quick}");
+    assert_eq!(quick["outcome"]["count"], 2, "{quick}");
+}
+
 /// A second batch on a results file that a batch is writing is refused (it would run every
 /// job again and interleave its lines); a batch killed with SIGKILL takes its running job
 /// with it.

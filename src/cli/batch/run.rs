@@ -175,6 +175,17 @@ pub(super) fn kill_group(child: &mut std::process::Child) {
     let _ = child.kill();
 }
 
+/// This program, to run a job: on Linux its own file through /proc (the very build running
+/// the batch, even when a rebuild has since replaced or removed the file at its path, which
+/// left a long batch's next job unable to start), elsewhere its path.
+fn own_program() -> std::path::PathBuf {
+    let own = std::path::Path::new("/proc/self/exe");
+    if cfg!(target_os = "linux") && own.exists() {
+        return own.into();
+    }
+    std::env::current_exe().unwrap_or_else(|_| "quandary".into())
+}
+
 /// Runs one job as a child process of this program; `None` if the batch was stopped first
 /// (a signal, or the batch's own time limit `until`): the job is then not recorded, and a
 /// resume runs it again.
@@ -188,7 +199,7 @@ pub(super) fn run_job(
     // quandary in a container, say); by default this one.
     let exe = match std::env::var_os("QUANDARY_BATCH_PROGRAM") {
         Some(p) => std::path::PathBuf::from(p),
-        None => std::env::current_exe().unwrap_or_else(|_| "quandary".into()),
+        None => own_program(),
     };
     let mut cmd = Command::new(exe);
     cmd.args(&job.argv)
