@@ -690,7 +690,14 @@ quandary_probe::needs_chromium! {
         b.type_into("#words", "");
         b.type_into("#text", "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c");
         board_drawn(b, 48, "the puzz.link example drawn, its counts too");
-        for v in [">", "^", "v", "+", "#", "."] {
+        // A redraw asked for just after a click (the typing pausing, say) keeps the click:
+        // the second request reads the input once the click's change is written back.
+        b.run("document.querySelector('#board [data-at=\"cell 4,1\"]').dispatchEvent(new MouseEvent('click', {bubbles: true})); sketch();");
+        b.wait_for(
+            "const e = document.querySelector('#board [data-at=\"cell 4,1\"]'); return document.getElementById('board').dataset.seq === String(sketchSeq) && e !== null && e.dataset.value === '>'",
+            "the click kept under a redraw asked for at once",
+        );
+        for v in ["^", "v", "+", "#", "."] {
             click_place(b, "cell 4,1", v);
         }
         // With `unique --difficulty` ticked, the workbench's other checks (count, forced),
