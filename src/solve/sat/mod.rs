@@ -24,6 +24,37 @@ struct Sink<'a> {
     extra: Option<i32>,
     clauses: &'a mut usize,
     log: &'a mut Option<super::proof::ClauseLog>,
+    /// For an encoding made while a search answers (the objective's bound), where the guard
+    /// stops nothing for time: when to give up part-way ([`Until`]).
+    until: Option<Until>,
+}
+
+/// When an encoding made during a search stops: at the search's deadline or a raised flag,
+/// read every [`Until::EVERY`] clauses. It stops by answering the encoder "out of memory" with
+/// `stopped` set, which tells the two apart.
+struct Until {
+    at: Option<Instant>,
+    flags: [Option<Arc<AtomicBool>>; 2],
+    seen: usize,
+    stopped: bool,
+}
+
+impl Until {
+    const EVERY: usize = 1024;
+
+    fn reached(&mut self) -> bool {
+        self.seen += 1;
+        if !self.seen.is_multiple_of(Until::EVERY) {
+            return false;
+        }
+        let raised = self
+            .flags
+            .iter()
+            .flatten()
+            .any(|f| f.load(Ordering::Relaxed));
+        self.stopped = raised || self.at.is_some_and(|d| Instant::now() >= d);
+        self.stopped
+    }
 }
 
 impl CollectClauses for Sink<'_> {
@@ -35,6 +66,9 @@ impl CollectClauses for Sink<'_> {
         T: IntoIterator<Item = Clause>,
     {
         for cl in cl_iter {
+            if self.until.as_mut().is_some_and(Until::reached) {
+                return Err(rustsat::OutOfMemory::ExternalApi);
+            }
             crate::guard::charge(clause_bytes(cl.len()));
             let extra = self.extra;
             let lits = || cl.iter().map(|l| l.to_ipasir()).chain(extra);
@@ -149,6 +183,10 @@ pub struct SatBackend {
     /// While a guarded row is added ([`Backend::add_guarded`]): its guard, whose negation
     /// joins each clause of its encoding (a counted row keeps the guard itself).
     guard: Option<Lit>,
+    /// Whether the objective's encoding was stopped part-way by the deadline or a stop
+    /// request: its encoder's state no longer matches the clauses given, so every later solve
+    /// answers "unknown".
+    stopped_encoding: bool,
 }
 
 /// The size of a row's totalizer, terms × the smaller distance of the bound from either end
@@ -267,6 +305,7 @@ impl SatBackend {
             puzzle_watcher: None,
             watching: false,
             guard: None,
+            stopped_encoding: false,
         };
         if n > 0 {
             // Make sure CaDiCaL knows every model variable, even unconstrained ones.
@@ -316,6 +355,9 @@ impl SatBackend {
     /// One solve of CaDiCaL under `assumptions`, counted as a new solve, so that its deadline
     /// measures pauses within it only.
     fn engine_solve(&mut self, assumptions: &[Lit]) -> Option<bool> {
+        if self.stopped_encoding {
+            return None;
+        }
         self.pauses.solves.fetch_add(1, Ordering::Relaxed);
         let name = self.naming;
         self.solver
@@ -352,6 +394,7 @@ impl SatBackend {
                 extra,
                 clauses: &mut self.clauses,
                 log: &mut self.log,
+                until: None,
             },
             &mut self.vars,
         )
@@ -607,6 +650,9 @@ impl Backend for SatBackend {
     }
 
     fn objective_at_most(&mut self, bound: i64) -> Option<Vec<Lit>> {
+        if self.stopped_encoding {
+            return Some(Vec::new());
+        }
         if self.prepared.is_none() {
             let obj = self.objective.as_ref()?;
             let sign = match obj.direction {
@@ -655,20 +701,32 @@ impl Backend for SatBackend {
         } else {
             // sum(w * l) <= ub  <=>  sum((w / d) * l) <= floor(ub / d).
             let ub = (ub / prepared.divisor) as usize;
+            // Asked while a search answers, where the guard stops nothing for time: a large
+            // objective's encoding (a totalizer over 59×59 cells: 0.7 s) watches the
+            // deadline itself.
+            let until = Until {
+                at: self.deadline,
+                flags: [self.stop.clone(), self.cancel.clone()],
+                seen: 0,
+                stopped: false,
+            };
             let (mut sink, vars) = self.sink();
+            sink.until = Some(until);
+            let encoded = match &mut prepared.encoding {
+                ObjectiveEncoding::Unit(t) => t.encode_ub_change(ub..=ub, &mut sink, vars),
+                ObjectiveEncoding::Weighted(d) => d.encode_ub_change(ub..=ub, &mut sink, vars),
+            };
+            if encoded.is_err() {
+                if sink.until.is_some_and(|u| u.stopped) {
+                    // No bound to assume: every later solve answers "unknown".
+                    self.stopped_encoding = true;
+                    return Some(Vec::new());
+                }
+                crate::guard::out_of_memory();
+            }
             let lits = match &mut prepared.encoding {
-                ObjectiveEncoding::Unit(t) => {
-                    if t.encode_ub_change(ub..=ub, &mut sink, vars).is_err() {
-                        crate::guard::out_of_memory();
-                    }
-                    t.enforce_ub(ub).expect("encoded above")
-                }
-                ObjectiveEncoding::Weighted(d) => {
-                    if d.encode_ub_change(ub..=ub, &mut sink, vars).is_err() {
-                        crate::guard::out_of_memory();
-                    }
-                    d.enforce_ub(ub).expect("encoded above")
-                }
+                ObjectiveEncoding::Unit(t) => t.enforce_ub(ub).expect("encoded above"),
+                ObjectiveEncoding::Weighted(d) => d.enforce_ub(ub).expect("encoded above"),
             };
             Some(
                 lits.into_iter()
@@ -742,6 +800,32 @@ mod tests {
         b.steer(Some(deadline), None);
         assert_eq!(b.pauses.longest(), Duration::ZERO);
         assert_eq!(b.solve(&[]), Answer::Sat);
+    }
+
+    /// The objective's encoding, made while a search answers (where the guard stops nothing
+    /// for time), stops at the deadline part-way: no bound to assume, and every later solve
+    /// answers "unknown" (its encoder no longer matches its clauses). Without a deadline the
+    /// same bound is encoded and holds.
+    #[test]
+    fn the_objective_encoding_stops_at_the_deadline() {
+        let mut m = Model::new();
+        let x: Vec<Lit> = (0..3000).map(|i| m.var(format!("x{i}")).pos()).collect();
+        m.maximise(x.iter().map(|&l| (1, l)).collect());
+        let mut late = SatBackend::build(&m, "default", None, TOTALIZERS_IN_ALL);
+        late.set_deadline(Some(Instant::now()));
+        let started = Instant::now();
+        // At least 1000 true: a totalizer over 3000 inputs with bound 2000 of their negations.
+        assert_eq!(late.objective_at_most(-1000), Some(Vec::new()));
+        assert!(started.elapsed() < Duration::from_millis(200));
+        assert_eq!(late.solve(&[]), Answer::Unknown);
+        assert_eq!(late.objective_at_most(-1500), Some(Vec::new()));
+        assert_eq!(late.solve(&[]), Answer::Unknown);
+        let mut on_time = SatBackend::build(&m, "default", None, TOTALIZERS_IN_ALL);
+        let bound = on_time.objective_at_most(-1000).expect("reachable");
+        assert!(!bound.is_empty());
+        assert_eq!(on_time.solve(&bound), Answer::Sat);
+        let a = on_time.assignment();
+        assert!(x.iter().filter(|l| a[l.var.index()]).count() >= 1000);
     }
 
     /// Every assignment of `n` variables that satisfies every row of `m`, by brute force.
