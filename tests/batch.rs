@@ -233,6 +233,84 @@ fn merge_refutes_only_with_every_cube_and_refuses_overlaps() {
     assert!(out.contains("infeasible"), "{out}");
 }
 
+/// A search split with `--part K/N` (Tank Attack's) merges like cubes: the parts' counts add
+/// up to the direct count once every part has answered; a part missing leaves the count open
+/// and named; a part twice, or parts of two splits, are refused; a restriction the parts
+/// share (symmetric boards) is said.
+#[test]
+fn parts_merge_to_the_direct_answer_and_only_when_all_are_there() {
+    let dir = scratch("parts");
+    let results = run_jobs(&dir, "p", &["tank", "count", "6", "--part", "1..3/3"]);
+    let answers = merged(&[s(&results)]);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    let a = &answers[0];
+    assert_eq!(a["question"], "tank count 6", "{a}");
+    assert_eq!(a["status"], "solved", "{a}");
+    assert_eq!(a["count"], 13, "the direct count (tests/tank.rs): {a}");
+    assert!(a["within"].is_null(), "{a}");
+    assert!(
+        a["text"]
+            .as_str()
+            .unwrap()
+            .contains("3 parts covering the whole space"),
+        "{a}"
+    );
+    let all = std::fs::read_to_string(&results).unwrap();
+    // The result lines in the order the jobs ended: found by their parts.
+    let of_part = |k: &str| {
+        all.lines()
+            .find(|l| l.contains(&format!("\"{k}/3\"")))
+            .unwrap()
+    };
+    // Part 2 missing: an open count, at least what the others found, the part named.
+    let missing = dir.join("missing.jsonl");
+    std::fs::write(&missing, format!("{}\n{}\n", of_part("1"), of_part("3"))).unwrap();
+    let (code, out, _, _) = quandary(&["merge", s(&missing)]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("unknown"), "{out}");
+    assert!(out.contains("1 of 3 parts have no result yet (2)"), "{out}");
+    assert!(!out.contains("count 13"), "{out}");
+    // Part 1 twice (its line again under another job id): refused.
+    let mut again: Value = serde_json::from_str(of_part("1")).unwrap();
+    again["id"] = "again".into();
+    let twice = dir.join("twice.jsonl");
+    std::fs::write(&twice, format!("{all}{again}\n")).unwrap();
+    let (code, _, err, _) = quandary(&["merge", s(&twice)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("part 1/3 has two results"), "{err}");
+    // A part of another split of the same question: refused.
+    let other = run_jobs(&dir, "q", &["tank", "count", "6", "--part", "1/2"]);
+    let (code, _, err, _) = quandary(&["merge", s(&missing), s(&other)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("splits into 3 and into 2"), "{err}");
+    // The quarter-turn-symmetric boards of 6×6, in two parts: 3, among those boards only.
+    let sym = run_jobs(
+        &dir,
+        "sym",
+        &[
+            "tank",
+            "count",
+            "6",
+            "--method",
+            "gac",
+            "--symmetry",
+            "rot90",
+            "--part",
+            "1..2/2",
+        ],
+    );
+    let a = &merged(&[s(&sym)])[0];
+    assert_eq!(a["count"], 3, "{a}");
+    assert_eq!(a["within"], "quarter-turn-symmetric boards", "{a}");
+    assert!(
+        a["text"]
+            .as_str()
+            .unwrap()
+            .contains("[among quarter-turn-symmetric boards only]"),
+        "{a}"
+    );
+}
+
 #[test]
 fn batches_resume_refuse_foreign_results_and_skip_bad_lines() {
     let dir = scratch("resume");

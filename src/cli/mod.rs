@@ -270,7 +270,7 @@ pub fn command() -> Command {
     )
     .subcommand(
         Command::new("merge")
-            .about("The answers in results files of `quandary batch`; the cubes of a split question combined, after checking they cover the whole space")
+            .about("The answers in results files of `quandary batch`; the cubes (or `--part` parts) of a split question combined, after checking they cover the whole space")
             .after_help("Exit status 0 when every question is answered, 1 when some are not (a limit stopped a cube, or cubes have no result yet), 2 when results cannot be merged (cubes overlapping, results of two batches).")
             .arg(Arg::new("results").required(true).num_args(1..).value_name("RESULTS.jsonl"))
             .arg(Arg::new("jobs").long("jobs").value_name("JOBS.jsonl").help("Also check that every job of this file has a result"))

@@ -1,4 +1,4 @@
-//! Merging results: the answer of every question in results files, the cubes of a split
+//! Merging results: the answer of every question in results files, the cubes (or parts) of a split
 //! question combined into its answer after checking that they cover the whole space.
 
 use super::results::{answered, result_lines, ResultLine};
@@ -10,13 +10,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
 /// The command a result answers, without the words that only say how it ran (`--cube`,
-/// `--time-limit`, `--json`): results with the same key answer one question.
+/// `--part`, `--time-limit`, `--json`): results with the same key answer one question.
 pub fn question(argv: &[String]) -> String {
     let mut out = Vec::new();
     let mut it = argv.iter();
     while let Some(w) = it.next() {
         match w.as_str() {
-            "--cube" | "--time-limit" => {
+            "--cube" | "--part" | "--time-limit" => {
                 it.next();
             }
             "--json" => {}
@@ -110,6 +110,23 @@ fn cubed(r: &ResultLine) -> bool {
     r.outcome.report().is_some_and(|o| o.cube.is_some()) || r.argv.iter().any(|w| w == "--cube")
 }
 
+/// The part a result ran (`--part K/N`, a puzzle's own split of its search: K, K + N, ... of
+/// its pieces, as Tank Attack's exact searches take it), as (K, N); `None` if it is none.
+fn part_of(r: &ResultLine) -> Option<Result<(usize, usize)>> {
+    let k = r.argv.iter().rposition(|w| w == "--part")?;
+    let text = r.argv.get(k + 1).map_or("", |s| s.as_str());
+    let read = text
+        .split_once('/')
+        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+        .filter(|&(a, b): &(usize, usize)| a >= 1 && a <= b);
+    Some(read.ok_or_else(|| {
+        Error::input(format!(
+            "job \"{}\": --part '{text}' is not a part K/N with 1 <= K <= N",
+            r.id
+        ))
+    }))
+}
+
 /// The answers of every question among `results`, in the order of their jobs' lines.
 pub fn merge(results: &[ResultLine]) -> Result<Vec<Merged>> {
     let mut order: Vec<String> = Vec::new();
@@ -127,16 +144,26 @@ pub fn merge(results: &[ResultLine]) -> Result<Vec<Merged>> {
     for q in &order {
         let rs = &groups[q];
         let cubes = rs.iter().filter(|r| cubed(r)).count();
-        if cubes == 0 {
-            rows.extend(rs.iter().map(|r| single(q, r)));
-        } else if cubes < rs.len() {
+        let parts = rs.iter().filter(|r| part_of(r).is_some()).count();
+        if cubes > 0 && parts > 0 {
             return Err(Error::input(format!(
-                "`{q}`: {} results are cubes and {} are not: results of two different batches?",
-                cubes,
-                rs.len() - cubes
+                "`{q}`: {cubes} results are cubes and {parts} are parts (--part): one question split two ways"
             )));
-        } else {
+        }
+        let split = cubes + parts;
+        if split == 0 {
+            rows.extend(rs.iter().map(|r| single(q, r)));
+        } else if split < rs.len() {
+            return Err(Error::input(format!(
+                "`{q}`: {} results are {} and {} are not: results of two different batches?",
+                split,
+                if cubes > 0 { "cubes" } else { "parts (--part)" },
+                rs.len() - split
+            )));
+        } else if cubes > 0 {
             rows.push(combined(q, rs)?);
+        } else {
+            rows.push(by_parts(q, rs)?);
         }
     }
     Ok(rows)
@@ -288,6 +315,41 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
         });
     }
     let maximise = rs.iter().find_map(|r| facts(r).and_then(|c| c.maximise));
+    let within = rs.iter().find_map(|r| facts(r).and_then(|c| c.within));
+    let split = Split {
+        pieces: "cubes",
+        uncovered,
+        within,
+        maximise,
+        replaced,
+    };
+    Ok(finish(q, &rs, &parts, split))
+}
+
+/// How a question was split, for [`finish`].
+struct Split {
+    /// What its pieces are called ("cubes", "parts").
+    pieces: &'static str,
+    /// The share no piece's result covers, if any.
+    uncovered: Option<String>,
+    /// A restriction every piece's search had.
+    within: Option<String>,
+    maximise: Option<bool>,
+    /// Unanswered pieces replaced by finer ones.
+    replaced: usize,
+}
+
+/// The answer of a question split into pieces that cover its space (or `split.uncovered`
+/// says what they leave): `parts`, the pieces' answers (and one unknown part for the share
+/// left uncovered), combined; `rs`, their results.
+fn finish(q: &str, rs: &[&ResultLine], parts: &[Part], split: Split) -> Merged {
+    let Split {
+        pieces,
+        uncovered,
+        within,
+        maximise,
+        replaced,
+    } = split;
     let verb = rs[0].argv.get(1).map_or("", |s| s.as_str());
     let query = match verb {
         "count" => Query::Count,
@@ -297,11 +359,10 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
         _ if maximise.is_some() => Query::Optimum,
         _ => Query::First,
     };
-    let mut c = cubes::combine(query, maximise, &parts);
+    let mut c = cubes::combine(query, maximise, parts);
     c.unanswered.retain(|u| Some(u) != uncovered.as_ref());
     let total: f64 = rs.iter().map(|r| r.seconds).sum();
     let longest = rs.iter().map(|r| r.seconds).fold(0.0, f64::max);
-    let within = rs.iter().find_map(|r| facts(r).and_then(|c| c.within));
     let status = c.status.word().to_string();
     let mut text = format!("{q}: {status}");
     if let Some(v) = c.objective {
@@ -317,7 +378,7 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
         text += &format!(", unique {u}");
     }
     text += &format!(
-        " [{} cubes covering {}; {:.1} s in all, longest {:.1} s{}]",
+        " [{} {pieces} covering {}; {:.1} s in all, longest {:.1} s{}]",
         rs.len(),
         if uncovered.is_some() {
             "part of the space"
@@ -328,7 +389,7 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
         longest,
         match replaced {
             0 => String::new(),
-            n => format!("; {n} unanswered cubes replaced by finer ones"),
+            n => format!("; {n} unanswered {pieces} replaced by finer ones"),
         }
     );
     if let Some(w) = &within {
@@ -342,7 +403,7 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
             .map(|r| format!("{} ({})", r.id, r.message.as_deref().unwrap_or(&r.status)))
             .collect();
         text += &format!(
-            "; {} cubes unanswered: {}",
+            "; {} {pieces} unanswered: {}",
             c.unanswered.len(),
             why.join("; ")
         );
@@ -350,7 +411,7 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
     if let Some(share) = &uncovered {
         text += &format!("; {share} (the same batch command resumes the rest)");
     }
-    Ok(Merged {
+    Merged {
         question: q.to_string(),
         id: None,
         status,
@@ -367,7 +428,79 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
         seconds: (total * 1000.0).round() / 1000.0,
         longest,
         text,
-    })
+    }
+}
+
+/// The answer of a question split with `--part K/N`, after checking that its parts are the
+/// N parts of one split, each once: parts 1..N together are the whole search, as cubes are.
+fn by_parts(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
+    let mut of = None;
+    let mut seen: HashMap<usize, &str> = HashMap::new();
+    for r in rs {
+        let (k, n) = part_of(r).expect("a part")?;
+        match of {
+            Some(m) if m != n => {
+                return Err(Error::input(format!(
+                    "`{q}`: will not merge: its parts come from splits into {m} and into {n} (job \"{}\"): not one split",
+                    r.id
+                )))
+            }
+            _ => of = Some(n),
+        }
+        if let Some(first) = seen.insert(k, &r.id) {
+            return Err(Error::input(format!(
+                "`{q}`: will not merge: part {k}/{n} has two results (jobs \"{first}\" and \"{}\")",
+                r.id
+            )));
+        }
+    }
+    let n = of.expect("at least one part");
+    let missing: Vec<usize> = (1..=n).filter(|k| !seen.contains_key(k)).collect();
+    let uncovered = (!missing.is_empty()).then(|| {
+        let shown: Vec<String> = missing.iter().take(5).map(|k| k.to_string()).collect();
+        format!(
+            "{} of {n} parts have no result yet ({}{})",
+            missing.len(),
+            shown.join(", "),
+            if missing.len() > 5 { ", ..." } else { "" }
+        )
+    });
+    let mut parts: Vec<Part> = rs.iter().map(|r| part(r)).collect();
+    if let Some(share) = &uncovered {
+        parts.push(Part {
+            cube: Vec::new(),
+            status: Status::Unknown,
+            count: None,
+            count_at_least: None,
+            unique: None,
+            objective: None,
+            source: share.clone(),
+        });
+    }
+    // A part's scope is the part, after the restriction every part shares (if any): "mirror-
+    // symmetric boards, part 2 of 16 of the consistent search (...)".
+    let within = rs
+        .iter()
+        .find_map(|r| r.outcome.report().and_then(|o| o.scope.clone()))
+        .and_then(|scope| {
+            let shared = match scope.split_once(", part ") {
+                Some((before, _)) => before.to_string(),
+                None if scope.starts_with("part ") => String::new(),
+                None => scope,
+            };
+            (!shared.is_empty()).then_some(shared)
+        });
+    let maximise = rs
+        .iter()
+        .find_map(|r| r.outcome.report().and_then(|o| o.cube.as_ref()?.maximise));
+    let split = Split {
+        pieces: "parts",
+        uncovered,
+        within,
+        maximise,
+        replaced: 0,
+    };
+    Ok(finish(q, rs, &parts, split))
 }
 
 #[cfg(test)]
