@@ -185,7 +185,7 @@ pub struct SatBackend {
     guard: Option<Lit>,
     /// Whether the objective's encoding was stopped part-way by the deadline or a stop
     /// request: its encoder's state no longer matches the clauses given, so every later solve
-    /// answers "unknown".
+    /// of this run answers "unknown" ([`SatBackend::steer`] clears it for the next run).
     stopped_encoding: bool,
 }
 
@@ -372,6 +372,10 @@ impl SatBackend {
         self.stop = None;
         // The pauses of the runs before (a busy machine, another board) are not this run's.
         self.pauses.longest.store(0, Ordering::Relaxed);
+        // An objective encoding a run before stopped part-way was dropped with its encoder:
+        // its clauses only tie its own fresh outputs to the inputs, so they bind nothing, and
+        // the next bound asked for builds a new one.
+        self.stopped_encoding = false;
         self.set_deadline(deadline);
     }
 
@@ -820,6 +824,13 @@ mod tests {
         assert_eq!(late.solve(&[]), Answer::Unknown);
         assert_eq!(late.objective_at_most(-1500), Some(Vec::new()));
         assert_eq!(late.solve(&[]), Answer::Unknown);
+        // Handed to a next run (a kept engine), it encodes the bound afresh and answers.
+        late.steer(None, None);
+        let bound = late.objective_at_most(-2990).expect("reachable");
+        assert!(!bound.is_empty());
+        assert_eq!(late.solve(&bound), Answer::Sat);
+        let a = late.assignment();
+        assert!(x.iter().filter(|l| a[l.var.index()]).count() >= 2990);
         let mut on_time = SatBackend::build(&m, "default", None, TOTALIZERS_IN_ALL);
         let bound = on_time.objective_at_most(-1000).expect("reachable");
         assert!(!bound.is_empty());
