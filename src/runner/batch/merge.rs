@@ -301,19 +301,6 @@ fn combined(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
     };
     let uncovered = cubes::coverage(&all, n)
         .map_err(|why| Error::input(format!("`{q}`: will not merge: {why}")))?;
-    // The share no cube covers (its jobs not run yet) is one more part without an answer.
-    let mut parts = parts;
-    if let Some(share) = &uncovered {
-        parts.push(Part {
-            cube: Vec::new(),
-            status: Status::Unknown,
-            count: None,
-            count_at_least: None,
-            unique: None,
-            objective: None,
-            source: share.clone(),
-        });
-    }
     let maximise = rs.iter().find_map(|r| facts(r).and_then(|c| c.maximise));
     let within = rs.iter().find_map(|r| facts(r).and_then(|c| c.within));
     let split = Split {
@@ -340,8 +327,7 @@ struct Split {
 }
 
 /// The answer of a question split into pieces that cover its space (or `split.uncovered`
-/// says what they leave): `parts`, the pieces' answers (and one unknown part for the share
-/// left uncovered), combined; `rs`, their results.
+/// says what they leave): `parts`, the pieces' answers, combined; `rs`, their results.
 fn finish(q: &str, rs: &[&ResultLine], parts: &[Part], split: Split) -> Merged {
     let Split {
         pieces,
@@ -350,6 +336,19 @@ fn finish(q: &str, rs: &[&ResultLine], parts: &[Part], split: Split) -> Merged {
         maximise,
         replaced,
     } = split;
+    // The share no piece covers (its jobs not run yet) is one more part without an answer.
+    let mut parts = parts.to_vec();
+    if let Some(share) = &uncovered {
+        parts.push(Part {
+            cube: Vec::new(),
+            status: Status::Unknown,
+            count: None,
+            count_at_least: None,
+            unique: None,
+            objective: None,
+            source: share.clone(),
+        });
+    }
     let verb = rs[0].argv.get(1).map_or("", |s| s.as_str());
     let query = match verb {
         "count" => Query::Count,
@@ -359,7 +358,7 @@ fn finish(q: &str, rs: &[&ResultLine], parts: &[Part], split: Split) -> Merged {
         _ if maximise.is_some() => Query::Optimum,
         _ => Query::First,
     };
-    let mut c = cubes::combine(query, maximise, parts);
+    let mut c = cubes::combine(query, maximise, &parts);
     c.unanswered.retain(|u| Some(u) != uncovered.as_ref());
     let total: f64 = rs.iter().map(|r| r.seconds).sum();
     let longest = rs.iter().map(|r| r.seconds).fold(0.0, f64::max);
@@ -465,18 +464,7 @@ fn by_parts(q: &str, rs: &[&ResultLine]) -> Result<Merged> {
             if missing.len() > 5 { ", ..." } else { "" }
         )
     });
-    let mut parts: Vec<Part> = rs.iter().map(|r| part(r)).collect();
-    if let Some(share) = &uncovered {
-        parts.push(Part {
-            cube: Vec::new(),
-            status: Status::Unknown,
-            count: None,
-            count_at_least: None,
-            unique: None,
-            objective: None,
-            source: share.clone(),
-        });
-    }
+    let parts: Vec<Part> = rs.iter().map(|r| part(r)).collect();
     // A part's scope is the part, after the restriction every part shares (if any): "mirror-
     // symmetric boards, part 2 of 16 of the consistent search (...)".
     let within = rs
