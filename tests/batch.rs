@@ -227,6 +227,12 @@ fn merge_refutes_only_with_every_cube_and_refuses_overlaps() {
     let (code, _, err, _) = quandary(&["merge", "--jobs", s(&file), s(&missing)]);
     assert_eq!(code, 2);
     assert!(err.contains("have no result"), "{err}");
+    // No results at all (a batch not run yet): refused by name, not an empty answer.
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let (code, out, err, _) = quandary(&["merge", s(&empty)]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("empty.jsonl hold no results"), "{err}");
     // All four: refuted.
     let (code, out, _, _) = quandary(&["merge", s(&results)]);
     assert_eq!(code, 0);

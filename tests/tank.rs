@@ -44,11 +44,13 @@ fn options(method: Method, formulation: Formulation) -> Options {
 
 fn all_boards_exact(n: usize) -> BTreeSet<Board> {
     let mut out = BTreeSet::new();
-    let (count, complete, _) = exact::search(n, None, &[], |b| {
+    let found = exact::search(n, None, &[], |b| {
         out.insert(b.to_vec());
         true
     });
+    let (count, complete) = (found.count, found.complete);
     assert!(complete);
+    assert_eq!(found.first_rows, Some(found.first_rows_done));
     assert_eq!(count as usize, out.len(), "each board is reached once");
     out
 }
@@ -340,13 +342,16 @@ fn the_parts_of_the_exact_search_add_up_to_the_whole_count() {
         let mut total = 0;
         let mut boards = BTreeSet::new();
         for k in 0..parts {
-            let (count, complete, firsts) = exact::search(6, Some((k, parts)), &[], |b| {
+            let out = exact::search(6, Some((k, parts)), &[], |b| {
                 assert!(boards.insert(b.to_vec()), "a board seen by two parts");
                 true
             });
-            assert!(complete);
-            assert!(firsts.unwrap() >= parts);
-            total += count;
+            assert!(out.complete);
+            let firsts = out.first_rows.unwrap();
+            assert!(firsts >= parts);
+            // This part's share, every one searched to its end.
+            assert_eq!(out.first_rows_done, (firsts - k).div_ceil(parts));
+            total += out.count;
         }
         assert_eq!(total, 13);
         assert_eq!(boards, all_boards_exact(6));

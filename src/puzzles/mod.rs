@@ -128,7 +128,7 @@ pub enum Method {
     #[serde(alias = "budget")]
     Exact,
     /// Tank Attack's consistent search: every row and column kept consistent with the table
-    /// of feasible lines (sides 2 to 8; the method for boards with givens)
+    /// of feasible lines (sides 2 to 9; the method for boards with givens)
     Gac,
 }
 

@@ -73,6 +73,14 @@ pub fn merge(m: &ArgMatches) -> Result<i32, Error> {
         .cloned()
         .collect();
     let results = formats::read_results(&paths, &mut |said| eprintln!("quandary: {said}"))?;
+    if results.is_empty() {
+        // Nothing answered and no question known: an empty merge would print nothing and
+        // exit 0, as if every question were answered.
+        return Err(Error::input(format!(
+            "{} hold no results: run the batch first (quandary batch JOBS.jsonl)",
+            paths.join(", ")
+        )));
+    }
     if let Some(jobs_path) = m.get_one::<String>("jobs") {
         let have: HashSet<&str> = results.iter().map(|r| r.id.as_str()).collect();
         let missing: Vec<String> = read_jobs(jobs_path)?

@@ -142,14 +142,15 @@ pub(super) fn orbit_for(board: &[Vec<u32>]) -> Option<Vec<Vec<Vec<u32>>>> {
 /// the memory limit, which the first rows' list is charged to). `part` = (k, parts) runs only the first rows k, k + parts, ...
 /// (0-based) of the search's list, and sees the boards of the orbits they lead; the parts'
 /// counts add up to the whole. Returns the number of boards seen, whether the search (or the
-/// part) ran to the end, so that the count is complete, and how many first rows the whole
-/// search has (`None` when it stopped before it had listed them).
+/// part) ran to the end, so that the count is complete, how many first rows the whole search
+/// has (`None` when it stopped before it had listed them) and how many of this run's it
+/// searched to their end.
 pub fn search(
     n: usize,
     part: Option<(usize, usize)>,
     givens: &[(usize, usize, u32)],
     on_board: impl FnMut(&[Vec<u32>]) -> bool + Send,
-) -> (u64, bool, Option<usize>) {
+) -> Outcome {
     assert!(
         (2..=MAX_EXACT_SIDE).contains(&n),
         "exact search supports sides 2..={MAX_EXACT_SIDE}"
@@ -176,7 +177,12 @@ pub fn search(
     let mut first = State::new(n, &search);
     first.go(0, &mut Sink::Firsts(&mut firsts));
     if first.halted {
-        return (0, false, None);
+        return Outcome {
+            count: 0,
+            complete: false,
+            first_rows: None,
+            first_rows_done: 0,
+        };
     }
     let all_firsts = firsts.len() / n;
     if let Some((k, parts)) = part {
@@ -189,6 +195,7 @@ pub fn search(
     }
     let shared = Shared {
         next: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
         reported: Mutex::new(0),
         count: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
@@ -212,6 +219,11 @@ pub fn search(
             if s.start_from(&shared.firsts[t * n..(t + 1) * n]) {
                 s.go(n, &mut Sink::Boards(&shared));
             }
+            if s.halted {
+                // Stopped inside this first row: not searched to its end.
+                break;
+            }
+            shared.done.fetch_add(1, Ordering::Relaxed);
             // Rows finished, counted and said under one lock, so that what is shown only
             // grows (each thread used to say the number of its own row, out of order).
             if let Ok(mut done) = shared.reported.lock() {
@@ -228,15 +240,31 @@ pub fn search(
     if answers.iter().any(Result::is_err) {
         shared.stopped.store(true, Ordering::Relaxed);
     }
-    (
-        shared.count.into_inner(),
-        !shared.stopped.into_inner(),
-        Some(all_firsts),
-    )
+    Outcome {
+        count: shared.count.into_inner(),
+        complete: !shared.stopped.into_inner(),
+        first_rows: Some(all_firsts),
+        first_rows_done: shared.done.into_inner(),
+    }
+}
+
+/// What the line search reports besides its boards.
+pub struct Outcome {
+    /// Boards seen (all of them, when complete).
+    pub count: u64,
+    /// Whether the search (or the part) ran to its end.
+    pub complete: bool,
+    /// The first rows of the whole search (`None`: stopped while listing them).
+    pub first_rows: Option<usize>,
+    /// First rows of this run (all, or this part's) searched to their end: how far a stopped
+    /// run got.
+    pub first_rows_done: usize,
 }
 
 struct Shared<'f> {
     next: AtomicUsize,
+    /// First rows searched to their end.
+    done: AtomicUsize,
     /// First rows whose search has ended.
     reported: Mutex<usize>,
     count: AtomicU64,

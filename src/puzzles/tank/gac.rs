@@ -64,9 +64,9 @@ struct Table {
     cross_bytes: Vec<u128>,
     /// Label → its value.
     value: Vec<u32>,
-    /// Per feasible line: its values read forward and backward, as numbers ([`key`]) that
-    /// compare as the readings do.
-    keys: Vec<(u32, u32)>,
+    /// Per feasible line: the lesser of its two readings (forward, backward) as a number
+    /// ([`key`]) that compares as the readings do, for the edge filter ([`Engine::keep_from`]).
+    least: Vec<u32>,
     /// Per feasible line, its labels (n bytes), for the lines' own tables.
     labels_of: Vec<u8>,
 }
@@ -110,12 +110,12 @@ impl Table {
             }
         }
         let value: Vec<u32> = lines.labels.iter().map(|&(v, _)| v as u32).collect();
-        guard::charge((count * 8) as u64);
-        let keys = words_of
+        guard::charge((count * 4) as u64);
+        let least = words_of
             .chunks(n)
             .map(|w| {
-                let digits = w.iter().map(|&l| value[l as usize]);
-                (key(digits.clone()), key(digits.rev()))
+                let (forward, backward) = keys(&value, w);
+                forward.min(backward)
             })
             .collect();
         let mut cross_bytes = vec![0u128; 16 * 256];
@@ -137,7 +137,7 @@ impl Table {
             support,
             cross_bytes,
             value,
-            keys,
+            least,
             labels_of: words_of,
         }
     }
@@ -151,9 +151,9 @@ impl Table {
         let n = self.n;
         let starts = |l: u8| lines.mask[0] >> lines.cross[l as usize] & 1 == 1;
         let mut firsts = Vec::new();
-        for (q, w) in self.labels_of.chunks(n).enumerate() {
+        for w in self.labels_of.chunks(n) {
             guard::tick();
-            let (forward, backward) = self.keys[q];
+            let (forward, backward) = keys(&self.value, w);
             if forward <= backward && w.iter().all(|&l| starts(l)) {
                 firsts.extend_from_slice(w);
             }
@@ -190,6 +190,12 @@ impl Table {
 /// significant.
 fn key(values: impl Iterator<Item = u32>) -> u32 {
     values.fold(0, |k, v| k << 3 | (v - 1))
+}
+
+/// A line's values (labels `w`) read forward and backward, as [`key`]s.
+fn keys(value: &[u32], w: &[u8]) -> (u32, u32) {
+    let digits = w.iter().map(|&l| value[l as usize]);
+    (key(digits.clone()), key(digits.rev()))
 }
 
 /// What the symmetries a board must have tie together. A symmetry maps each line onto a line,
@@ -654,12 +660,33 @@ impl<'t> Engine<'t> {
 
     /// Keeps in `line` only the lines whose values, read either way, are at least `least`
     /// (a key of [`key`]).
+    /// Once per first row on three lines, over every line of the table: so each word's mask
+    /// is built by 64 comparisons without branches (at 9 a line has 92.7 million).
     fn keep_from(&mut self, line: usize, least: u32) {
         let t = self.t;
-        self.keep_lines(line, |q| {
-            let (forward, backward) = t.keys[q];
-            forward >= least && backward >= least
-        });
+        let base = line * t.words;
+        let ids = self.own[line].map(|o| &self.owns[o as usize].ids[..]);
+        for k in 0..self.live[line] as usize {
+            let wi = self.index[base + k] as usize;
+            let lo = wi * 64;
+            let mut m = 0u64;
+            match ids {
+                None => {
+                    let hi = (lo + 64).min(t.lines);
+                    for (b, &key) in t.least[lo..hi].iter().enumerate() {
+                        m |= u64::from(key >= least) << b;
+                    }
+                }
+                Some(ids) => {
+                    let hi = (lo + 64).min(ids.len());
+                    for (b, &q) in ids[lo..hi].iter().enumerate() {
+                        m |= u64::from(t.least[q as usize] >= least) << b;
+                    }
+                }
+            }
+            self.scratch[wi] = m;
+        }
+        self.narrow(line, |e, wi, old| old & e.scratch[wi]);
     }
 
     /// Sets the top row to a first row of the symmetric search (labels, in order) and keeps in

@@ -352,10 +352,16 @@ impl Puzzle for TankAttack {
                 split,
             )
         } else {
-            let (count, complete, firsts) = exact::search(t.n, part, &t.givens, on_board);
-            let details = firsts.map(|f| serde_json::json!({ "first_rows": f }));
-            let split = ("exact search", "the orbits led by its first rows", firsts);
-            (count, complete, "exact line search", details, split)
+            let out = exact::search(t.n, part, &t.givens, on_board);
+            let details = out.first_rows.map(
+                |f| serde_json::json!({ "first_rows": f, "first_rows_done": out.first_rows_done }),
+            );
+            let split = (
+                "exact search",
+                "the orbits led by its first rows",
+                out.first_rows,
+            );
+            (out.count, out.complete, "exact line search", details, split)
         };
         let scope = part.map(|(k, n)| {
             format!(
