@@ -660,6 +660,7 @@ impl<'t> Engine<'t> {
 
     /// Keeps in `line` only the lines whose values, read either way, are at least `least`
     /// (a key of [`key`]).
+    ///
     /// Once per first row on three lines, over every line of the table: so each word's mask
     /// is built by 64 comparisons without branches (at 9 a line has 92.7 million).
     fn keep_from(&mut self, line: usize, least: u32) {
