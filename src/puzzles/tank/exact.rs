@@ -195,8 +195,7 @@ pub fn search(
     }
     let shared = Shared {
         next: AtomicUsize::new(0),
-        done: AtomicUsize::new(0),
-        reported: Mutex::new(0),
+        done: Mutex::new(0),
         count: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
         stopped: AtomicBool::new(false),
@@ -223,18 +222,16 @@ pub fn search(
                 // Stopped inside this first row: not searched to its end.
                 break;
             }
-            shared.done.fetch_add(1, Ordering::Relaxed);
             // Rows finished, counted and said under one lock, so that what is shown only
             // grows (each thread used to say the number of its own row, out of order).
-            if let Ok(mut done) = shared.reported.lock() {
-                *done += 1;
-                crate::guard::progress::message(&format!(
-                    "line search: {} of {} first rows, {} boards",
-                    *done,
-                    rows,
-                    shared.count.load(Ordering::Relaxed)
-                ));
-            }
+            let mut done = shared.done.lock().unwrap_or_else(|e| e.into_inner());
+            *done += 1;
+            crate::guard::progress::message(&format!(
+                "line search: {} of {} first rows, {} boards",
+                *done,
+                rows,
+                shared.count.load(Ordering::Relaxed)
+            ));
         }
     });
     if answers.iter().any(Result::is_err) {
@@ -244,7 +241,7 @@ pub fn search(
         count: shared.count.into_inner(),
         complete: !shared.stopped.into_inner(),
         first_rows: Some(all_firsts),
-        first_rows_done: shared.done.into_inner(),
+        first_rows_done: shared.done.into_inner().unwrap_or_else(|e| e.into_inner()),
     }
 }
 
@@ -263,10 +260,8 @@ pub struct Outcome {
 
 struct Shared<'f> {
     next: AtomicUsize,
-    /// First rows searched to their end.
-    done: AtomicUsize,
-    /// First rows whose search has ended.
-    reported: Mutex<usize>,
+    /// First rows searched to their end (counted and said under one lock).
+    done: Mutex<usize>,
     count: AtomicU64,
     nodes: AtomicU64,
     stopped: AtomicBool,
