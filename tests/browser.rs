@@ -622,7 +622,8 @@ quandary_probe::needs_chromium! {
         let headline = b.run_and_read("unique with the given");
         assert!(headline.contains("1 given") && headline.contains("unique"), "{headline}");
         b.element_screenshot("#edit", "edit-tank.png");
-        // The link holds the board and the question: opened afresh it shows them and answers.
+        // The link holds the board and the question: opened afresh it shows them, and Run
+        // answers.
         let link = js("return location.href");
         let link = link.as_str().expect("the address").to_string();
         assert!(link.starts_with(&page.url) && link.contains("#state="), "{link}");
@@ -635,10 +636,13 @@ quandary_probe::needs_chromium! {
         b.wait_for("return puzzleOpts.fix === '1,2=3'", "redo: 3");
         b.goto("about:blank");
         b.goto(&link);
+        // Opened, it draws the board and asks its question only when Run is pressed.
         b.wait_for(
-            "return document.getElementById('puzzle').value === 'tank' && document.getElementById('go').disabled === false && document.getElementById('headline').textContent.includes('unique')",
-            "the shared link's answer",
+            "return document.getElementById('puzzle').value === 'tank' && document.getElementById('headline').textContent.includes('press Run')",
+            "the shared link's board, its question waiting",
         );
+        let headline = b.run_and_read("the shared link's answer");
+        assert!(headline.contains("unique"), "{headline}");
         assert_eq!(js("return document.getElementById('words').value"), json!("5"));
         assert_eq!(js("return puzzleOpts.fix"), json!("1,2=4"));
         board_drawn(b, 25, "the shared link's board");
@@ -717,6 +721,14 @@ quandary_probe::needs_chromium! {
         let headline = b.run_and_read("Battleship edited");
         assert!(headline.contains("not unique"), "{headline}");
         b.element_screenshot("#edit", "edit-battleship.png");
+        // A shipped puzzle chosen from the list is checked by the workbench as a pasted one
+        // is (the page used to send the file's name as the puzzle's text).
+        b.choose("shipped", "data/battleship/sb_12_12_6_0.dzn");
+        board_drawn(b, 12 * 12 + 24, "the shipped 12×12 puzzle drawn, its counts too");
+        b.wait_for(
+            "const s = document.getElementById('check-status'); return s.dataset.done === '1' && ['unique', 'several', 'none'].includes(s.dataset.state)",
+            "the workbench's answer for the shipped puzzle",
+        );
 
         // Tantrix: three places pasted, a fourth added by clicking beside them: challenge 4.
         b.choose("puzzle", "tantrix");
@@ -754,6 +766,105 @@ quandary_probe::needs_chromium! {
         assert_eq!(
             b.run("return document.getElementById('words').value"),
             json!("data/tantrix/boards/free-15.txt")
+        );
+    }
+}
+
+/// The CPU seconds a process has used (user and system, from /proc/PID/stat).
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the server's stat");
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    let after = &stat[stat.rfind(')').expect("a stat line") + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    // SAFETY: sysconf reads a constant of the system.
+    ticks / unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64
+}
+
+/// Serves `html` to every request on a port of its own for `serve_for`, then stops: a page
+/// of another origin (`http://localhost:PORT/`, a different site from the server's
+/// 127.0.0.1).
+fn serve_attack_page(html: String, serve_for: Duration) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let started = Instant::now();
+        while started.elapsed() < serve_for {
+            let Ok((mut s, _)) = listener.accept() else {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            };
+            let _ = s.set_nonblocking(false);
+            let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+            let mut head = [0u8; 4096];
+            let _ = s.read(&mut head);
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{html}",
+                html.len()
+            );
+        }
+    });
+    port
+}
+
+quandary_probe::needs_chromium! {
+    #[test]
+    fn another_sites_page_makes_the_server_run_nothing() {
+        let Some(page) = open_page() else { return };
+        let b = &page.b;
+        let server = page._server.0.id();
+        // What the attacker links to: a Tank count no search finishes, asked to run.
+        let state = json!({"p": "tank", "v": "count", "w": ["12"], "t": "", "o": {}, "run": true});
+        let target = format!(
+            "{}#state={}",
+            page.url,
+            state.to_string().replace('"', "%22").replace(' ', "%20")
+        );
+        // Another origin's page frames the server's page, then sends the window there.
+        let html = format!(
+            "<!doctype html><title>attack</title><iframe id=f src=\"{target}\" style=\"opacity:0\"></iframe>\
+             <script>setTimeout(() => {{ location.href = \"{target}\"; }}, 1500);</script>"
+        );
+        let attack = serve_attack_page(html, Duration::from_secs(30));
+        let before = cpu_seconds(server);
+        b.goto(&format!("http://localhost:{attack}/"));
+        b.wait_for(
+            "return document.title === 'quandary: opened from elsewhere'",
+            "the window sent to the server by another site: refused, with a link",
+        );
+        // The page it got holds no token and offers a link that keeps the board.
+        let body = b.run("return document.documentElement.outerHTML");
+        let body = body.as_str().unwrap_or_default();
+        assert!(!body.contains("X-Quandary-Token"), "{body}");
+        let link = b.run("return document.getElementById('open').getAttribute('href')");
+        assert!(link.as_str().unwrap_or_default().starts_with("/#state="), "{link}");
+        std::thread::sleep(Duration::from_secs(3));
+        let used = cpu_seconds(server) - before;
+        assert!(used < 1.0, "the server worked {used:.2} s for another site's page");
+
+        // Opened by the person (typed, so the browser says so), the same address draws the
+        // board and asks nothing: no run, no check, until the person acts.
+        let before = cpu_seconds(server);
+        b.goto("about:blank");
+        b.goto(&target);
+        board_drawn(b, 144, "the 12×12 board of the link");
+        b.wait_for(
+            "return document.getElementById('check-status').dataset.state === 'waiting'",
+            "the checks waiting for a person",
+        );
+        let headline = b.run("return document.getElementById('headline').textContent");
+        assert!(headline.as_str().unwrap_or_default().contains("press Run"), "{headline}");
+        std::thread::sleep(Duration::from_secs(3));
+        let used = cpu_seconds(server) - before;
+        assert!(used < 1.0, "the server worked {used:.2} s for an address alone");
+        assert_eq!(b.run("return document.getElementById('go').disabled"), json!(false));
+        // A key of the person's starts the checks (stopped here by leaving the page).
+        b.type_into("#cap", "5");
+        b.wait_for(
+            "return document.getElementById('check-status').dataset.state !== 'waiting'",
+            "the checks started by a person's key",
         );
     }
 }

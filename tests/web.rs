@@ -421,6 +421,113 @@ fn requests_from_other_pages_are_refused() {
     assert_eq!(code, 200, "{r}");
 }
 
+/// The page is never shown in another site's frame, and is not given to a navigation another
+/// site started (a link, a script sending a window there): that gets a page with no token that
+/// offers a link instead. The user's own navigation (`none`), the page's own (`same-origin`) and
+/// a client that says nothing (a program) get the page.
+#[test]
+fn the_page_is_not_framed_nor_opened_by_other_sites() {
+    let server = Server::start(&[]);
+    let head = |headers: &[(&str, &str)]| {
+        let mut bytes = "GET / HTTP/1.0\r\nHost: localhost\r\n".to_string();
+        for (k, v) in headers {
+            bytes.push_str(&format!("{k}: {v}\r\n"));
+        }
+        bytes.push_str("\r\n");
+        let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        std::io::Write::write_all(&mut s, bytes.as_bytes()).unwrap();
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut s, &mut out).unwrap();
+        out
+    };
+    for (site, given) in [
+        (None, true),
+        (Some("none"), true),
+        (Some("same-origin"), true),
+        (Some("cross-site"), false),
+        (Some("same-site"), false),
+        (Some("CROSS-SITE"), false),
+    ] {
+        let headers: Vec<(&str, &str)> = site.map(|s| ("Sec-Fetch-Site", s)).into_iter().collect();
+        let answer = head(&headers);
+        let lower = answer.to_ascii_lowercase();
+        assert!(
+            lower.contains("\r\nx-frame-options: deny\r\n"),
+            "{site:?}: {answer}"
+        );
+        assert!(
+            lower.contains("\r\ncontent-security-policy: frame-ancestors 'none'\r\n"),
+            "{site:?}: {answer}"
+        );
+        assert_eq!(answer.contains("const TOKEN"), given, "{site:?}: {answer}");
+        let status = if given { " 200 " } else { " 403 " };
+        assert!(
+            answer.lines().next().unwrap_or("").contains(status),
+            "{site:?}: {answer}"
+        );
+        if !given {
+            assert!(answer.contains("Open quandary here"), "{answer}");
+        }
+    }
+}
+
+/// The workbench takes a puzzle as the command line does: a shipped file by its name (the page's
+/// "Load a shipped puzzle" list), a puzz.link URL as a word, or the text. Every shipped
+/// Battleship file named at the top of data/battleship is checked (it used to be read as the
+/// text "data/battleship/...", a puzz.link URL that is not one).
+#[test]
+fn the_workbench_reads_shipped_puzzles_by_name() {
+    let server = Server::start(&[]);
+    let (_, list) = server.request("GET", "/api/puzzles", b"");
+    let list: Value = serde_json::from_str(&list).unwrap();
+    let battleship = list["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "battleship")
+        .unwrap()
+        .clone();
+    let shipped: Vec<&str> = battleship["shipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|f| f.matches('/').count() == 2)
+        .collect();
+    assert!(shipped.len() >= 4, "{shipped:?}");
+    for (k, file) in shipped.iter().enumerate() {
+        let board = format!("shipped-{k}");
+        let request =
+            json!({"puzzle": "battleship", "board": board, "words": [file], "time_limit": 20});
+        let (code, body) = server.request("POST", "/api/bench", request.to_string().as_bytes());
+        let r: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(code, 200, "{file}: {r}");
+        assert!(
+            r["status"] != "error" && r["status"] != "unknown" && r["unique"].is_boolean(),
+            "{file}: {r}"
+        );
+    }
+    for (words, says) in [
+        (
+            json!(["data/battleship/no-such.txt"]),
+            "no shipped puzzle file",
+        ),
+        (json!([]), "the puzzle as text"),
+        (json!([7]), "list of strings"),
+    ] {
+        let request = json!({"puzzle": "battleship", "board": "b", "words": words});
+        let (code, body) = server.request("POST", "/api/bench", request.to_string().as_bytes());
+        assert_eq!(code, 400, "{words}: {body}");
+        assert!(body.contains(says), "{words}: {body}");
+    }
+    // A URL given as a word is the puzzle itself.
+    let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
+    let request = json!({"puzzle": "battleship", "board": "url", "words": [url]});
+    let (code, body) = server.request("POST", "/api/bench", request.to_string().as_bytes());
+    let r: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((code, &r["unique"]), (200, &json!(true)), "{r}");
+}
+
 /// `model` is a run like the others: it takes a search slot (503 when none is free) and its
 /// time limit stops building a model that would take minutes and gigabytes.
 #[test]

@@ -19,7 +19,7 @@
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
+use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
 use quandary::guard;
 use quandary::guard::progress::{Latest, Progress};
@@ -35,13 +35,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod boards;
+mod gate;
 mod offer;
 
 use boards::Boards;
+use gate::{check_api, check_host, is_loopback, new_token};
 use offer::{options_in, puzzles};
-
-/// The page: HTML, CSS and script in one file, compiled into the binary.
-const PAGE: &str = include_str!("page.html");
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 1 << 20;
@@ -188,34 +187,6 @@ async fn accept_loop(listener: std::net::TcpListener, shared: Arc<Shared>) -> Re
     }
 }
 
-/// A secret no other page can know: 128 bits from the system's random source.
-fn new_token() -> String {
-    use std::io::Read;
-    let mut bytes = [0u8; 16];
-    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
-    if read.is_err() {
-        // No /dev/urandom: the standard library's randomly keyed hasher, twice.
-        use std::hash::{BuildHasher, Hasher};
-        for half in bytes.chunks_mut(8) {
-            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-            h.write_u128(
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos()),
-            );
-            half.copy_from_slice(&h.finish().to_le_bytes());
-        }
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn is_loopback(bind: &str) -> bool {
-    bind == "localhost"
-        || bind
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|a| a.is_loopback())
-}
-
 /// An answer: status code and JSON (or the page).
 struct Answer {
     code: u16,
@@ -250,6 +221,9 @@ async fn handle(request: Request<Incoming>, shared: Arc<Shared>) -> Response<Ful
         HeaderValue::from_static("nosniff"),
     );
     h.insert("cache-control", HeaderValue::from_static("no-store"));
+    for (name, value) in gate::NO_FRAMES {
+        h.insert(name, HeaderValue::from_static(value));
+    }
     response
 }
 
@@ -259,6 +233,9 @@ async fn answer(request: Request<Incoming>, shared: Arc<Shared>) -> Answer {
     let path = parts.uri.path().to_string();
     if let Err(why) = check_host(&parts.headers, &shared) {
         return Answer::error(421, why);
+    }
+    if parts.method == Method::GET && path == "/" {
+        return gate::page(parts.uri.query().unwrap_or(""), &parts.headers, &shared);
     }
     if path.starts_with("/api/") {
         if let Err(a) = check_api(&parts.method, &parts.headers, &shared) {
@@ -299,75 +276,6 @@ impl Drop for RaiseOnDrop {
     }
 }
 
-/// `Host` must name this server: an address of loopback (or the one bound to), with or
-/// without its port. A page that rebinds its own name to 127.0.0.1 sends its own name here.
-fn check_host(headers: &HeaderMap, shared: &Shared) -> Result<(), String> {
-    let host = headers
-        .get(HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let bind = shared.settings.bind.to_ascii_lowercase();
-    let any = matches!(bind.as_str(), "0.0.0.0" | "::" | "[::]");
-    let port = shared.port;
-    let bracketed = format!("[{bind}]");
-    let names = ["localhost", "127.0.0.1", "[::1]", &bind, &bracketed];
-    let ok = any
-        || names
-            .iter()
-            .any(|n| host == *n || host == format!("{n}:{port}"));
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "this server answers requests addressed to it (Host: 127.0.0.1:{port} or localhost:{port}), not to '{host}'"
-        ))
-    }
-}
-
-/// An API request must carry the token, come from the page (when it says where it comes
-/// from) and, when it sends a body, send JSON.
-fn check_api(method: &Method, headers: &HeaderMap, shared: &Shared) -> Result<(), Answer> {
-    let token = headers
-        .get("x-quandary-token")
-        .and_then(|t| t.to_str().ok());
-    if token != Some(shared.token.as_str()) {
-        return Err(Answer::error(
-            403,
-            "the API answers the page this server serves: send its token in the X-Quandary-Token header",
-        ));
-    }
-    if let Some(origin) = headers.get(ORIGIN) {
-        let host = headers
-            .get(HOST)
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or("");
-        let own = origin
-            .to_str()
-            .is_ok_and(|o| o.eq_ignore_ascii_case(&format!("http://{host}")));
-        if !own {
-            return Err(Answer::error(
-                403,
-                "requests from other sites' pages are refused",
-            ));
-        }
-    }
-    if method == Method::POST {
-        let json = headers
-            .get(CONTENT_TYPE)
-            .and_then(|t| t.to_str().ok())
-            .is_some_and(|t| {
-                t.trim()
-                    .to_ascii_lowercase()
-                    .starts_with("application/json")
-            });
-        if !json {
-            return Err(Answer::error(415, "send the request as application/json"));
-        }
-    }
-    Ok(())
-}
-
 /// The request body, at most [`MAX_BODY`] bytes (413 past it, decided from `Content-Length`
 /// before reading when the client states it), within [`BODY_TIMEOUT`].
 async fn read_body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, Answer> {
@@ -405,7 +313,6 @@ fn route(
             .map_err(|e| Answer::error(400, format!("the request is not JSON: {e}")))
     };
     match (method, path) {
-        (&Method::GET, "/") => page(query, shared),
         (&Method::GET, "/api/puzzles") => Answer::json(200, puzzles()),
         (&Method::GET, "/api/progress") => progress(query, shared),
         (&Method::POST, "/api/run") => match json_body() {
@@ -440,23 +347,6 @@ fn query_value<'q>(query: &'q str, key: &str) -> &'q str {
         .split('&')
         .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
         .unwrap_or("")
-}
-
-/// The page, with this server's token in it. Bound beyond loopback, the page is given only
-/// to who has the address printed at the start (with the token).
-fn page(query: &str, shared: &Shared) -> Answer {
-    if !is_loopback(&shared.settings.bind) && query_value(query, "token") != shared.token {
-        return Answer {
-            code: 403,
-            body: "quandary: open the address this server printed when it started (it ends in ?token=...)".into(),
-            content_type: "text/plain; charset=utf-8",
-        };
-    }
-    Answer {
-        code: 200,
-        body: PAGE.replace("__QUANDARY_TOKEN__", &shared.token),
-        content_type: "text/html; charset=utf-8",
-    }
 }
 
 /// `POST /api/run`: `{"puzzle", "verb", "words": [..] | "text": "...", "options": {..},
@@ -729,7 +619,7 @@ fn set_args(request: &mut Value, flag: &str, value: Option<&str>) {
 }
 
 /// The fields of `POST /api/bench`.
-const BENCH_FIELDS: &[&str] = &["puzzle", "board", "text", "time_limit", "id"];
+const BENCH_FIELDS: &[&str] = &["puzzle", "board", "text", "words", "time_limit", "id"];
 
 /// `POST /api/bench`: `{"puzzle": name, "board": id, "text": puzzle, "time_limit": secs}` →
 /// the workbench's answer for that board ([`Boards::check`]), for a puzzle that keeps boards
@@ -760,9 +650,9 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             )
         }
     };
-    let text = match v["text"].as_str() {
-        Some(t) if !t.trim().is_empty() => t,
-        _ => return Answer::error(400, "give \"text\": the puzzle as text"),
+    let text = match bench_text(v) {
+        Ok(t) => t,
+        Err(a) => return a,
     };
     let limit = match time_limit(v, shared) {
         Ok(l) => l,
@@ -781,9 +671,35 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         .with_memory(shared.memory_per_run)
         .with_resident_cap(shared.memory_limit)
         .with_progress(Some(reported));
-    match shared.boards.check(puzzle, id, text, limits) {
+    match shared.boards.check(puzzle, id, &text, limits) {
         Ok(out) => Answer::json(200, out),
         Err((code, why)) => Answer::error(code, why),
+    }
+}
+
+/// The puzzle a workbench request checks: its `text`, or else its `words` as the command line
+/// takes them: one naming a shipped puzzle file (`data/battleship/...`, compiled in) is that
+/// file's text, others are the puzzle itself (a puzz.link URL, a Boats game ID).
+fn bench_text(v: &Value) -> Result<String, Answer> {
+    let give = || Answer::error(400, "give \"text\" (the puzzle as text) or \"words\"");
+    if let Some(t) = v["text"].as_str().filter(|t| !t.trim().is_empty()) {
+        return Ok(t.to_string());
+    }
+    let words: Vec<&str> = match &v["words"] {
+        Value::Null => return Err(give()),
+        Value::Array(a) => a
+            .iter()
+            .map(Value::as_str)
+            .collect::<Option<_>>()
+            .ok_or_else(|| Answer::error(400, "\"words\" must be a list of strings"))?,
+        _ => return Err(Answer::error(400, "\"words\" must be a list of strings")),
+    };
+    match words.as_slice() {
+        [] => Err(give()),
+        [one] if one.starts_with("data/") => quandary::input::shipped(one)
+            .map(str::to_string)
+            .ok_or_else(|| Answer::error(400, format!("no shipped puzzle file '{one}'"))),
+        _ => Ok(words.join(" ")),
     }
 }
 
