@@ -600,7 +600,8 @@ fn model(
             .map(|(f, k)| serde_json::json!({"family": f, "rows": k}))
             .collect();
         let mut out = serde_json::json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
-            "title": title, "stats": {"model": size}, "families": families});
+            "title": title, "stats": {"model": size, "seconds": limits.seconds()},
+            "families": families});
         if let Some(r) = &relaxation {
             out["relaxation"] = serde_json::to_value(r).expect("plain data");
         }

@@ -869,7 +869,8 @@ fn model(
             Answer::json(
                 200,
                 json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
-                       "title": title, "stats": {"model": size}, "families": families,
+                       "title": title, "stats": {"model": size, "seconds": started.elapsed().as_secs_f64()},
+                       "families": families,
                        "lp": text(lp), "opb": text(opb)}),
             )
         }

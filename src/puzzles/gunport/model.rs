@@ -499,22 +499,21 @@ impl GunportModel {
     /// variables. For counting, one variable per place of a domino, equal to the number of
     /// dominoes lying there (0 or 1), becomes the decisions: solutions are then packings.
     pub(super) fn project_on_placements(&mut self) {
-        let mut spots: Vec<Domino> = self.placements.iter().map(|p| p.1).collect();
-        spots.sort();
-        spots.dedup();
+        // The numbered placements of each place, gathered in one pass (a scan of every
+        // placement for every place took 16-25 s at 60×60, never looking at the clock).
+        let mut by_spot: std::collections::BTreeMap<Domino, Vec<Var>> = Default::default();
+        for &(x, spot) in &self.placements {
+            crate::guard::tick();
+            by_spot.entry(spot).or_default().push(x);
+        }
         let mut decisions = Vec::new();
         let mut named = Vec::new();
-        for spot in spots {
+        for (spot, numbered) in by_spot {
             let [(r, c), (r2, _)] = spot;
             let kind = if r2 == r { "h" } else { "v" };
             let z = self.model.var(format!("z{kind}_{}_{}", r + 1, c + 1));
             let mut terms = vec![(1, z.pos())];
-            terms.extend(
-                self.placements
-                    .iter()
-                    .filter(|p| p.1 == spot)
-                    .map(|p| (-1, p.0.pos())),
-            );
+            terms.extend(numbered.into_iter().map(|x| (-1, x.pos())));
             self.model.add(
                 "a place's domino, numbering aside (for counting)",
                 terms,
