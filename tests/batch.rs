@@ -276,6 +276,17 @@ fn parts_merge_to_the_direct_answer_and_only_when_all_are_there() {
     assert!(out.contains("unknown"), "{out}");
     assert!(out.contains("1 of 3 parts have no result yet (2)"), "{out}");
     assert!(!out.contains("count 13"), "{out}");
+    // Part 1 of a split into 2^64 - 1 parts: merged in memory linear in the results (it
+    // listed every missing part: 789 MB at N = 10^8, out of memory at 2^64 - 1).
+    let huge = dir.join("huge.jsonl");
+    let line = of_part("1").replace("\"1/3\"", "\"1/18446744073709551615\"");
+    std::fs::write(&huge, format!("{line}\n")).unwrap();
+    let (code, out, err, _) = quandary(&["merge", s(&huge)]);
+    assert_eq!(code, 1, "{out} {err}");
+    assert!(
+        out.contains("18446744073709551614 of 18446744073709551615 parts have no result yet (2, 3, 4, 5, 6, ...)"),
+        "{out}"
+    );
     // Part 1 twice (its line again under another job id): refused.
     let mut again: Value = serde_json::from_str(of_part("1")).unwrap();
     again["id"] = "again".into();

@@ -900,6 +900,11 @@ fn the_board_is_drawn_and_edited_through_the_api() {
             json!({"puzzle": "tank", "words": ["5"], "edits": []}),
             "edits",
         ),
+        // Inside `edit` too, a field it does not take is refused (it was ignored).
+        (
+            json!({"puzzle": "tank", "words": ["5"], "edit": {"at": "cell 1,2", "value": "4", "vaule": "3"}}),
+            "unknown field \"vaule\" in \"edit\"",
+        ),
         (
             json!({"puzzle": "chess", "words": ["/etc/passwd"]}),
             "no such input here",

@@ -546,6 +546,16 @@ fn board(v: &Value) -> Answer {
     let (mut words, mut text) = (words, text);
     let mut set = serde_json::Map::new();
     if !v["edit"].is_null() {
+        let fields = v["edit"].as_object().into_iter().flat_map(|o| o.keys());
+        if let Some(k) = fields
+            .into_iter()
+            .find(|k| !["at", "value"].contains(&k.as_str()))
+        {
+            return Answer::error(
+                400,
+                format!("unknown field \"{k}\" in \"edit\" (known: at, value)"),
+            );
+        }
         let (Some(at), Some(value)) = (v["edit"]["at"].as_str(), v["edit"]["value"].as_str())
         else {
             return Answer::error(400, "\"edit\" must be {\"at\": place, \"value\": what}");

@@ -116,6 +116,9 @@ pub fn result_lines(path: &str, text: &str) -> Result<ResultLines> {
                         k + 1
                     ))
                 })?;
+                if let Some(why) = unreadable_report(&r.outcome) {
+                    return Err(Error::input(format!("{path} line {}: {why}", k + 1)));
+                }
                 out.lines.push((k + 1, r));
             }
             _ if k + 1 == lines.len() => {
@@ -132,6 +135,29 @@ pub fn result_lines(path: &str, text: &str) -> Result<ResultLines> {
         out.whole += line.len();
     }
     Ok(out)
+}
+
+/// What is wrong with an outcome that looks like a report (it names its puzzle and status)
+/// but does not read as one: the field that does not read (a count of 2^200, or -5), and why.
+/// Read as "no report", such a job's answer would be taken for no answer at all.
+fn unreadable_report(outcome: &Output) -> Option<String> {
+    let Output::Other(Value::Object(o)) = outcome else {
+        return None;
+    };
+    if !o.contains_key("puzzle") || !o.contains_key("status") {
+        return None;
+    }
+    let e = serde_json::from_value::<Report>(Value::Object(o.clone())).err()?;
+    // The field that does not read: the one without which the rest does.
+    let field = o.keys().find(|k| {
+        let mut rest = o.clone();
+        rest.remove(*k);
+        serde_json::from_value::<Report>(Value::Object(rest)).is_ok()
+    });
+    Some(match field {
+        Some(f) => format!("the job's report has a {f} that is not readable ({e})"),
+        None => format!("the job's report is not readable ({e})"),
+    })
 }
 
 /// Whether a status word is an answer (solved, optimal, infeasible).
@@ -183,5 +209,24 @@ mod tests {
             .to_string();
         assert!(e.contains("r.jsonl line 1"), "{e}");
         assert!(answered("infeasible") && !answered("killed") && !answered("unknown"));
+        // A report whose count does not read (too large, negative) is named, not taken for
+        // a job without an answer.
+        for bad in [
+            "1606938044258990275541962092341162602522202993782792835301376",
+            "-5",
+        ] {
+            let line = text
+                .lines()
+                .next()
+                .unwrap()
+                .replace("\"count\":2", &format!("\"count\":{bad}"));
+            let e = result_lines("r.jsonl", &format!("{line}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("r.jsonl line 1: the job's report has a count that is not readable"),
+                "{e}"
+            );
+        }
     }
 }
