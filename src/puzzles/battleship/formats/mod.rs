@@ -458,6 +458,12 @@ mod tests {
             ("/3/11g", "names 3 pieces but 1 follow"),
             ("/1/2", "two base-36 digits"),
             ("/1/21g", "not a straight ship"),
+            // Cells marked past a 3×1 piece (it read as a ship of length 3).
+            (
+                "/1/31vvvvvvvv",
+                "fleet piece 1 ('31vvvvvvvv'): cells beyond its 3×1",
+            ),
+            ("/1/31v", "cells beyond its 3×1"),
         ] {
             let url = format!("https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w{tail}");
             let e = parse_puzzlink(&url).unwrap_err().to_string();

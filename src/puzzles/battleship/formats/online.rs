@@ -318,10 +318,13 @@ fn straight_length(piece: &str) -> std::result::Result<usize, String> {
             .ok_or_else(|| format!("'{c}' is not a base-32 digit"))?;
         bits.extend((0..5).rev().map(|b| v >> b & 1 == 1));
     }
-    bits.resize(w * h, false);
+    // Cells marked past the piece's w×h are an error, checked before the list is cut to
+    // that size (it was cut first, which made the check dead: `31vvvvvvvv` read as a ship
+    // of length 3).
     if bits.len() > w * h && bits[w * h..].iter().any(|&b| b) {
         return Err(format!("cells beyond its {w}×{h}"));
     }
+    bits.resize(w * h, false);
     let full = bits[..w * h].iter().all(|&b| b);
     match (w, h) {
         (l, 1) | (1, l) if full => Ok(l),
