@@ -148,6 +148,92 @@ fn a_slow_body_sent_to_the_page_does_not_hold_the_server() {
     );
 }
 
+/// The same with the token (any local user can read it): 300 connections each trickle a body
+/// to `/api/run`, a byte every 200 ms. A body has a time in proportion to its stated length
+/// (1 s and 256 KiB a second), not a flat 30 s: a real request is answered within 5 s (it
+/// waited 27.9 s with 1,100 such connections).
+#[test]
+fn a_slow_body_sent_with_the_token_does_not_hold_the_server() {
+    let _one = one_at_a_time();
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let server = Server::with_open_files(256);
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], server.port));
+    let head = format!(
+        "POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Quandary-Token: {}\r\nContent-Length: 100000\r\n\r\n{{",
+        server.token
+    );
+    let mut slow = Vec::new();
+    for _ in 0..300 {
+        if let Ok(mut s) = std::net::TcpStream::connect_timeout(&address, Duration::from_secs(2)) {
+            let _ = s.write_all(head.as_bytes());
+            slow.push(s);
+        }
+    }
+    assert!(slow.len() >= 200, "only {} connections opened", slow.len());
+    let started = Instant::now();
+    let (code, r) = std::thread::scope(|scope| {
+        let real =
+            scope.spawn(|| server.run(json!({"puzzle": "tank", "verb": "count", "words": ["5"]})));
+        while !real.is_finished() && started.elapsed() < Duration::from_secs(10) {
+            for s in &mut slow {
+                let _ = s.write_all(b" ");
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        real.join().unwrap()
+    });
+    assert_eq!((code, r["count"].as_u64()), (200, Some(2)), "{r}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "answered after {:?}",
+        started.elapsed()
+    );
+}
+
+/// Drawing a board takes a slot of its own pool (as many as search slots) and is bounded like
+/// a run: 60 draws at once of a 992-place Tantrix board are answered at once with 503 beyond
+/// the pool, and a small run meanwhile is answered within 5 s (200 such draws held both cores
+/// for 30 s, a small run waiting 13.7 s, and 1.1 GB outside the memory limit).
+#[test]
+fn board_draws_take_slots_and_a_run_is_answered_beside_them() {
+    let _one = one_at_a_time();
+    use std::time::{Duration, Instant};
+    let server = Server::start(&["--max-runs", "2"]);
+    // 992 places of the hexagon of radius 18 (1,027 places), one "q,r" a line.
+    let mut places = Vec::new();
+    for q in -18i32..=18 {
+        for r in -18i32..=18 {
+            if (q + r).abs() <= 18 && places.len() < 992 {
+                places.push(format!("{q},{r}"));
+            }
+        }
+    }
+    let text = places.join("\n") + "\n";
+    let request = json!({"puzzle": "tantrix", "text": text}).to_string();
+    let (code, one) = server.request("POST", "/api/board", request.as_bytes());
+    assert_eq!(code, 200, "{one}");
+    let started = Instant::now();
+    let (codes, run) = std::thread::scope(|scope| {
+        let draws: Vec<_> = (0..60)
+            .map(|_| scope.spawn(|| server.request("POST", "/api/board", request.as_bytes()).0))
+            .collect();
+        std::thread::sleep(Duration::from_millis(100));
+        let run = server.run(json!({"puzzle": "tank", "verb": "count", "words": ["5"]}));
+        let ran = started.elapsed();
+        let codes: Vec<u16> = draws.into_iter().map(|d| d.join().unwrap()).collect();
+        (codes, (run, ran))
+    });
+    let ((code, r), ran) = run;
+    assert_eq!((code, r["count"].as_u64()), (200, Some(2)), "{r}");
+    assert!(
+        ran < Duration::from_secs(5),
+        "the run was answered after {ran:?}"
+    );
+    assert!(codes.iter().all(|c| [200, 503].contains(c)), "{codes:?}");
+    assert!(codes.contains(&503), "no draw was refused: {codes:?}");
+}
+
 /// A request's mistakes are named, not passed over: a time limit that is not a number, an
 /// unknown field (a typo of one the request may have), an option the puzzle does not have;
 /// and an error message quotes at most a little of a large input.

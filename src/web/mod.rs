@@ -3,7 +3,7 @@
 //!
 //! Sound as a server, since any page the user opens can reach a server on loopback:
 //! - hyper's HTTP/1 server: a client has [`HEADER_TIMEOUT`] to send its request head, then
-//!   [`BODY_TIMEOUT`] for the body; one request per connection; at most as many connections
+//!   a time for the body in proportion to its length (at most [`BODY_TIMEOUT`]); one request per connection; at most as many connections
 //!   are held as the open-files limit allows (more wait in the kernel's queue), and running
 //!   out of file descriptors pauses the accept loop instead of ending it;
 //! - bodies are capped (413, decided from `Content-Length` before anything is read);
@@ -48,8 +48,17 @@ pub const MAX_BODY: usize = 1 << 20;
 /// The time a client has to send its request head (an idle connection is closed after it).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The time a client has to send its request body.
+/// The time a client has to send its request body: [`BODY_GRACE`] and its length at
+/// [`BODY_RATE`] (a body of unstated length: as if it were [`MAX_BODY`]), at most this.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The time every body has, however short.
+pub const BODY_GRACE: Duration = Duration::from_secs(1);
+
+/// The slowest pace a body may come at, in bytes a second (a page on this machine sends a
+/// megabyte in milliseconds). A flat 30 s let 1,100 connections with the token, each
+/// trickling a body to `/api/run`, hold every connection slot: a real request waited 27.9 s.
+pub const BODY_RATE: u64 = 256 << 10;
 
 /// Connections held at once at most; more wait in the kernel's queue until one ends. Fewer
 /// where the process may open fewer files ([`connection_slots`]).
@@ -97,6 +106,8 @@ struct Shared {
     /// The whole memory limit: an idle server holds no more (kept boards are evicted first).
     memory_limit: u64,
     running: AtomicUsize,
+    /// Boards being drawn (`/api/board`), apart from the searches.
+    drawing: AtomicUsize,
     /// Every run in progress with an id (the one its client gave): its cancel flag and what
     /// it reports.
     runs: Mutex<HashMap<String, Going>>,
@@ -131,6 +142,7 @@ pub fn serve(settings: Settings) -> Result<(), Error> {
         token,
         settings,
         running: AtomicUsize::new(0),
+        drawing: AtomicUsize::new(0),
         runs: Mutex::new(HashMap::new()),
         boards: Boards::new(share, limit),
     });
@@ -277,19 +289,22 @@ impl Drop for RaiseOnDrop {
 }
 
 /// The request body, at most [`MAX_BODY`] bytes (413 past it, decided from `Content-Length`
-/// before reading when the client states it), within [`BODY_TIMEOUT`].
+/// before reading when the client states it), within [`BODY_GRACE`] and its length at [`BODY_RATE`].
 async fn read_body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, Answer> {
     let too_large = || Answer::error(413, format!("the request is larger than {MAX_BODY} bytes"));
     let stated = headers
         .get(CONTENT_LENGTH)
         .and_then(|l| l.to_str().ok())
         .map(|l| l.trim().parse::<u64>());
-    match stated {
+    let length = match stated {
         Some(Ok(n)) if n > MAX_BODY as u64 => return Err(too_large()),
         Some(Err(_)) => return Err(Answer::error(400, "Content-Length is not a number")),
-        _ => {}
-    }
-    match tokio::time::timeout(BODY_TIMEOUT, Limited::new(body, MAX_BODY).collect()).await {
+        Some(Ok(n)) => n,
+        None => MAX_BODY as u64,
+    };
+    let within =
+        (BODY_GRACE + Duration::from_secs_f64(length as f64 / BODY_RATE as f64)).min(BODY_TIMEOUT);
+    match tokio::time::timeout(within, Limited::new(body, MAX_BODY).collect()).await {
         Err(_) => Err(Answer::error(
             408,
             "the request body did not arrive in time",
@@ -328,7 +343,7 @@ fn route(
             Err(a) => a,
         },
         (&Method::POST, "/api/board") => match json_body() {
-            Ok(v) => board(&v),
+            Ok(v) => drawn(&v, shared, cancel),
             Err(a) => a,
         },
         (
@@ -502,6 +517,22 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
     }
+}
+
+/// `POST /api/board` bounded like a run: a drawing slot (503 at once when every one is
+/// taken: 200 draws at once of a 992-place Tantrix board held both cores for 30 s, a small run
+/// waiting 13.7 s), the server's longest time limit, and a search slot's share of the memory.
+fn drawn(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
+    let _slot = match Slot::drawing(shared) {
+        Ok(slot) => slot,
+        Err(busy) => return busy,
+    };
+    let limits = Limits::new(Some(shared.settings.max_time))
+        .with_cancel(cancel)
+        .with_memory(shared.memory_per_run)
+        .with_resident_cap(shared.memory_limit);
+    quandary::runner::bounded(&limits, "drawing the board", || Ok(board(v)))
+        .unwrap_or_else(|e| Answer::error(503, e.to_string()))
 }
 
 /// The fields of `POST /api/board`.
@@ -755,29 +786,44 @@ fn time_limit(v: &Value, shared: &Shared) -> Result<Duration, Answer> {
 }
 
 /// One of the `max_runs` places for a search, held while it runs.
-struct Slot<'a>(&'a Shared);
+struct Slot<'a>(&'a AtomicUsize);
 
 impl<'a> Slot<'a> {
-    /// A slot, or the 503 answer when every slot is taken (never queued).
+    /// A search slot, or the 503 answer when every slot is taken (never queued).
     fn take(shared: &'a Shared) -> Result<Slot<'a>, Answer> {
-        let before = shared.running.fetch_add(1, Ordering::SeqCst);
-        if before >= shared.settings.max_runs {
-            shared.running.fetch_sub(1, Ordering::SeqCst);
-            return Err(Answer::error(
-                503,
-                format!(
-                    "{} searches are running, as many as this server runs at once; try again shortly",
-                    shared.settings.max_runs
-                ),
-            ));
+        Slot::of(&shared.running, shared.settings.max_runs, || {
+            format!(
+                "{} searches are running, as many as this server runs at once; try again shortly",
+                shared.settings.max_runs
+            )
+        })
+    }
+    /// A slot for drawing a board (`/api/board`): as many as search slots, apart from them
+    /// (a board is redrawn while its question runs), or 503 at once.
+    fn drawing(shared: &'a Shared) -> Result<Slot<'a>, Answer> {
+        Slot::of(&shared.drawing, shared.settings.max_runs, || {
+            format!(
+                "{} boards are being drawn, as many as this server draws at once; try again shortly",
+                shared.settings.max_runs
+            )
+        })
+    }
+    fn of(
+        taken: &'a AtomicUsize,
+        most: usize,
+        busy: impl Fn() -> String,
+    ) -> Result<Slot<'a>, Answer> {
+        if taken.fetch_add(1, Ordering::SeqCst) >= most {
+            taken.fetch_sub(1, Ordering::SeqCst);
+            return Err(Answer::error(503, busy()));
         }
-        Ok(Slot(shared))
+        Ok(Slot(taken))
     }
 }
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
-        self.0.running.fetch_sub(1, Ordering::SeqCst);
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
