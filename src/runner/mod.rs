@@ -239,15 +239,7 @@ fn verified<P: Puzzle>(
 ) -> Result<Outcome<P::Solution>> {
     outcome.stats.seconds = limits.seconds();
     limits.finish();
-    // A part of the space searched to its end is "unknown" for the whole space, but nothing
-    // stopped it.
-    let in_scope_unknown = outcome
-        .in_scope
-        .as_ref()
-        .is_none_or(|s| s.status == Status::Unknown);
-    if outcome.status == Status::Unknown && in_scope_unknown && outcome.stats.stopped_by.is_none() {
-        outcome.stats.stopped_by = stopped_by(limits).map(String::from);
-    }
+    note_what_stopped(&mut outcome, limits);
     for (k, s) in outcome.solutions.iter().enumerate() {
         match P::verify(instance, s) {
             Ok(summary) if k == 0 => outcome.facts.summary = Some(summary),
@@ -276,6 +268,21 @@ fn stage<S, R>(
         Err(Interrupt::Resident { resident, limit }) => {
             Err(crate::solve::limits::too_large_resident(resident, limit))
         }
+    }
+}
+
+/// Records in `stats.stopped_by` what stopped a run that ended "unknown" (the time limit or a
+/// stop request), for every verb's headline and JSON: the runner's own, and the own verbs that
+/// drive a formulation themselves (`chess peaceable`).
+pub fn note_what_stopped<S>(outcome: &mut Outcome<S>, limits: &Limits) {
+    // A part of the space searched to its end is "unknown" for the whole space, but nothing
+    // stopped it.
+    let in_scope_unknown = outcome
+        .in_scope
+        .as_ref()
+        .is_none_or(|s| s.status == Status::Unknown);
+    if outcome.status == Status::Unknown && in_scope_unknown && outcome.stats.stopped_by.is_none() {
+        outcome.stats.stopped_by = stopped_by(limits).map(String::from);
     }
 }
 

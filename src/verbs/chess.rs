@@ -5,9 +5,10 @@ use super::{Call, Kind, Outputs, OwnVerb, Param};
 use crate::error::{Error, Result};
 use crate::puzzles::chess::{self, Piece};
 use crate::puzzles::Query;
-use crate::runner::report::{status_word, Report};
-use crate::runner::{bounded, drive};
+use crate::runner::report::{status_word, unknown_word, Report};
+use crate::runner::{bounded, drive, note_what_stopped};
 use crate::solve::limits::Limits;
+use crate::solve::search::Status;
 
 pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
     name: "peaceable",
@@ -46,24 +47,31 @@ fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report> {
                 "board side '{word}' is not a whole number from 1 to 32"
             ))
         })?;
-    let o = bounded(limits, "the peaceable-armies model", || {
+    let mut o = bounded(limits, "the peaceable-armies model", || {
         drive(chess::peaceable(n, piece), Query::Optimum, limits, false)
     })?;
+    note_what_stopped(&mut o, limits);
     let instance = format!("peaceable {} armies on {n}×{n}", piece.letter());
     let mut r = Report::new("chess", "peaceable", instance.clone(), o.status);
+    // A run stopped says what stopped it, in the headline and in `stats.stopped_by`, as the
+    // generic verbs do (it said neither).
+    let status = match o.status {
+        Status::Unknown => unknown_word(o.stats.stopped_by.as_deref()),
+        other => status_word(other).to_string(),
+    };
     if let Some(s) = o.solutions.first() {
         chess::verify_peaceable(piece, s)
             .map_err(|why| Error::Internal(format!("peaceable armies fail the check: {why}")))?;
         r.solution = serde_json::to_value(s).ok();
         r.svg = Some(chess::peaceable_svg(piece, s));
-        r.text = format!(
-            "{instance}: {}, m = {}\n\n{}\n",
-            status_word(o.status),
-            o.objective.unwrap_or(0),
-            s.rows.join("\n")
-        );
+        let m = o.objective.unwrap_or(0);
+        let m = match o.status {
+            Status::Optimal => format!("m = {m}"),
+            _ => format!("m = {m} found, not proved the largest"),
+        };
+        r.text = format!("{instance}: {status}, {m}\n\n{}\n", s.rows.join("\n"));
     } else {
-        r.text = format!("{instance}: {}\n", status_word(o.status));
+        r.text = format!("{instance}: {status}\n");
     }
     r.facts = o.facts;
     r.stats.seconds = limits.seconds();
