@@ -729,6 +729,23 @@ quandary_probe::needs_chromium! {
             "const s = document.getElementById('check-status'); return s.dataset.done === '1' && ['unique', 'several', 'none'].includes(s.dataset.state)",
             "the workbench's answer for the shipped puzzle",
         );
+        // A puzzle pasted while the size box still holds the example's URL replaces it (the
+        // two together were "got 2 words", and the board went away).
+        b.choose("puzzle", "battleship");
+        assert!(
+            js("return document.getElementById('words').value").as_str().unwrap_or("").contains("puzz.link"),
+            "the example's URL in the size box"
+        );
+        b.type_into("#text", "size 5 5\nfleet 2 1\n");
+        board_drawn(b, 25 + 10, "the pasted 5×5 board, a blank one of its size and fleet");
+        assert_eq!(js("return document.getElementById('words').value"), json!(""));
+        // Counts typed on one row and then the next, within the moment that gathers digits
+        // into a number: each kept ("1" then "4" became "14", refused and lost).
+        b.run("hovered = document.querySelector('#board [data-at=\"row 1\"]'); document.dispatchEvent(new KeyboardEvent('keydown', {key: '1'})); hovered = document.querySelector('#board [data-at=\"row 2\"]'); document.dispatchEvent(new KeyboardEvent('keydown', {key: '4'}));");
+        b.wait_for(
+            "const a = document.querySelector('#board [data-at=\"row 1\"]'), c = document.querySelector('#board [data-at=\"row 2\"]'); return a !== null && c !== null && a.dataset.value === '1' && c.dataset.value === '4'",
+            "row 1 counted 1 and row 2 counted 4",
+        );
 
         // Tantrix: three places pasted, a fourth added by clicking beside them: challenge 4.
         b.choose("puzzle", "tantrix");

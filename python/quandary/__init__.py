@@ -39,11 +39,13 @@ __all__ = [
     "verbs",
 ]
 
-# The fields of the command line's --json object: a Report has each as an attribute.
+# The fields of the command line's --json object that a Report answers None for when the
+# answer has none. Every field the answer has is an attribute too (`report.cube`, and any
+# field added later), from the answer itself.
 FIELDS = (
-    "puzzle", "verb", "instance", "status", "count", "count_at_least", "unique",
+    "puzzle", "verb", "instance", "status", "count", "count_at_least", "classes", "unique",
     "objective", "bound", "solution", "other_solution", "forced", "steps", "difficulty",
-    "complete", "scope", "in_scope", "summary", "stats", "details", "error",
+    "complete", "scope", "in_scope", "cube", "summary", "stats", "details", "error",
 )
 
 
@@ -81,9 +83,14 @@ class Report:
         self._steps = list(step_svgs)
 
     def __getattr__(self, name):
-        if name in FIELDS:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self._data or name in FIELDS:
             return self._data.get(name)
-        raise AttributeError(name)
+        raise AttributeError(f"a {self._data.get('verb')} report has no field '{name}'")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(FIELDS) | set(self._data))
 
     def to_dict(self):
         """The `--json` object of the same run."""
@@ -137,21 +144,33 @@ def run(puzzle, verb, *words, time_limit=None, text=None, at_least=None, progres
     solutions and says "at least" (`count_at_least`); other keywords: the puzzle's options, flag
     names with `_` for `-` (`formulation="cell"`, `no_symmetry_breaking=True`);
     `progress`: a callable given `(stage, message)` as the run reports them (the words the
-    page and the terminal show), at most every 0.1 s; if it raises, the run stops and the
-    call raises that. `progress=True` shows them: a tqdm bar if tqdm is installed (a widget
-    in a notebook), else a line on standard error.
+    page and the terminal show), at most every 0.1 s, on a thread of its own, so a slow
+    callback never holds the answer back past the time limit (the call returns when the run
+    ends, and reports still waiting for the callback are dropped); if it raises, the run
+    stops and the call raises that. `progress=True` shows them: a tqdm bar if tqdm is
+    installed and this is a notebook or a terminal, else a line on standard error (one line
+    a report when standard error is not a terminal). `explain` also takes `threads=1` (one
+    engine: the same steps every run) and `plain=True` (the baseline), as on the command line.
     """
-    bar = None
+    bar = relay = None
     if progress is True:
+        # Shown by quandary's own quick writers, called directly.
         progress, bar = _shown_progress(f"{puzzle} {verb}")
+    elif progress is not None:
+        progress = relay = _Relay(progress)
     try:
         data, said, svg, steps, interrupted = _native.run(
             puzzle, verb, _words(words), text, _options(options), time_limit, at_least, progress,
             cap
         )
     finally:
+        if relay is not None:
+            relay.close()
         if bar is not None:
             bar.close()
+    if relay is not None and relay.failed is not None:
+        # The callback raised at the last report, after which the run asked no more.
+        raise relay.failed
     report = Report(_json.loads(data), said, svg, steps)
     if interrupted:
         stop = KeyboardInterrupt(f"quandary {puzzle} {verb} stopped: {report.headline}")
@@ -160,20 +179,77 @@ def run(puzzle, verb, *words, time_limit=None, text=None, at_least=None, progres
     return report
 
 
+class _Relay:
+    """Hands a run's reports to the user's `progress` callback on a thread of its own: the
+    call that waits for the run only queues them (a callback that blocked for 8 s held a 2 s
+    run's answer back until it returned). What the callback raises is raised to the run on
+    the next report, which stops it, as a callback called directly would."""
+
+    def __init__(self, callback):
+        import queue
+        import threading
+
+        self._callback = callback
+        self._queue = queue.Queue()
+        self.failed = None
+        self._thread = threading.Thread(target=self._serve, name="quandary progress", daemon=True)
+        self._thread.start()
+
+    def _serve(self):
+        while True:
+            said = self._queue.get()
+            if said is None:
+                return
+            try:
+                self._callback(*said)
+            except BaseException as e:  # handed to the run, which stops and raises it
+                self.failed = e
+                return
+
+    def __call__(self, stage, message):
+        if self.failed is not None:
+            raise self.failed
+        self._queue.put((stage, message))
+
+    def close(self):
+        self._queue.put(None)
+
+
+def _in_notebook():
+    """Whether this runs in a Jupyter kernel (where tqdm draws a widget)."""
+    ipython = _sys.modules.get("IPython")
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None
+    except Exception:
+        return False
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
 def _shown_progress(what):
     """`progress=True`: a tqdm bar (in a notebook, tqdm's widget) whose words are the run's
-    stage and message and whose clock is the run's, if tqdm is installed; else one line on
-    standard error rewritten in place. Returns the callback and what to close afterwards."""
+    stage and message and whose clock is the run's, if tqdm is installed and standard error is
+    a terminal or this is a notebook; else a line on standard error, rewritten in place on a
+    terminal and one line a report elsewhere (a log file, a pipe). Returns the callback and
+    what to close afterwards."""
+    terminal = _sys.stderr.isatty()
+    notebook = _in_notebook()
     try:
+        if not (terminal or notebook):
+            raise ImportError("not shown as a bar: neither a terminal nor a notebook")
         from tqdm.auto import tqdm
     except ImportError:
         class _Line:
             def __call__(self, stage, message):
-                _sys.stderr.write(f"\r{what}: {stage}: {message}"[:120].ljust(120))
+                said = f"{what}: {stage}: {message}" if message else f"{what}: {stage}"
+                if terminal:
+                    _sys.stderr.write("\r" + said[:120].ljust(120))
+                else:
+                    _sys.stderr.write(said + "\n")
                 _sys.stderr.flush()
 
             def close(self):
-                _sys.stderr.write("\n")
+                if terminal:
+                    _sys.stderr.write("\n")
 
         line = _Line()
         return line, line
@@ -276,7 +352,18 @@ def board(puzzle, *words, text=None, **options):
 
 
 def _verb_function(puzzle, verb):
+    # A verb whose seed has a fixed default (Battleship's generate: 1) would give the same
+    # answer every call; from Python it gets a fresh seed when none is given, so two calls
+    # give two puzzles, and the report names the seed, which makes the same puzzle again.
+    seeded = verb not in _generic(puzzle) and any(
+        name == "seed" and default is not None
+        for name, _, default, *_ in _native.own_params(puzzle, verb))
+
     def ask(*words, **kw):
+        if seeded and kw.get("seed") is None:
+            import random
+
+            kw["seed"] = random.randrange(1, 2**31)
         return run(puzzle, verb, *words, **kw)
 
     title, _, input_help, example = _native.describe(puzzle)

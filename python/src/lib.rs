@@ -150,6 +150,36 @@ fn options_value(options: Option<String>) -> PyResult<serde_json::Value> {
     }
 }
 
+/// `explain`'s own keywords, `threads` and `plain` (the command line's `--threads 1`, `--plain`),
+/// taken out of the options and read into the query as every front end reads them; for another
+/// verb they stay, and the puzzle's options refuse them by name.
+fn explaining(query: Query, options: &mut serde_json::Value) -> PyResult<Query> {
+    let Query::Explain(_) = query else {
+        return Ok(query);
+    };
+    let Some(o) = options.as_object_mut() else {
+        return Ok(query);
+    };
+    let plain = match o.remove("plain") {
+        None | Some(serde_json::Value::Null) => false,
+        Some(serde_json::Value::Bool(b)) => b,
+        Some(v) => {
+            return Err(InputError::new_err(format!(
+                "plain: True or False, not {v}"
+            )))
+        }
+    };
+    let threads = match o.remove("threads") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|t| u32::try_from(t).ok())
+                .ok_or_else(|| InputError::new_err(format!("threads: a whole number, not {v}")))?,
+        ),
+    };
+    query.explaining(plain, threads).map_err(to_py)
+}
+
 fn options_in(v: &serde_json::Value) -> OptionsIn<'_> {
     match v {
         serde_json::Value::Null => OptionsIn::Default,
@@ -262,7 +292,8 @@ fn run(
             }
         },
     };
-    let options = options_value(options)?;
+    let mut options = options_value(options)?;
+    let query = explaining(query, &mut options)?;
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
     let input = Input::new(words, text);
     let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {

@@ -304,3 +304,61 @@ def test_progress_true_shows_the_runs_words(capfd):
     r = quandary.tank.count(7, time_limit=2, progress=True)
     err = capfd.readouterr().err
     assert "tank count" in err and "consistent search" in err, err
+
+
+def test_a_slow_progress_callback_does_not_hold_the_answer_back():
+    """The callback runs on a thread of its own: one that blocks for 8 s does not keep a 2 s
+    run from answering (it returned after 8.1 s)."""
+    started = time.monotonic()
+    r = quandary.tank.count(40, time_limit=2, progress=lambda stage, message: time.sleep(8))
+    assert r.status == "unknown"
+    assert time.monotonic() - started < 4
+
+
+def test_every_field_of_the_answer_is_an_attribute():
+    r = quandary.gunport.count(4, 4, up_to_symmetry=True)
+    assert r.classes is not None and r.classes == r.to_dict()["classes"]
+    for key, value in r.to_dict().items():
+        assert getattr(r, key) == value, key
+    # A field this answer does not have, but answers may: None; no field at all: an error.
+    assert r.cube is None
+    with pytest.raises(AttributeError):
+        r.no_such_field
+
+
+def test_explain_takes_threads_and_plain_and_shows_each_steps_words():
+    first = quandary.battleship.explain(PUZZLINK, threads=1)
+    again = quandary.battleship.explain(PUZZLINK, threads=1)
+    assert [s["text"] for s in first.steps] == [s["text"] for s in again.steps]
+    assert first.steps[0]["text"] in first.text
+    html = first._repr_html_()
+    assert all(_html_escaped(s["text"]) in html for s in first.steps)
+    assert quandary.battleship.explain(PUZZLINK, plain=True).complete is True
+    with pytest.raises(quandary.InputError, match="plain runs on one engine"):
+        quandary.battleship.explain(PUZZLINK, plain=True, threads=1)
+    with pytest.raises(quandary.InputError, match="threads"):
+        quandary.battleship.solve(PUZZLINK, threads=1)
+
+
+def _html_escaped(text):
+    import html
+
+    return html.escape(text)
+
+
+def test_generate_without_a_seed_draws_one_and_names_it():
+    a = quandary.battleship.generate(rows=8, cols=8, fleet="4 3 2 1", time_limit=30)
+    b = quandary.battleship.generate(rows=8, cols=8, fleet="4 3 2 1", time_limit=30)
+    seeds = [r.solution["puzzle"].split("--seed ")[1].split()[0] for r in (a, b)]
+    assert seeds[0] != seeds[1]
+    assert a.solution["puzzle"] != b.solution["puzzle"]
+    again = quandary.battleship.generate(rows=8, cols=8, fleet="4 3 2 1", seed=int(seeds[0]),
+                                         time_limit=30)
+    assert again.solution["puzzle"] == a.solution["puzzle"]
+
+
+def test_progress_true_writes_a_line_a_report_where_stderr_is_no_terminal(capfd):
+    quandary.tank.count(7, time_limit=2, progress=True)
+    err = capfd.readouterr().err
+    assert "\r" not in err, repr(err[:300])
+    assert len([line for line in err.splitlines() if line.startswith("tank count")]) >= 2, err

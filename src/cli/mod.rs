@@ -27,7 +27,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use quandary::input::Files;
 use quandary::model::{lp, opb};
 use quandary::runner::registry::{self, Entry, OptionsIn};
-use quandary::runner::{Limits, Query, Reasons};
+use quandary::runner::{Limits, Query};
 use quandary::solve::Engine;
 use quandary::Error;
 use std::time::Duration;
@@ -541,17 +541,9 @@ fn query_of(entry: &dyn Entry, verb: &str, vm: &ArgMatches) -> Option<Query> {
 /// `explain`'s query with how its reasons are looked for: `--plain` and `--threads` are its
 /// own flags (no other verb's parser has them).
 fn explaining(query: Query, vm: &ArgMatches) -> Result<Query, Error> {
-    let Query::Explain(_) = query else {
-        return Ok(query);
-    };
     let plain = vm.try_get_one::<bool>("plain").ok().flatten() == Some(&true);
     let threads = vm.try_get_one::<u32>("threads").ok().flatten().copied();
-    Ok(Query::Explain(match (plain, threads) {
-        (true, Some(_)) => return Err(Error::input("--threads: --plain runs on one engine")),
-        (true, None) => Reasons::Plain,
-        (false, Some(1)) => Reasons::Alone,
-        (false, _) => Reasons::Levels,
-    }))
+    query.explaining(plain, threads)
 }
 
 /// A puzzle's own verb, run through the registry and printed like every answer (a sweep's

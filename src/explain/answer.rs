@@ -58,6 +58,10 @@ pub struct Step {
     /// The reason's cost: its elements' [`super::engine::cost`]s summed.
     pub cost: u32,
     pub minimal: Minimal,
+    /// The step in words, as the text answer and the page's stepper say it ("(1,6) is water:
+    /// (1,6) shows water"): for a notebook or a script, which would otherwise write it again.
+    #[serde(default)]
+    pub text: String,
 }
 
 /// How hard a puzzle is by its explanation: the dearest step it needs, and all of them.

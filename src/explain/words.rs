@@ -98,15 +98,19 @@ pub fn reason_text(reason: &[Cited]) -> String {
         .join("; ")
 }
 
+/// A step in words: what it concludes, then why.
+pub fn sentence(derived: &[Forced], reason: &[Cited]) -> String {
+    format!("{}: {}", conclusion(derived), reason_text(reason))
+}
+
 /// The explanation as text: one line a step, then the difficulty.
 pub fn text(x: &Explanation) -> String {
     let mut out = String::new();
     for (i, s) in x.steps.iter().enumerate() {
         out += &format!(
-            "{:>3}. {}: {} [cost {}{}]\n",
+            "{:>3}. {} [cost {}{}]\n",
             i + 1,
-            conclusion(&s.derived),
-            reason_text(&s.reason),
+            sentence(&s.derived, &s.reason),
             s.cost,
             match s.minimal {
                 Minimal::Smallest => ", smallest",

@@ -95,6 +95,30 @@ pub enum Reasons {
 }
 
 impl Query {
+    /// `explain` asked with how its reasons are looked for: `plain` (`--plain`: the baseline,
+    /// one engine) or a number of `threads` (`--threads 1`: one engine, the same steps every
+    /// run); any other query as it is. The one reading of these flags for every front end.
+    pub fn explaining(self, plain: bool, threads: Option<u32>) -> crate::error::Result<Query> {
+        let Query::Explain(_) = self else {
+            return Ok(self);
+        };
+        Ok(Query::Explain(match (plain, threads) {
+            (true, Some(_)) => {
+                return Err(crate::error::Error::input(
+                    "--threads: --plain runs on one engine",
+                ))
+            }
+            (_, Some(0)) => {
+                return Err(crate::error::Error::input(
+                    "--threads: 1 (one engine, the same steps every run) or more",
+                ))
+            }
+            (true, None) => Reasons::Plain,
+            (false, Some(1)) => Reasons::Alone,
+            (false, _) => Reasons::Levels,
+        }))
+    }
+
     /// The verb that asks it on the command line.
     pub fn verb(self) -> &'static str {
         match self {

@@ -294,17 +294,21 @@ impl<'a, 's, S> Sequence<'a, 's, S> {
         let cited = &self.engine.cited;
         let mut order: Vec<(Kind, usize)> = reason.iter().map(|&x| (cited[x].kind, x)).collect();
         order.sort_by_key(|&(kind, x)| (kind as u8, x));
+        let forced: Vec<Forced> = derived
+            .iter()
+            .map(|&j| Forced {
+                meaning: self.f.meanings[j].clone(),
+                value: self.target[j],
+            })
+            .collect();
+        let reason: Vec<_> = order.iter().map(|&(_, x)| cited[x].clone()).collect();
+        let text = super::words::sentence(&forced, &reason);
         self.steps.push(Step {
-            derived: derived
-                .iter()
-                .map(|&j| Forced {
-                    meaning: self.f.meanings[j].clone(),
-                    value: self.target[j],
-                })
-                .collect(),
-            reason: order.iter().map(|&(_, x)| cited[x].clone()).collect(),
+            derived: forced,
+            reason,
             cost,
             minimal,
+            text,
         });
         let most = self
             .setup

@@ -194,6 +194,11 @@ impl Band {
                 most: u32::MAX,
             },
             t => match t.split_once('-') {
+                // `A-`: A and up.
+                Some((a, "")) => Band {
+                    least: a.trim().parse().map_err(|_| bad())?,
+                    most: u32::MAX,
+                },
                 Some((a, b)) => Band {
                     least: a.trim().parse().map_err(|_| bad())?,
                     most: b.trim().parse().map_err(|_| bad())?,
@@ -204,6 +209,19 @@ impl Band {
                 },
             },
         })
+    }
+
+    /// The band as `--difficulty` takes it again: a named band where it is one, else `N`,
+    /// `A-` or `A-B` (a puzzle's header said "--difficulty 13-4294967295" for `hard`).
+    fn flag(self) -> String {
+        match (self.least, self.most) {
+            (0, 4) => "easy".into(),
+            (5, 12) => "medium".into(),
+            (13, u32::MAX) => "hard".into(),
+            (0, m) => m.to_string(),
+            (l, u32::MAX) => format!("{l}-"),
+            (l, m) => format!("{l}-{m}"),
+        }
     }
 
     fn words(self) -> String {
@@ -403,7 +421,7 @@ fn generated(
                     b.words()
                 ),
                 stopped,
-                format!(" --difficulty {}-{}", b.least, b.most),
+                format!(" --difficulty {}", b.flag()),
             )
         }
         Some((b, None, _, _)) => (
@@ -623,4 +641,19 @@ fn workbench_report(p: &Grid, c: &bench::Checked, limits: &Limits) -> Result<Rep
     r.text = text;
     r.svg = Some(to_svg(p, c.solution.as_ref()));
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Band;
+
+    #[test]
+    fn a_band_is_written_as_the_flag_that_reads_it_back() {
+        for text in ["easy", "medium", "hard", "7", "3-9", "20-"] {
+            let band = Band::parse(text).unwrap();
+            assert_eq!(band.flag(), text);
+            assert_eq!(Band::parse(&band.flag()).unwrap(), band);
+        }
+        assert_eq!(Band::parse("13-").unwrap(), Band::parse("hard").unwrap());
+    }
 }

@@ -266,9 +266,22 @@ pub fn parse_quandary(text: &str) -> Result<Grid> {
     let fleet = fleet.ok_or_else(|| {
         Error::input("no 'fleet' line: give the number of ships of length 1, 2, 3, ...")
     })?;
-    let (rline, rows) = rows.ok_or_else(|| Error::input("no 'rows' line with the row counts"))?;
-    let (cline, cols) =
-        cols.ok_or_else(|| Error::input("no 'cols' line with the column counts"))?;
+    // With a size, a missing 'rows' or 'cols' line means every count unknown (a blank board
+    // of a chosen size and fleet, to fill in); without one, the counts give the size.
+    let (rline, rows) = match (rows, size) {
+        (Some(r), _) => r,
+        (None, Some((r, _))) => (0, vec![None; r]),
+        (None, None) => return Err(Error::input(
+            "no 'rows' line with the row counts (or a 'size' line: then every count is unknown)",
+        )),
+    };
+    let (cline, cols) = match (cols, size) {
+        (Some(c), _) => c,
+        (None, Some((_, c))) => (0, vec![None; c]),
+        (None, None) => return Err(Error::input(
+            "no 'cols' line with the column counts (or a 'size' line: then every count is unknown)",
+        )),
+    };
     let (r, c) = size.unwrap_or((rows.len(), cols.len()));
     if rows.len() != r {
         return Err(at_line(
@@ -347,6 +360,22 @@ pub fn to_quandary(p: &Grid, comment: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_size_and_a_fleet_alone_are_a_blank_board() {
+        let p = parse_quandary("size 4 5\nfleet 2 1\n").unwrap();
+        assert_eq!((p.rows, p.cols), (4, 5));
+        assert!(p
+            .row_counts
+            .iter()
+            .chain(&p.col_counts)
+            .all(Option::is_none));
+        assert!(p.clues.iter().all(Option::is_none));
+        let e = parse_quandary("fleet 2 1\ncols 1 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no 'rows' line"), "{e}");
+    }
 
     const OWN: &str = "; the puzz.link example\nsize 6 6\nfleet 3 2 1\nrows ? 3 0 ? 3 ?\ncols ? 1 2 ? ? 2\ngrid\n. . . . . ~\n......\n......\n< . . . . .\n......\n......\n";
 
