@@ -852,6 +852,35 @@ fn the_board_is_drawn_and_edited_through_the_api() {
         let (code, body) = server.request("POST", "/api/board", v.to_string().as_bytes());
         (code, serde_json::from_str::<Value>(&body).expect("JSON"))
     };
+    // An open chess board with no army yet, as the page's hint offers (`5x5`): drawn with its
+    // army counts at 0 to fill in (it was refused, "no army given", with nothing to fill);
+    // a count set on the board makes an army a question can be asked of.
+    let (code, r) = board(json!({"puzzle": "chess", "words": ["5x5"]}));
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(
+        r["svg"].as_str().unwrap().matches("class=\"edit\"").count(),
+        25,
+        "{r}"
+    );
+    let queens = r["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["at"] == "army Q")
+        .cloned();
+    assert_eq!(queens.map(|f| f["value"].clone()), Some(json!(0)), "{r}");
+    let (code, r) =
+        board(json!({"puzzle": "chess", "words": ["5x5"], "edit": {"at": "army Q", "value": "5"}}));
+    assert_eq!((code, &r["set"]), (200, &json!({"army": "Q5"})), "{r}");
+    let (code, r) = server.run(json!({"puzzle": "chess", "verb": "solve", "words": ["5x5"]}));
+    assert_eq!(code, 400, "{r}");
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .contains("the page's counts beside the board"),
+        "{r}"
+    );
     // A Tank Attack given, by flags and by JSON alike.
     for options in [
         json!({"args": ["--fix", "1,1=2"]}),

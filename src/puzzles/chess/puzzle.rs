@@ -39,7 +39,13 @@ pub struct Instance {
     pub board: Board,
     pub goal: Aim,
     pub holes_block: bool,
+    /// No army named (an open board, `5x5`, with no `--army`): the board is drawn and edited
+    /// (its army counts start at 0), and a question asked of it says how to give one.
+    pub unarmed: bool,
 }
+
+/// What a question asked of a board with no army says.
+const NO_ARMY: &str = "no army given: give one (the command line's --army, e.g. --army B4N2; the page's counts beside the board; Python's army=\"B4N2\") or an `army:` line in the board file";
 
 /// A placement, with its board rows for people and scripts.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -81,9 +87,7 @@ impl Board {
             Some(text) => Army::parse(text)?,
             None => match self.army {
                 Some(a) => a,
-                None if required => return Err(Error::input(
-                    "no army given: add --army (e.g. --army B4N2) or an `army:` line to the board file",
-                )),
+                None if required => return Err(Error::input(NO_ARMY)),
                 None => Army::default(),
             },
         };
@@ -144,8 +148,9 @@ impl Puzzle for ChessAvoidance {
         } else {
             load_board(word, files)?
         };
+        let unarmed = o.piece.is_none() && !o.any && o.army.is_none() && board.army.is_none();
         let goal = match (o.piece, o.any) {
-            (None, false) => Aim::Exactly(board.army_for(o.army.as_deref(), true)?),
+            (None, false) => Aim::Exactly(board.army_for(o.army.as_deref(), false)?),
             (Some(_), true) => return Err(Error::input("give at most one of --type T and --any")),
             // The base army comes from --army only: a file's `army:` line describes its puzzle,
             // not a floor for maxima.
@@ -169,11 +174,13 @@ impl Puzzle for ChessAvoidance {
             board,
             goal,
             holes_block: o.holes_block,
+            unarmed,
         })
     }
 
     fn describe(i: &Instance) -> String {
         let what = match i.goal {
+            Aim::Exactly(_) if i.unarmed => "no army given yet".to_string(),
             Aim::Exactly(a) => format!("army {a}"),
             Aim::Maximise { extra, base } => {
                 let most = match extra {
@@ -191,6 +198,9 @@ impl Puzzle for ChessAvoidance {
     }
 
     fn formulate<'a>(i: &'a Instance, o: &Options, _: Query) -> Result<Formulated<'a, Solution>> {
+        if i.unarmed {
+            return Err(Error::input(NO_ARMY));
+        }
         let mut cm = i.board.formulate(i.goal, o.formulation, i.holes_block);
         let meanings =
             cm.x.iter()
@@ -415,6 +425,9 @@ impl Puzzle for ChessAvoidance {
         query: Query,
         _limits: &Limits,
     ) -> Option<Result<Exact<Solution>>> {
+        if i.unarmed {
+            return Some(Err(Error::input(NO_ARMY)));
+        }
         let Aim::Exactly(army) = i.goal else {
             return None;
         };
