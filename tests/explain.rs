@@ -626,7 +626,7 @@ fn one_engine_gives_the_puzzles_rating_and_a_race_says_when_it_does_not() {
             )
             .expect("explained");
         let x = raced.facts.explanation.as_ref().expect("an explanation");
-        let says = raced.text.contains("--threads 1` gives those");
+        let says = raced.text.contains("one engine gives those: `--threads 1`");
         assert_eq!(says, !x.rating, "{name}: {}", raced.text);
         if x.rating {
             assert_eq!(

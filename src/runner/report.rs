@@ -212,7 +212,7 @@ pub fn report<P: Puzzle>(
                     ),
                 };
                 if !x.rating && x.complete {
-                    h += "; not the steps of the puzzle's rating (`--threads 1` gives those)";
+                    h += "; not the steps of the puzzle's rating (one engine gives those: `--threads 1`, Python's threads=1)";
                 }
                 h
             }

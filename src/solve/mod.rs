@@ -138,7 +138,7 @@ pub enum Engine {
 }
 
 /// What a build without the HiGHS backend says when asked for it.
-pub const NO_HIGHS: &str = "this build has no MIP backend: build quandary with `cargo build --release --features highs` (it needs cmake and libclang, e.g. `apt-get install cmake libclang-dev`)";
+pub const NO_HIGHS: &str = "this build has no MIP backend: the command line and the page need `cargo build --release --features highs`, the Python package `pip install ./python --config-settings=build-args=\"--features highs\"` (either needs cmake and libclang, e.g. `apt-get install cmake libclang-dev`)";
 
 /// Whether this build has the HiGHS backend.
 pub const HAS_HIGHS: bool = cfg!(feature = "highs");
