@@ -739,6 +739,17 @@ quandary_probe::needs_chromium! {
         b.type_into("#text", "size 5 5\nfleet 2 1\n");
         board_drawn(b, 25 + 10, "the pasted 5×5 board, a blank one of its size and fleet");
         assert_eq!(js("return document.getElementById('words').value"), json!(""));
+        // The pointer on the board takes the keys from the paste box that still has the focus
+        // (they were typed into the puzzle's text).
+        assert_eq!(js("return document.activeElement.id"), json!("text"));
+        js("document.querySelector('#board [data-at=\"cell 1,1\"]').dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))");
+        assert_eq!(js("return document.activeElement.id === 'text'"), json!(false));
+        // Another puzzle chosen: the answer of this one is not left beside its board.
+        b.choose("puzzle", "gunport");
+        assert_eq!(js("return document.getElementById('picture').innerHTML"), json!(""));
+        b.choose("puzzle", "battleship");
+        b.type_into("#text", "size 5 5\nfleet 2 1\n");
+        board_drawn(b, 25 + 10, "the blank 5×5 board again");
         // Counts typed on one row and then the next, within the moment that gathers digits
         // into a number: each kept ("1" then "4" became "14", refused and lost).
         b.run("hovered = document.querySelector('#board [data-at=\"row 1\"]'); document.dispatchEvent(new KeyboardEvent('keydown', {key: '1'})); hovered = document.querySelector('#board [data-at=\"row 2\"]'); document.dispatchEvent(new KeyboardEvent('keydown', {key: '4'}));");

@@ -1,6 +1,8 @@
 //! Chess avoidance: the seed's board and its maxima, classic counts and maxima, counter vs
 //! model cross-checks, the verifier and bad input.
 
+mod common;
+
 use quandary::puzzles::chess::{self, count, verify, Aim, Army, Board, Formulation, Piece};
 use quandary::solve::search::{Search, Status};
 
@@ -233,4 +235,24 @@ fn pieces_are_drawn_as_shapes_needing_no_font() {
     assert_eq!(svg.matches("<title>bishop</title>").count(), 4);
     assert_eq!(svg.matches("<title>knight</title>").count(), 2);
     assert!(!svg.contains("<text"), "no piece depends on a font");
+}
+
+/// `chess peaceable` stopped by its limit says what stopped it, as the generic verbs do: in
+/// `stats.stopped_by` and the headline, and a found m is not called the largest (it said
+/// neither, and gave "m = 14" as if proved).
+#[test]
+fn a_stopped_peaceable_run_says_what_stopped_it() {
+    let (code, out, _, _) =
+        common::quandary(&["chess", "peaceable", "10", "--time-limit", "1", "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let v = common::one_json(&out);
+    assert_eq!(v["status"], "unknown", "{v}");
+    assert_eq!(v["stats"]["stopped_by"], "the time limit", "{v}");
+    let (_, text, _, _) = common::quandary(&["chess", "peaceable", "10", "--time-limit", "1"]);
+    let headline = text.lines().next().unwrap_or_default();
+    assert!(headline.contains("stopped by the time limit"), "{headline}");
+    assert!(
+        !headline.contains("m =") || headline.contains("not proved"),
+        "{headline}"
+    );
 }

@@ -346,7 +346,11 @@ impl Puzzle for TantrixPuzzle {
     }
 
     fn text(_: &Instance, s: &Solution) -> String {
-        to_text(&s.board, Some(&s.placed))
+        // The tokens read `tile@turns`: a tour or a notebook shows no other key to them.
+        format!(
+            "{}(each place: tile@turns, the tile's number in the set and how many sixths of a turn clockwise it is turned; docs/tantrix.md)\n",
+            to_text(&s.board, Some(&s.placed))
+        )
     }
 
     fn sketch(i: &Instance, _: &Options) -> Option<crate::puzzles::sketch::Sketch> {
