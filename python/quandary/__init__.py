@@ -263,15 +263,71 @@ def _shown_progress(what):
 
 
 class Model:
-    """A puzzle's 0-1 integer program: its size per constraint family and its files."""
+    """A puzzle's 0-1 integer program, readable: its size per constraint family
+    (`records()`, `sizes`), every variable with what it means in the puzzle (`variables`),
+    every row (`rows()`), the objective (`objective`), and its files (`lp()`, `opb()`).
 
-    def __init__(self, title, families, size, lp, opb, call=None):
+    `variables` and `rows()` are lists of dicts, ready for `pandas.DataFrame`; a variable's
+    `name` is the one the LP file uses, and a row's `terms` are `(coefficient, name)` pairs
+    over those names as the LP file writes them (a negated literal's constant moved to the
+    right-hand side), so the LP text written from the rows is `lp()`'s."""
+
+    def __init__(self, title, families, size, lp, opb, records, call=None):
         self.title = title
-        self.families = list(families)
-        self.variables, self.constraints, self.nonzeros = size
+        self.sizes = list(families)
+        self.size = dict(zip(("variables", "constraints", "nonzeros"), size))
         self._lp = lp
         self._opb = opb
+        self._records_text = records
+        self._records = None
         self._call = call
+
+    def _read(self):
+        if self._records is None:
+            self._records = _json.loads(self._records_text)
+            self._records_text = None
+        return self._records
+
+    @property
+    def variables(self):
+        """One dict a variable: `name` (the LP file's), `meaning` (what it says in the
+        puzzle's terms, "(2,3) is a bishop", for the formulation's decisions; None for
+        auxiliary variables)."""
+        return [dict(v) for v in self._read()["variables"]]
+
+    @property
+    def constraints(self):
+        """The number of rows."""
+        return self.size["constraints"]
+
+    @property
+    def nonzeros(self):
+        return self.size["nonzeros"]
+
+    def families(self):
+        """The names of the constraint families, in the order the model first uses them."""
+        return [f for f, _ in self.sizes]
+
+    def rows(self, family=None):
+        """One dict a row: `family`, `terms` (a list of `(coefficient, variable name)`),
+        `sense` ("<=", ">=" or "="), `rhs`; only `family`'s rows if given (an unknown family
+        is an InputError naming the families there are)."""
+        if family is not None and family not in self.families():
+            raise InputError(f"no constraint family '{family}' in this model (its families: "
+                             f"{', '.join(self.families())})")
+        return [{"family": r["family"], "terms": [tuple(t) for t in r["terms"]],
+                 "sense": r["sense"], "rhs": r["rhs"]}
+                for r in self._read()["rows"] if family is None or r["family"] == family]
+
+    @property
+    def objective(self):
+        """`direction` ("maximize" or "minimize"), `terms` (as a row's) and `constant`, or
+        None for a model without one."""
+        o = self._read()["objective"]
+        if o is None:
+            return None
+        return {"direction": o["direction"], "terms": [tuple(t) for t in o["terms"]],
+                "constant": o["constant"]}
 
     def relax(self, time_limit=None):
         """The LP relaxation (every variable in [0, 1]) solved by HiGHS, as `model --relax
@@ -284,8 +340,9 @@ class Model:
                                          time_limit))
 
     def records(self):
-        """One dict per constraint family (ready for pandas.DataFrame)."""
-        return [{"family": f, "rows": k} for f, k in self.families]
+        """One dict per constraint family with its number of rows (ready for
+        pandas.DataFrame)."""
+        return [{"family": f, "rows": k} for f, k in self.sizes]
 
     def lp(self):
         """The model as a CPLEX-LP file (what `--lp` writes)."""
@@ -296,7 +353,7 @@ class Model:
         return self._opb
 
     def __repr__(self):
-        return (f"<quandary.Model {self.title}: {self.variables} variables, "
+        return (f"<quandary.Model {self.title}: {self.size['variables']} variables, "
                 f"{self.constraints} constraints, {self.nonzeros} nonzeros>")
 
 

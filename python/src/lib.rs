@@ -407,7 +407,8 @@ fn model_call(
 }
 
 /// The 0-1 program of an instance: its title, the rows of each constraint family, its size
-/// (variables, constraints, nonzeros) and its LP and OPB texts. See `quandary.model`.
+/// (variables, constraints, nonzeros), its LP and OPB texts, and its records (JSON: variables
+/// with their meanings, rows, objective: `quandary::model::records`). See `quandary.model`.
 #[pyfunction]
 #[pyo3(signature = (puzzle, words, text=None, options=None, symmetry_breaking=false))]
 #[allow(clippy::type_complexity)]
@@ -424,6 +425,7 @@ fn model(
     (usize, usize, usize),
     String,
     String,
+    String,
 )> {
     let (e, options, input, query) = model_call(puzzle, words, text, options, symmetry_breaking)?;
     let (result, interrupted) = detached(py, None, move |cancel, sink| {
@@ -432,9 +434,11 @@ fn model(
             .with_progress(Some(sink))
             .with_resident_cap(quandary::guard::memory_limit());
         quandary::runner::bounded(&limits, "building the model", || {
+            let built = e.model(&input.words, input.files(), options_in(&options), query)?;
+            let records = built.records().to_string();
             let quandary::runner::registry::Built {
                 title, model: m, ..
-            } = e.model(&input.words, input.files(), options_in(&options), query)?;
+            } = built;
             let families: Vec<(String, usize)> = m
                 .families()
                 .into_iter()
@@ -449,6 +453,7 @@ fn model(
                 (size.variables, size.constraints, size.nonzeros),
                 lp,
                 opb,
+                records,
             ))
         })
     })?;

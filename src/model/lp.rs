@@ -12,8 +12,8 @@ use std::fmt::Write;
 /// The name of the variable that carries the objective's constant.
 const CONSTANT: &str = "obj_constant";
 
-/// A portable, unique name for every variable of the model.
-fn lp_names(model: &Model) -> Vec<String> {
+/// A portable, unique name for every variable of the model (the LP file's, and the records').
+pub fn lp_names(model: &Model) -> Vec<String> {
     let mut taken: HashSet<String> = HashSet::from([CONSTANT.to_string(), "dummy".to_string()]);
     (0..model.num_vars())
         .map(|v| {
@@ -127,12 +127,7 @@ fn lp_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
             .collect();
         let _ = write!(out, " {label}_{i}:");
         term_list(&mut out, &names, &terms);
-        let sense = match c.sense {
-            Sense::Le => "<=",
-            Sense::Ge => ">=",
-            Sense::Eq => "=",
-        };
-        let _ = writeln!(out, " {sense} {rhs}");
+        let _ = writeln!(out, " {} {rhs}", super::records::sense_text(c.sense));
         if super::text_grown(&out, &mut charged, cap) {
             return None;
         }

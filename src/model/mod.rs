@@ -5,6 +5,7 @@
 
 pub mod lp;
 pub mod opb;
+pub mod records;
 
 use serde::Serialize;
 use std::fmt;

@@ -147,6 +147,17 @@ pub struct Built {
     pub model: Model,
     /// How the model's objective reads in the puzzle's terms (`None` without one).
     pub goal: Option<crate::puzzles::Goal>,
+    /// What each variable means in the puzzle ("(2,3) is a bishop"), by index, where the
+    /// formulation records it (its decisions); `None` for auxiliary variables.
+    pub meanings: Vec<Option<String>>,
+}
+
+impl Built {
+    /// The model as records (variables with their meanings, rows, objective):
+    /// [`crate::model::records::records`].
+    pub fn records(&self) -> serde_json::Value {
+        crate::model::records::records(&self.model, &self.meanings)
+    }
 }
 
 impl Built {
@@ -292,10 +303,15 @@ impl<P: Puzzle> Entry for Registered<P> {
         let instance = P::read(words, &options, files)?;
         let f = P::formulate(&instance, &options, query)?;
         let title = format!("{}, {}", P::describe(&instance), f.method);
+        let mut meanings = vec![None; f.model.num_vars()];
+        for (v, m) in f.decisions.iter().zip(&f.meanings) {
+            meanings[v.index()] = Some(crate::explain::says(m, true));
+        }
         Ok(Built {
             title,
             model: f.model,
             goal: f.goal,
+            meanings,
         })
     }
     fn sketch(

@@ -608,8 +608,16 @@ impl Gunport {
             .iter()
             .inspect(|_| crate::guard::charge(std::mem::size_of::<Meaning>() as u64))
             .map(|v| match where_.get(v) {
+                // Marked as the board draws them; in words for a person reading the model.
                 Some([a, b]) => {
-                    Meaning::at(Place::Cell(a.0, a.1), if a.0 == b.0 { "<>" } else { "^v" })
+                    let (mark, end) = match a.0 == b.0 {
+                        true => ("<>", "the left end of a domino lying across"),
+                        false => ("^v", "the top of a standing domino"),
+                    };
+                    Meaning {
+                        words: Some((end.to_string(), format!("not {end}"))),
+                        ..Meaning::at(Place::Cell(a.0, a.1), mark)
+                    }
                 }
                 None => Meaning::at(Place::Cell(0, 0), "?"),
             })
