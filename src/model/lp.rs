@@ -127,7 +127,7 @@ fn lp_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
             .collect();
         let _ = write!(out, " {label}_{i}:");
         term_list(&mut out, &names, &terms);
-        let _ = writeln!(out, " {} {rhs}", super::records::sense_text(c.sense));
+        let _ = writeln!(out, " {} {rhs}", c.sense);
         if super::text_grown(&out, &mut charged, cap) {
             return None;
         }

@@ -70,6 +70,7 @@ pub enum Sense {
     Eq,
 }
 
+/// The sense as LP files write it (and the model's records).
 impl fmt::Display for Sense {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -10,15 +10,6 @@
 use super::{Direction, Model, Sense};
 use serde_json::{json, Value};
 
-/// A sense as the LP file writes it.
-pub fn sense_text(sense: Sense) -> &'static str {
-    match sense {
-        Sense::Le => "<=",
-        Sense::Ge => ">=",
-        Sense::Eq => "=",
-    }
-}
-
 /// `{"variables": [{"name", "meaning"}], "rows": [{"family", "terms": [[coef, name]], "sense",
 /// "rhs"}], "objective": {"direction", "terms", "constant"} or null}`. `meanings[v]` is what
 /// variable `v` says in the puzzle's terms ("(2,3) is a bishop"), where the formulation
@@ -43,7 +34,7 @@ pub fn records(model: &Model, meanings: &[Option<String>]) -> Value {
         .map(|c| {
             crate::guard::charge(48 * c.terms.len() as u64 + 96);
             let (terms, rhs) = c.over_vars();
-            json!({"family": c.family, "terms": over(&terms), "sense": sense_text(c.sense), "rhs": rhs})
+            json!({"family": c.family, "terms": over(&terms), "sense": c.sense.to_string(), "rhs": rhs})
         })
         .collect();
     let objective = model.objective.as_ref().map(|o| {

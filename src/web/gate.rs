@@ -11,9 +11,26 @@
 //! from an address (`#state=`) is drawing the board: runs and checks wait for a person's act
 //! (`page.html`).
 
-use super::{query_value, Answer, Shared};
+use super::answer::Answer;
 use hyper::header::{HeaderMap, CONTENT_TYPE, HOST, ORIGIN};
 use hyper::Method;
+
+/// Who this server is, as the checks need it: the address it is bound to, its port and its
+/// token.
+pub(super) struct Who<'a> {
+    pub(super) bind: &'a str,
+    pub(super) port: u16,
+    pub(super) token: &'a str,
+}
+
+/// The value of `key` in a URL's query (`a=1&b=2`), empty if it is not there. The values the
+/// server reads (a token, a run id) are plain letters and digits: nothing to decode.
+pub(super) fn query_value<'q>(query: &'q str, key: &str) -> &'q str {
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+        .unwrap_or("")
+}
 
 /// The page: HTML, CSS and script in one file, compiled into the binary.
 const PAGE: &str = include_str!("page.html");
@@ -54,15 +71,15 @@ pub(super) fn is_loopback(bind: &str) -> bool {
 
 /// `Host` must name this server: an address of loopback (or the one bound to), with or
 /// without its port. A page that rebinds its own name to 127.0.0.1 sends its own name here.
-pub(super) fn check_host(headers: &HeaderMap, shared: &Shared) -> Result<(), String> {
+pub(super) fn check_host(headers: &HeaderMap, who: &Who) -> Result<(), String> {
     let host = headers
         .get(HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase();
-    let bind = shared.settings.bind.to_ascii_lowercase();
+    let bind = who.bind.to_ascii_lowercase();
     let any = matches!(bind.as_str(), "0.0.0.0" | "::" | "[::]");
-    let port = shared.port;
+    let port = who.port;
     let bracketed = format!("[{bind}]");
     let names = ["localhost", "127.0.0.1", "[::1]", &bind, &bracketed];
     let ok = any
@@ -80,15 +97,11 @@ pub(super) fn check_host(headers: &HeaderMap, shared: &Shared) -> Result<(), Str
 
 /// An API request must carry the token, come from the page (when it says where it comes
 /// from) and, when it sends a body, send JSON.
-pub(super) fn check_api(
-    method: &Method,
-    headers: &HeaderMap,
-    shared: &Shared,
-) -> Result<(), Answer> {
+pub(super) fn check_api(method: &Method, headers: &HeaderMap, who: &Who) -> Result<(), Answer> {
     let token = headers
         .get("x-quandary-token")
         .and_then(|t| t.to_str().ok());
-    if token != Some(shared.token.as_str()) {
+    if token != Some(who.token) {
         return Err(Answer::error(
             403,
             "the API answers the page this server serves: send its token in the X-Quandary-Token header",
@@ -130,8 +143,8 @@ pub(super) fn check_api(
 /// started (a link, a script opening a window: `Sec-Fetch-Site` `cross-site` or `same-site`,
 /// the latter being another port of this very host) gets a page that says so and offers a
 /// link to this one, which the person follows or not.
-pub(super) fn page(query: &str, headers: &HeaderMap, shared: &Shared) -> Answer {
-    if !is_loopback(&shared.settings.bind) && query_value(query, "token") != shared.token {
+pub(super) fn page(query: &str, headers: &HeaderMap, who: &Who) -> Answer {
+    if !is_loopback(who.bind) && query_value(query, "token") != who.token {
         return Answer {
             code: 403,
             body: "quandary: open the address this server printed when it started (it ends in ?token=...)".into(),
@@ -147,7 +160,7 @@ pub(super) fn page(query: &str, headers: &HeaderMap, shared: &Shared) -> Answer 
     }
     Answer {
         code: 200,
-        body: PAGE.replace("__QUANDARY_TOKEN__", &shared.token),
+        body: PAGE.replace("__QUANDARY_TOKEN__", who.token),
         content_type: "text/html; charset=utf-8",
     }
 }

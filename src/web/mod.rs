@@ -34,12 +34,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod answer;
 mod boards;
 mod gate;
 mod offer;
 
+use answer::Answer;
 use boards::Boards;
-use gate::{check_api, check_host, is_loopback, new_token};
+use gate::{check_api, check_host, is_loopback, new_token, query_value, Who};
 use offer::{options_in, puzzles};
 
 /// The largest request body read.
@@ -199,28 +201,6 @@ async fn accept_loop(listener: std::net::TcpListener, shared: Arc<Shared>) -> Re
     }
 }
 
-/// An answer: status code and JSON (or the page).
-struct Answer {
-    code: u16,
-    body: String,
-    content_type: &'static str,
-}
-
-impl Answer {
-    fn json(code: u16, v: Value) -> Answer {
-        Answer {
-            code,
-            body: v.to_string(),
-            content_type: "application/json",
-        }
-    }
-    fn error(code: u16, message: impl Into<String>) -> Answer {
-        // Clipped: an error names what was wrong without sending a whole input back.
-        let message = quandary::error::clip(&message.into());
-        Answer::json(code, json!({"status": "error", "error": message}))
-    }
-}
-
 async fn handle(request: Request<Incoming>, shared: Arc<Shared>) -> Response<Full<Bytes>> {
     let answer = answer(request, shared).await;
     let mut response = Response::new(Full::new(Bytes::from(answer.body)));
@@ -243,14 +223,19 @@ async fn handle(request: Request<Incoming>, shared: Arc<Shared>) -> Response<Ful
 async fn answer(request: Request<Incoming>, shared: Arc<Shared>) -> Answer {
     let (parts, body) = request.into_parts();
     let path = parts.uri.path().to_string();
-    if let Err(why) = check_host(&parts.headers, &shared) {
+    let who = Who {
+        bind: &shared.settings.bind,
+        port: shared.port,
+        token: &shared.token,
+    };
+    if let Err(why) = check_host(&parts.headers, &who) {
         return Answer::error(421, why);
     }
     if parts.method == Method::GET && path == "/" {
-        return gate::page(parts.uri.query().unwrap_or(""), &parts.headers, &shared);
+        return gate::page(parts.uri.query().unwrap_or(""), &parts.headers, &who);
     }
     if path.starts_with("/api/") {
-        if let Err(a) = check_api(&parts.method, &parts.headers, &shared) {
+        if let Err(a) = check_api(&parts.method, &parts.headers, &who) {
             return a;
         }
     }
@@ -353,15 +338,6 @@ fn route(
         ) => Answer::error(405, "method not allowed"),
         _ => Answer::error(404, format!("no such page: {path}")),
     }
-}
-
-/// The value of `key` in a URL's query (`a=1&b=2`), empty if it is not there. The values the
-/// server reads (a token, a run id) are plain letters and digits: nothing to decode.
-fn query_value<'q>(query: &'q str, key: &str) -> &'q str {
-    query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
-        .unwrap_or("")
 }
 
 /// `POST /api/run`: `{"puzzle", "verb", "words": [..] | "text": "...", "options": {..},
