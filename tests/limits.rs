@@ -164,18 +164,8 @@ fn large_models_stop_at_the_limit_building_sizing_and_freeing_included() {
         ),
     )
     .unwrap();
-    let open = dir.join("open-200.txt");
-    std::fs::write(
-        &open,
-        format!(
-            "size 200 200\nfleet 40 30 20 10\nrows {}\ncols {}\n",
-            ["?"; 200].join(" "),
-            ["?"; 200].join(" ")
-        ),
-    )
-    .unwrap();
+    let open = open_battleship_200(&dir);
     let long = long.to_string_lossy().to_string();
-    let open = open.to_string_lossy().to_string();
     // The largest models of the other puzzles build in well under the limit (tank 40 in
     // 0.14 s, chess 64 in 0.27 s, tantrix free-200 in 0.03 s, gunport 60×60's cell model in
     // 0.03 s; its domino model is in the test above), so none of them outlasts a limit.
@@ -188,6 +178,21 @@ fn large_models_stop_at_the_limit_building_sizing_and_freeing_included() {
         stopped_within(run, 2.0);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An open 200×200 Battleship board (no clue, every count unknown) written into `dir`: its path.
+fn open_battleship_200(dir: &std::path::Path) -> String {
+    let open = dir.join("open-200.txt");
+    std::fs::write(
+        &open,
+        format!(
+            "size 200 200\nfleet 40 30 20 10\nrows {}\ncols {}\n",
+            ["?"; 200].join(" "),
+            ["?"; 200].join(" ")
+        ),
+    )
+    .unwrap();
+    open.to_string_lossy().to_string()
 }
 
 /// What a run builds is estimated below what it takes (0.55 to 0.8 of the peak), and a SAT
@@ -309,17 +314,7 @@ fn every_formulation_of_every_puzzle_is_built_within_the_limit() {
     let _alone = alone();
     let dir = std::env::temp_dir().join(format!("quandary-formulations-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let open = dir.join("open-200.txt");
-    std::fs::write(
-        &open,
-        format!(
-            "size 200 200\nfleet 40 30 20 10\nrows {}\ncols {}\n",
-            ["?"; 200].join(" "),
-            ["?"; 200].join(" ")
-        ),
-    )
-    .unwrap();
-    let open = open.to_string_lossy().to_string();
+    let open = open_battleship_200(&dir);
     // Large instances, and for Gunport one its domino model builds within the limit, so that
     // the stages after building are reached too (30×30 took 8.1 s with the quadratic
     // projection, 1.2 s now; 60×60 is stopped while its variables are made).

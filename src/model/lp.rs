@@ -5,7 +5,7 @@
 //! in the objective is carried by a variable fixed to 1 (`obj_constant`), since some readers
 //! (GLPK) take no bare numbers there.
 
-use super::{Direction, Model, Sense};
+use super::{Direction, Model};
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -87,18 +87,11 @@ fn lp_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
                 Direction::Minimise => "Minimize\n obj:",
                 Direction::Maximise => "Maximize\n obj:",
             });
-            let row = super::Constraint {
-                terms: obj.terms.clone(),
-                sense: Sense::Eq,
-                rhs: 0,
-                family: "objective",
-                group: None,
-            };
-            let (terms, negated_constant) = row.over_vars();
+            let (terms, whole_constant) = obj.over_vars();
             term_list(&mut out, &names, &terms);
             // Constants (the objective's own and those from negated literals), carried by a
             // variable fixed to 1.
-            constant = obj.constant - negated_constant;
+            constant = whole_constant;
             if constant != 0 {
                 let _ = write!(
                     out,
@@ -149,6 +142,7 @@ fn lp_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Sense;
 
     #[test]
     fn writes_sections_in_order() {

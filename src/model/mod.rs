@@ -181,6 +181,21 @@ pub struct Objective {
 }
 
 impl Objective {
+    /// The objective over variables only, as files write it: its terms (negated literals
+    /// turned, repeated variables merged: [`Constraint::over_vars`]) and its whole constant
+    /// (its own, less what the negated literals moved out).
+    pub fn over_vars(&self) -> (Vec<(i64, Var)>, i64) {
+        let row = Constraint {
+            terms: self.terms.clone(),
+            sense: Sense::Eq,
+            rhs: 0,
+            family: "objective",
+            group: None,
+        };
+        let (terms, moved) = row.over_vars();
+        (terms, self.constant - moved)
+    }
+
     pub fn value(&self, assignment: &[bool]) -> i64 {
         self.constant
             + self

@@ -37,14 +37,7 @@ fn opb_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
         }
     }
     if let Some(obj) = &model.objective {
-        let row = super::Constraint {
-            terms: obj.terms.clone(),
-            sense: Sense::Eq,
-            rhs: 0,
-            family: "objective",
-            group: None,
-        };
-        let (terms, neg_constant) = row.over_vars();
+        let (terms, whole_constant) = obj.over_vars();
         let scale = match obj.direction {
             Direction::Minimise => 1,
             Direction::Maximise => {
@@ -52,7 +45,7 @@ fn opb_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
                 -1
             }
         };
-        let constant = (obj.constant - neg_constant) * scale;
+        let constant = whole_constant * scale;
         if constant != 0 {
             let _ = writeln!(out, "* objective constant {constant} left out");
         }

@@ -7,7 +7,7 @@
 //! text written from these records is [`super::lp::to_lp`]'s (a test in the Python package
 //! writes it again from them).
 
-use super::{Direction, Model, Sense};
+use super::{Direction, Model};
 use serde_json::{json, Value};
 
 /// `{"variables": [{"name", "meaning"}], "rows": [{"family", "terms": [[coef, name]], "sense",
@@ -38,21 +38,14 @@ pub fn records(model: &Model, meanings: &[Option<String>]) -> Value {
         })
         .collect();
     let objective = model.objective.as_ref().map(|o| {
-        let row = super::Constraint {
-            terms: o.terms.clone(),
-            sense: Sense::Eq,
-            rhs: 0,
-            family: "objective",
-            group: None,
-        };
-        let (terms, negated) = row.over_vars();
+        let (terms, constant) = o.over_vars();
         json!({
             "direction": match o.direction {
                 Direction::Minimise => "minimize",
                 Direction::Maximise => "maximize",
             },
             "terms": over(&terms),
-            "constant": o.constant - negated,
+            "constant": constant,
         })
     });
     json!({"variables": variables, "rows": rows, "objective": objective})
@@ -61,6 +54,7 @@ pub fn records(model: &Model, meanings: &[Option<String>]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Sense;
 
     #[test]
     fn rows_are_over_the_lp_files_names_with_negations_moved_right() {
