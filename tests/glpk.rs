@@ -1,12 +1,13 @@
-//! The LP files are portable: GLPK (`glpsol --lp`, Debian package glpk-utils, which .ci/run
-//! installs) reads the file of every formulation of every puzzle and solves it to the same
-//! optimum as quandary (or, without an objective, finds it feasible as quandary does).
+//! The LP and MPS files are portable: GLPK (`glpsol --lp` and `--freemps`, Debian package
+//! glpk-utils, which .ci/run installs) reads the files of every formulation of every puzzle and
+//! solves them to the same optimum as quandary (or, without an objective, finds them feasible
+//! as quandary does); the MPS file minimises, so a maximisation reads negated there.
 //!
 //! Without glpsol on the machine the test says so and passes, except under CI (`CI` set),
 //! where a missing glpsol fails it.
 
 mod common;
-use quandary::model::lp;
+use quandary::model::{lp, mps};
 use quandary::puzzles::{Files, Puzzle};
 use quandary::runner::registry::{options, OptionsIn};
 use quandary::runner::{run, Limits, Query};
@@ -16,16 +17,17 @@ fn glpsol_here() -> bool {
     common::tool_here("glpsol", "--version", "Debian package glpk-utils")
 }
 
-/// GLPK's status line and objective value for an LP file.
-fn glpk(lp_text: &str, tag: &str) -> (String, Option<i64>) {
+/// GLPK's status line and objective value for a model file, `format` its glpsol flag
+/// (`lp`, `freemps`).
+fn glpk(text: &str, format: &str, tag: &str) -> (String, Option<i64>) {
     let dir = std::env::temp_dir().join(format!("quandary-glpk-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{tag}.lp"));
-    let out = dir.join(format!("{tag}.txt"));
-    std::fs::write(&file, lp_text).unwrap();
+    let file = dir.join(format!("{tag}.{format}"));
+    let out = dir.join(format!("{tag}.{format}.txt"));
+    std::fs::write(&file, text).unwrap();
     let run = std::process::Command::new("glpsol")
         .args([
-            "--lp",
+            &format!("--{format}"),
             file.to_str().unwrap(),
             "-o",
             out.to_str().unwrap(),
@@ -65,12 +67,22 @@ fn agrees<P: Puzzle>(words: &[&str], o: Value, tag: &str) {
     let i = P::read(&w, &o, Files::Disk).unwrap();
     let f = P::formulate(&i, &o, Query::Count).unwrap();
     let started = std::time::Instant::now();
-    let (status, objective) = glpk(&lp::to_lp(&f.model, tag), tag);
+    let (status, objective) = glpk(&lp::to_lp(&f.model, tag), "lp", tag);
     eprintln!(
         "{tag}: GLPK {status} in {:.2} s",
         started.elapsed().as_secs_f64()
     );
     assert_eq!(status, "INTEGER OPTIMAL", "{tag}");
+    // The same model as MPS: the same optimum (negated where it maximises).
+    let (mps_status, mps_objective) = glpk(&mps::to_mps(&f.model, tag), "freemps", tag);
+    assert_eq!(mps_status, "INTEGER OPTIMAL", "{tag} (MPS)");
+    let maximises = f
+        .model
+        .objective
+        .as_ref()
+        .is_some_and(|o| o.direction == quandary::model::Direction::Maximise);
+    let lp_objective = objective.map(|v| if maximises { -v } else { v });
+    assert_eq!(mps_objective, lp_objective, "{tag} (MPS)");
     if let Some(goal) = &f.goal {
         let best = run::<P>(&i, &reference, Query::Optimum, &Limits::none())
             .unwrap()

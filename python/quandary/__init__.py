@@ -272,13 +272,14 @@ class Model:
     over those names as the LP file writes them (a negated literal's constant moved to the
     right-hand side), so the LP text written from the rows is `lp()`'s."""
 
-    def __init__(self, title, families, size, lp, opb, records, call=None):
+    def __init__(self, title, families, size, lp, opb, records, mps, call=None):
         self.title = title
         self.sizes = list(families)
         self.size = dict(zip(("variables", "constraints", "nonzeros"), size))
         self._lp = lp
         self._opb = opb
         self._records_text = records
+        self._mps = mps
         self._records = None
         self._call = call
 
@@ -351,6 +352,12 @@ class Model:
     def opb(self):
         """The model as an OPB file (what `--opb` writes)."""
         return self._opb
+
+    def mps(self):
+        """The model as a free-MPS file (what `--mps` writes; what every MIP solver reads): it
+        minimises, so a maximisation is written as the minimisation of the negated
+        objective."""
+        return self._mps
 
     def __repr__(self):
         return (f"<quandary.Model {self.title}: {self.size['variables']} variables, "

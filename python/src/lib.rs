@@ -407,8 +407,9 @@ fn model_call(
 }
 
 /// The 0-1 program of an instance: its title, the rows of each constraint family, its size
-/// (variables, constraints, nonzeros), its LP and OPB texts, and its records (JSON: variables
-/// with their meanings, rows, objective: `quandary::model::records`). See `quandary.model`.
+/// (variables, constraints, nonzeros), its LP and OPB texts, its records (JSON: variables
+/// with their meanings, rows, objective: `quandary::model::records`) and its MPS text. See
+/// `quandary.model`.
 #[pyfunction]
 #[pyo3(signature = (puzzle, words, text=None, options=None, symmetry_breaking=false))]
 #[allow(clippy::type_complexity)]
@@ -423,6 +424,7 @@ fn model(
     String,
     Vec<(String, usize)>,
     (usize, usize, usize),
+    String,
     String,
     String,
     String,
@@ -447,6 +449,7 @@ fn model(
             let size = m.size();
             let lp = quandary::model::lp::to_lp(&m, &title);
             let opb = quandary::model::opb::to_opb(&m, &title);
+            let mps = quandary::model::mps::to_mps(&m, &title);
             Ok((
                 title,
                 families,
@@ -454,6 +457,7 @@ fn model(
                 lp,
                 opb,
                 records,
+                mps,
             ))
         })
     })?;

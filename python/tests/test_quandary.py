@@ -431,6 +431,9 @@ def test_the_rows_read_from_python_rebuild_the_model(puzzle, words, options, sym
     is the model's own (but for its two comment lines, the title and the size)."""
     m = quandary.model(puzzle, *words, symmetry_breaking=symmetry_breaking, **options)
     assert lp_from_records(m) == m.lp().split("\n", 2)[2]
+    # The MPS text declares every row and every variable (GLPK solves it: tests/glpk.rs).
+    mps = m.mps()
+    assert mps.count("\n BV BND ") == m.size["variables"] and mps.endswith("ENDATA\n")
     assert len(m.variables) == m.size["variables"] and len(m.rows()) == m.constraints
     assert sum(len(m.rows(f)) for f in m.families()) == m.constraints
     assert {r["family"] for r in m.rows()} == set(m.families())

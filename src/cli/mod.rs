@@ -163,6 +163,7 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
         "model" => cmd
             .arg(Arg::new("lp").long("lp").value_name("FILE").help("Write the model as a CPLEX-LP file"))
             .arg(Arg::new("opb").long("opb").value_name("FILE").help("Write the model as an OPB (pseudo-Boolean) file"))
+            .arg(Arg::new("mps").long("mps").value_name("FILE").help("Write the model as a free-MPS file (what every MIP solver reads; a maximisation is written as the minimisation of the negated objective)"))
             .arg(
                 Arg::new("symmetry-breaking")
                     .long("symmetry-breaking")
@@ -566,6 +567,9 @@ fn model(
         .filter_map(|f| m.get_one::<String>(f))
         .collect();
     check_paths(&files, ("--lp", "--opb"))?;
+    if let Some(path) = m.get_one::<String>("mps") {
+        check_paths(&[path], ("--mps", "--mps"))?;
+    }
     let limits = run_limits(time_limit(m)?);
     let built = quandary::runner::bounded(&limits, "building the model", || {
         entry.model(words, Files::Disk, options, query)
@@ -578,6 +582,9 @@ fn model(
             }
             if let Some(path) = m.get_one::<String>("opb") {
                 write_file(path, &opb::to_opb(model, title))?;
+            }
+            if let Some(path) = m.get_one::<String>("mps") {
+                write_file(path, &quandary::model::mps::to_mps(model, title))?;
             }
             Ok((model.size(), model.families()))
         })?;

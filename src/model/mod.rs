@@ -4,6 +4,7 @@
 //! other solvers.
 
 pub mod lp;
+pub mod mps;
 pub mod opb;
 pub mod records;
 
