@@ -63,6 +63,16 @@ fn term_list(out: &mut String, names: &[String], terms: &[(i64, super::Var)]) {
     }
 }
 
+/// Row `i`'s name in a file: its family in letters, digits and `_`, then its number
+/// (`one_value_per_cell_0`); the LP and MPS files' own.
+pub fn row_name(family: &str, i: usize) -> String {
+    let label: String = family
+        .chars()
+        .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+        .collect();
+    format!("{label}_{i}")
+}
+
 /// The model as a CPLEX-LP file. `title` becomes a comment line.
 pub fn to_lp(model: &Model, title: &str) -> String {
     lp_text(model, title, None).expect("no cap")
@@ -113,12 +123,7 @@ fn lp_text(model: &Model, title: &str, cap: Option<usize>) -> Option<String> {
         // Writing stops with the run that writes (a no-op outside one).
         crate::guard::tick();
         let (terms, rhs) = c.over_vars();
-        let label: String = c
-            .family
-            .chars()
-            .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
-            .collect();
-        let _ = write!(out, " {label}_{i}:");
+        let _ = write!(out, " {}:", row_name(c.family, i));
         term_list(&mut out, &names, &terms);
         let _ = writeln!(out, " {} {rhs}", c.sense);
         if super::text_grown(&out, &mut charged, cap) {

@@ -36,12 +36,7 @@ pub fn to_mps(model: &Model, title: &str) -> String {
     let mut rhs = Vec::new();
     for (i, c) in model.constraints.iter().enumerate() {
         crate::guard::tick();
-        let label: String = c
-            .family
-            .chars()
-            .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
-            .collect();
-        let row = format!("{label}_{i}");
+        let row = super::lp::row_name(c.family, i);
         let kind = match c.sense {
             Sense::Le => "L",
             Sense::Ge => "G",
