@@ -3,8 +3,8 @@
 //!
 //! Sound as a server, since any page the user opens can reach a server on loopback:
 //! - hyper's HTTP/1 server: a client has [`HEADER_TIMEOUT`] to send its request head, then
-//!   a time for the body in proportion to its length (at most [`BODY_TIMEOUT`]); one request per connection; at most as many connections
-//!   are held as the open-files limit allows (more wait in the kernel's queue), and running
+//!   a time for the body in proportion to its length (at most [`BODY_TIMEOUT`]); one request
+//!   per connection; at most as many connections are held as the open-files limit allows (more wait in the kernel's queue), and running
 //!   out of file descriptors pauses the accept loop instead of ending it;
 //! - bodies are capped (413, decided from `Content-Length` before anything is read);
 //! - every request must name this server in `Host` (no DNS rebinding); every API request must
@@ -352,13 +352,9 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         return Answer::error(400, format!("no puzzle '{name}'"));
     };
     let verb = v["verb"].as_str().unwrap_or("solve");
-    let mut words: Vec<String> = match &v["words"] {
-        Value::Null => Vec::new(),
-        Value::Array(a) => match a.iter().map(|w| w.as_str().map(str::to_string)).collect() {
-            Some(w) => w,
-            None => return Answer::error(400, "\"words\" must be a list of strings"),
-        },
-        _ => return Answer::error(400, "\"words\" must be a list of strings"),
+    let mut words = match words_of(v) {
+        Ok(w) => w,
+        Err(a) => return a,
     };
     let mut files = HashMap::new();
     match &v["text"] {
@@ -527,13 +523,9 @@ fn board(v: &Value) -> Answer {
     let Some(entry) = v["puzzle"].as_str().and_then(registry::find) else {
         return Answer::error(400, "give \"puzzle\": the name of a puzzle");
     };
-    let words: Vec<String> = match &v["words"] {
-        Value::Null => Vec::new(),
-        Value::Array(a) => match a.iter().map(|w| w.as_str().map(str::to_string)).collect() {
-            Some(w) => w,
-            None => return Answer::error(400, "\"words\" must be a list of strings"),
-        },
-        _ => return Answer::error(400, "\"words\" must be a list of strings"),
+    let words = match words_of(v) {
+        Ok(w) => w,
+        Err(a) => return a,
     };
     let text = match &v["text"] {
         Value::Null => String::new(),
@@ -694,6 +686,20 @@ fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
     }
 }
 
+/// A request's `words`: a list of strings, or none (400 for anything else).
+fn words_of(v: &Value) -> Result<Vec<String>, Answer> {
+    let bad = || Answer::error(400, "\"words\" must be a list of strings");
+    match &v["words"] {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(a) => a
+            .iter()
+            .map(|w| w.as_str().map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or_else(bad),
+        _ => Err(bad()),
+    }
+}
+
 /// The puzzle a workbench request checks: its `text`, or else its `words` as the command line
 /// takes them: one naming a shipped puzzle file (`data/battleship/...`, compiled in) is that
 /// file's text, others are the puzzle itself (a puzz.link URL, a Boats game ID).
@@ -702,15 +708,7 @@ fn bench_text(v: &Value) -> Result<String, Answer> {
     if let Some(t) = v["text"].as_str().filter(|t| !t.trim().is_empty()) {
         return Ok(t.to_string());
     }
-    let words: Vec<&str> = match &v["words"] {
-        Value::Null => return Err(give()),
-        Value::Array(a) => a
-            .iter()
-            .map(Value::as_str)
-            .collect::<Option<_>>()
-            .ok_or_else(|| Answer::error(400, "\"words\" must be a list of strings"))?,
-        _ => return Err(Answer::error(400, "\"words\" must be a list of strings")),
-    };
+    let words = words_of(v)?;
     match words.as_slice() {
         [] => Err(give()),
         [one] if one.starts_with("data/") => quandary::input::shipped(one)
