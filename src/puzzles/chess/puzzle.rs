@@ -80,16 +80,13 @@ pub fn load_board(word: &str, files: Files) -> Result<Board> {
 }
 
 impl Board {
-    /// The army to place: `--army` if given, else the file's; checked against the board's
-    /// squares and fixed pieces. `required`: an exact army must be named somewhere.
-    pub fn army_for(&self, given: Option<&str>, required: bool) -> Result<Army> {
+    /// The army to place: `--army` if given, else the file's, else none (an exact army
+    /// named nowhere is the reader's `unarmed`, refused when a question is asked); checked
+    /// against the board's squares and fixed pieces.
+    pub fn army_for(&self, given: Option<&str>) -> Result<Army> {
         let army = match given {
             Some(text) => Army::parse(text)?,
-            None => match self.army {
-                Some(a) => a,
-                None if required => return Err(Error::input(NO_ARMY)),
-                None => Army::default(),
-            },
+            None => self.army.unwrap_or_default(),
         };
         let squares = self.squares().len();
         if army.total() > squares {
@@ -150,7 +147,7 @@ impl Puzzle for ChessAvoidance {
         };
         let unarmed = o.piece.is_none() && !o.any && o.army.is_none() && board.army.is_none();
         let goal = match (o.piece, o.any) {
-            (None, false) => Aim::Exactly(board.army_for(o.army.as_deref(), false)?),
+            (None, false) => Aim::Exactly(board.army_for(o.army.as_deref())?),
             (Some(_), true) => return Err(Error::input("give at most one of --type T and --any")),
             // The base army comes from --army only: a file's `army:` line describes its puzzle,
             // not a floor for maxima.
@@ -159,7 +156,7 @@ impl Puzzle for ChessAvoidance {
                     army: None,
                     ..board.clone()
                 }
-                .army_for(o.army.as_deref(), false)?,
+                .army_for(o.army.as_deref())?,
                 extra,
             },
         };
