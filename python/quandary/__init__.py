@@ -419,7 +419,8 @@ def _verb_function(puzzle, verb):
     # A verb whose seed has a fixed default (Battleship's generate: 1) would give the same
     # answer every call; from Python it gets a fresh seed when none is given, so two calls
     # give two puzzles, and the report names the seed, which makes the same puzzle again.
-    seeded = verb not in _generic(puzzle) and any(
+    generic = verb in _generic(puzzle)
+    seeded = not generic and any(
         name == "seed" and default is not None
         for name, _, default, *_ in _native.own_params(puzzle, verb))
 
@@ -433,7 +434,7 @@ def _verb_function(puzzle, verb):
     title, _, input_help, example = _native.describe(puzzle)
     ask.__name__ = verb
     ask.__qualname__ = f"{puzzle}.{verb}"
-    if verb in _generic(puzzle):
+    if generic:
         ask.__doc__ = (f"{title}: `quandary {puzzle} {verb}`. Words: {input_help} "
                        f"(e.g. {' '.join(example)}). Keywords as for quandary.run.")
     else:
