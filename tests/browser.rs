@@ -653,6 +653,17 @@ quandary_probe::needs_chromium! {
         // Keys: with the pointer on a cell, Delete takes its given away.
         b.run("hovered = document.querySelector('#board [data-at=\"cell 1,2\"]'); document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Delete'}));");
         b.wait_for("return puzzleOpts.fix === undefined", "the given deleted by a key");
+        // Without it, the check finds several boards; what they share and how many come
+        // from one exact search (`forced` counts the boards it met), not a second for `count`.
+        b.wait_for(
+            "const s = document.getElementById('check-status'); return s.dataset.done === '1' && s.dataset.state === 'several'",
+            "the 5×5 board without givens checked",
+        );
+        assert_eq!(js("return document.getElementById('check-status').dataset.count"), json!("2"));
+        assert_eq!(
+            js("return document.getElementById('check-status').dataset.asked"),
+            json!("unique,forced")
+        );
 
         // Gunport 3×4 with a hole fixed in its corner: 4 holes at most (brute force in
         // tests/gunport.rs agrees with the command line).
@@ -673,6 +684,18 @@ quandary_probe::needs_chromium! {
         set_field(b, "cols", "5");
         b.wait_for("return document.querySelectorAll('#board .edit').length === 15", "a 3×5 board");
         assert_eq!(js("return document.getElementById('words').value"), json!("3 5"));
+        // The check's forced places: the six cells covered in every packing shaded as a
+        // piece's (and saying so on hover), not marked with a symbol; the given hole not
+        // marked again (`gunport forced 3 5 --fix 1,1=hole` prints them).
+        b.wait_for(
+            "const s = document.getElementById('check-status'); return s.dataset.done === '1' && s.dataset.state === 'several' && document.getElementById('words').value === '3 5'",
+            "the 3×5 board with its hole checked",
+        );
+        assert_eq!(
+            js("return [...document.querySelectorAll('#board svg rect.mark')].filter((r) => r.textContent === 'covered in every solution').length"),
+            json!(6)
+        );
+        assert_eq!(js("return document.querySelectorAll('#board svg text.mark').length"), json!(0));
         b.element_screenshot("#edit", "edit-gunport.png");
 
         // Chess: the seed's board with a square cut out by a click, and a knight fewer.

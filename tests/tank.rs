@@ -375,6 +375,28 @@ fn forced_cells_by_the_line_search_are_those_of_the_model() {
         assert_eq!(out.status, Status::Solved, "{n} {method:?}");
         let set = out.forced.clone().expect("a forced set");
         assert_eq!(set.undecided, 0);
+        // The search met every board, and says how many (the SAT method's search of the
+        // decisions meets only some, and gives no count).
+        match method {
+            Method::Sat => assert_eq!(out.count, None),
+            _ => {
+                let all = match n {
+                    4 => brute_force(4, &[]).len() as u128,
+                    6 => all_boards_exact(6).len() as u128,
+                    _ => {
+                        let sat = Options {
+                            method: Method::Sat,
+                            ..Options::default()
+                        };
+                        run::<TankAttack>(&t, &sat, Query::Count, &Limits::none())
+                            .unwrap()
+                            .count
+                            .expect("a count")
+                    }
+                };
+                assert_eq!(out.count, Some(all), "{n}");
+            }
+        }
         (out.stats.method.clone(), set)
     };
     for n in [4, 5] {

@@ -321,10 +321,16 @@ fn with_forced<P: Puzzle>(
     mut e: Exact<P::Solution>,
 ) -> Result<Outcome<P::Solution>> {
     let agreement = e.agreement.take();
+    let met = e.count;
     let mut o = from_exact(query, e);
     if let (Query::Forced, Some(agreement)) = (query, agreement) {
         if o.status == Status::Infeasible {
             return Ok(o);
+        }
+        // The agreement is folded over every solution the method met, and a complete method
+        // met them all: how many is the count, which the page then need not search for.
+        if o.status != Status::Unknown {
+            o.count = Some(met);
         }
         // The report shows one board under the partial one, as the model's search does.
         o.solutions.truncate(1);

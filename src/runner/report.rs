@@ -226,6 +226,9 @@ pub fn report<P: Puzzle>(
             let mut h = format!(
                 "{settled} of {places} places are the same in every {noun} (? where they differ)"
             );
+            if let Some(n) = o.count {
+                h += &format!("; {n} {noun}{} in all", if n == 1 { "" } else { "s" });
+            }
             if s == Status::Unknown {
                 h += &format!(
                     "; {} decisions undecided when a limit stopped the search",
