@@ -247,6 +247,9 @@ pub struct Formulated<'a, S> {
     pub decisions: Vec<Var>,
     /// What each decision variable means (same order as `decisions`), for forced cells.
     pub meanings: Vec<Meaning>,
+    /// What other variables mean, where the formulation has a word for them (Gunport's hole
+    /// variables, whose decisions are the dominoes): for a person reading the model.
+    pub also_means: Vec<(Var, Meaning)>,
     /// Block a solution by its true decisions only: exact when every solution sets the same
     /// number of decisions true (one placement per cell, say); a shorter clause.
     pub block_by_true_decisions: bool,
@@ -285,6 +288,7 @@ impl<'a, S> Formulated<'a, S> {
             model,
             decisions,
             meanings,
+            also_means: Vec::new(),
             block_by_true_decisions: false,
             decode: Box::new(decode),
             cuts: None,

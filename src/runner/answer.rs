@@ -129,6 +129,10 @@ pub struct Facts {
     /// `explain`: the steps, the difficulty and whether they reach the whole solution.
     #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
     pub explanation: Option<Explanation>,
+    /// A run on a changed model ([`super::opened`]): the changes, and what the puzzle's
+    /// verifier says of its solutions.
+    #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
+    pub judged: Option<super::opened::Judged>,
     pub stats: Stats,
 }
 
@@ -151,6 +155,7 @@ impl Facts {
             forced: None,
             details: None,
             explanation: None,
+            judged: None,
             stats: Stats::default(),
         }
     }

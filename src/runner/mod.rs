@@ -23,6 +23,7 @@ pub mod answer;
 pub mod batch;
 pub mod cubes;
 pub mod forced;
+pub mod opened;
 pub mod registry;
 pub mod report;
 

@@ -118,6 +118,15 @@ pub trait Entry: Sync {
         options: OptionsIn,
         query: Query,
     ) -> Result<Built>;
+    /// The 0-1 program of an instance opened to be changed and solved as changed, each
+    /// answer judged by the puzzle's verifier ([`crate::runner::opened`]).
+    fn open(
+        &self,
+        words: &[String],
+        files: Files,
+        options: OptionsIn,
+        query: Query,
+    ) -> Result<Box<dyn crate::runner::opened::OpenModel>>;
     /// The instance drawn for editing ([`Puzzle::sketch`]), with its headline; `None` for a
     /// puzzle without such a board.
     fn sketch(
@@ -164,16 +173,42 @@ impl Built {
     /// The LP relaxation (HiGHS), its value also in the puzzle's terms: a model may minimise
     /// `-holes` or a charge, while the puzzle asks for the most holes.
     pub fn relax(&self, deadline: Option<std::time::Instant>) -> Result<Relaxation> {
-        let mut r = crate::solve::lp_relaxation(&self.model, deadline)?;
-        if let (Some(g), Some(v)) = (&self.goal, r.value) {
-            r.goal = Some(crate::solve::GoalBound {
-                name: g.name.to_string(),
-                value: (v - g.at_zero as f64) / g.per_unit as f64,
-                maximise: g.maximise,
-            });
-        }
-        Ok(r)
+        relaxation(&self.model, self.goal.as_ref(), deadline)
     }
+}
+
+/// A model's LP relaxation (HiGHS), its value also in the puzzle's terms by `goal`.
+pub fn relaxation(
+    model: &Model,
+    goal: Option<&crate::puzzles::Goal>,
+    deadline: Option<std::time::Instant>,
+) -> Result<Relaxation> {
+    let mut r = crate::solve::lp_relaxation(model, deadline)?;
+    if let (Some(g), Some(v)) = (goal, r.value) {
+        r.goal = Some(crate::solve::GoalBound {
+            name: g.name.to_string(),
+            value: (v - g.at_zero as f64) / g.per_unit as f64,
+            maximise: g.maximise,
+        });
+    }
+    Ok(r)
+}
+
+/// An instance's 0-1 program for `query`, with its title and what its variables mean.
+fn built<P: Puzzle>(instance: &P::Instance, options: &P::Options, query: Query) -> Result<Built> {
+    let f = P::formulate(instance, options, query)?;
+    let title = format!("{}, {}", P::describe(instance), f.method);
+    let mut meanings = vec![None; f.model.num_vars()];
+    let described = f.decisions.iter().zip(&f.meanings);
+    for (v, m) in described.chain(f.also_means.iter().map(|(v, m)| (v, m))) {
+        meanings[v.index()] = Some(crate::explain::says(m, true));
+    }
+    Ok(Built {
+        title,
+        model: f.model,
+        goal: f.goal,
+        meanings,
+    })
 }
 
 /// The [`Entry`] of puzzle `P`.
@@ -301,18 +336,27 @@ impl<P: Puzzle> Entry for Registered<P> {
     ) -> Result<Built> {
         let options = options::<P>(from)?;
         let instance = P::read(words, &options, files)?;
-        let f = P::formulate(&instance, &options, query)?;
-        let title = format!("{}, {}", P::describe(&instance), f.method);
-        let mut meanings = vec![None; f.model.num_vars()];
-        for (v, m) in f.decisions.iter().zip(&f.meanings) {
-            meanings[v.index()] = Some(crate::explain::says(m, true));
-        }
-        Ok(Built {
-            title,
-            model: f.model,
-            goal: f.goal,
-            meanings,
-        })
+        built::<P>(&instance, &options, query)
+    }
+    fn open(
+        &self,
+        words: &[String],
+        files: Files,
+        from: OptionsIn,
+        query: Query,
+    ) -> Result<Box<dyn crate::runner::opened::OpenModel>> {
+        let options = options::<P>(from)?;
+        let instance = P::read(words, &options, files)?;
+        let b = built::<P>(&instance, &options, query)?;
+        Ok(Box::new(crate::runner::opened::Opened::<P> {
+            instance,
+            options,
+            built_for: query,
+            title: b.title,
+            goal: b.goal,
+            meanings: b.meanings,
+            changed: crate::model::change::Changed::new(b.model),
+        }))
     }
     fn sketch(
         &self,

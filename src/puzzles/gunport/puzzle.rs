@@ -189,20 +189,25 @@ impl Puzzle for GunportProblem {
         }
         // Forced cells are cells: a hole (`o`) or covered (`#`) in every optimal packing,
         // whichever domino covers it. The cell formulations have a hole variable per cell.
-        let holes = (matches!(query, Query::Forced | Query::Explain(_)) && !gm.holes.is_empty())
-            .then(|| gm.holes.clone());
+        let hole_at = |k: usize| Meaning {
+            place: Place::Cell(k / g.n, k % g.n),
+            says: "o".into(),
+            otherwise: Some("#".into()),
+            words: Some(("a hole".into(), "covered".into())),
+        };
+        let as_decisions = matches!(query, Query::Forced | Query::Explain(_));
+        let holes = gm.holes.clone();
         let mut f = g.formulated(gm, formulation, o.symmetry.describe().map(String::from));
-        if let Some(holes) = holes {
-            f.meanings = (0..holes.len())
-                .map(|k| Meaning {
-                    place: Place::Cell(k / g.n, k % g.n),
-                    says: "o".into(),
-                    otherwise: Some("#".into()),
-                    words: Some(("a hole".into(), "covered".into())),
-                })
-                .collect();
+        if as_decisions && !holes.is_empty() {
+            f.meanings = (0..holes.len()).map(hole_at).collect();
             f.decisions = holes;
             f.block_by_true_decisions = false;
+        } else {
+            f.also_means = holes
+                .into_iter()
+                .enumerate()
+                .map(|(k, v)| (v, hole_at(k)))
+                .collect();
         }
         if let Some(engines) = &o.engines {
             f.engines = engines.0.clone();

@@ -1,0 +1,251 @@
+//! A formulation opened for a person to read, change and solve ([`OpenModel`]): the model as
+//! the puzzle builds it for one instance, changed row by row ([`crate::model::change`]), then
+//! solved as changed and **judged by the puzzle's verifier**, which shares nothing with the
+//! model. A board the verifier rejects is not an error here but the answer: a model without a
+//! family it needs has solutions that are not boards, and the report says which rule the first
+//! one breaks (`verified`, `violations`) and, for a count, how many of the model's solutions
+//! are boards (`verified_count`). A cut that removes boards shows in the count compared with
+//! the unchanged model's.
+//!
+//! What is solved is the changed model alone, on the SAT backend (or HiGHS, as every run): the
+//! puzzle's exact methods and restricted phases answer the puzzle, not the rows a person
+//! wrote. The formulation's lazy rows (Tantrix's loop cuts), which are not in the model's
+//! records, stay with it.
+
+use super::report::{report, Report};
+use super::{drive, stage, Limits, Outcome, Query};
+use crate::error::{Error, Result};
+use crate::model::change::{Change, Changed};
+use crate::model::{Direction, Model};
+use crate::puzzles::{Goal, Puzzle};
+use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
+
+/// An instance's model, open to change and to be solved as changed. See the module's note.
+pub trait OpenModel: Send {
+    /// The instance and the formulation.
+    fn title(&self) -> &str;
+    /// The model with every change made.
+    fn model(&self) -> &Model;
+    /// What each variable means in the puzzle, where the formulation records it.
+    fn meanings(&self) -> &[Option<String>];
+    /// Makes one change, or refuses it naming what is wrong.
+    fn apply(&mut self, change: Change) -> Result<()>;
+    /// Back to the model as built.
+    fn reset(&mut self);
+    fn changes(&self) -> &[Change];
+    /// `query` (`solve`, `count`, `unique`, `optimum`) on the model as changed, every solution
+    /// judged by the puzzle's verifier.
+    fn run(&self, query: Query, limits: &Limits) -> Result<Report>;
+    /// The LP relaxation of the model as changed (HiGHS), its value also in the puzzle's
+    /// terms while the objective is the one built.
+    fn relax(&self, deadline: Option<std::time::Instant>) -> Result<crate::solve::Relaxation>;
+}
+
+/// The verifier's judgement of an answer on a changed model.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Judged {
+    /// The changes the model was solved with, in words.
+    pub changes: Vec<String>,
+    /// Whether every board shown passes the puzzle's verifier (none when there is no board).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    /// The verifier's words for each board shown that it rejects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<String>,
+    /// Of the solutions a count or a uniqueness check met, how many the verifier accepts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified_count: Option<u128>,
+}
+
+/// [`OpenModel`] for puzzle `P`.
+pub struct Opened<P: Puzzle> {
+    pub(crate) instance: P::Instance,
+    pub(crate) options: P::Options,
+    /// The query the model was built for (its rows depend on it: symmetry breaking).
+    pub(crate) built_for: Query,
+    pub(crate) title: String,
+    pub(crate) goal: Option<Goal>,
+    pub(crate) meanings: Vec<Option<String>>,
+    pub(crate) changed: Changed,
+}
+
+/// What the verifier said of the solutions an enumeration met.
+#[derive(Default)]
+struct Tally {
+    accepted: u128,
+    rejected: u128,
+}
+
+impl<P: Puzzle> Opened<P> {
+    /// The goal a run on the changed model reads values with: the puzzle's while the
+    /// objective is the one built, the objective's own value otherwise. Never a bound proved
+    /// outside the model (a published optimum holds for the puzzle, not for rows changed),
+    /// nor a step between values.
+    fn goal(&self) -> Option<Goal> {
+        let objective = self.changed.model.objective.as_ref()?;
+        let as_built = self.changed.objective_as_built();
+        Some(match (&self.goal, as_built) {
+            (Some(g), true) => Goal {
+                proved_bound: None,
+                step: 1,
+                ..*g
+            },
+            _ => Goal {
+                name: "",
+                maximise: objective.direction == Direction::Maximise,
+                per_unit: 1,
+                at_zero: 0,
+                proved_bound: None,
+                step: 1,
+            },
+        })
+    }
+}
+
+impl<P: Puzzle> OpenModel for Opened<P> {
+    fn title(&self) -> &str {
+        &self.title
+    }
+    fn model(&self) -> &Model {
+        &self.changed.model
+    }
+    fn meanings(&self) -> &[Option<String>] {
+        &self.meanings
+    }
+    fn apply(&mut self, change: Change) -> Result<()> {
+        self.changed.apply(change)
+    }
+    fn reset(&mut self) {
+        self.changed.reset()
+    }
+    fn changes(&self) -> &[Change] {
+        self.changed.changes()
+    }
+
+    fn run(&self, query: Query, limits: &Limits) -> Result<Report> {
+        if !matches!(
+            query,
+            Query::First | Query::Count | Query::Unique | Query::Optimum
+        ) {
+            return Err(Error::input(format!(
+                "a changed model answers solve, count, unique and optimum, not {}",
+                query.verb()
+            )));
+        }
+        let instance = &self.instance;
+        let tally = Mutex::new(Tally::default());
+        let solved = stage(query, limits, "solving the model as changed", || {
+            let mut f = P::formulate(instance, &self.options, self.built_for)?;
+            if f.model.num_vars() != self.changed.model.num_vars() {
+                return Err(Error::Internal(format!(
+                    "the formulation built again has {} variables, the opened model {}",
+                    f.model.num_vars(),
+                    self.changed.model.num_vars()
+                )));
+            }
+            f.model = self.changed.model.clone();
+            f.goal = self.goal();
+            // Every solution of the changed model is counted as itself: blocking by the
+            // true decisions alone assumes rows a person may have dropped, and symmetry
+            // classes assume the puzzle's.
+            f.block_by_true_decisions = false;
+            f.classes = None;
+            f.method = format!("{}, as changed", f.method);
+            // The verifier judges each solution an enumeration meets, and lets it go on.
+            let judge = &tally;
+            f.check = Some(Box::new(move |s| {
+                let verdict = P::verify(instance, s);
+                let mut t = judge.lock().unwrap_or_else(|e| e.into_inner());
+                match verdict {
+                    Ok(summary) => {
+                        t.accepted += 1;
+                        Ok(summary)
+                    }
+                    Err(_) => {
+                        t.rejected += 1;
+                        Ok(String::new())
+                    }
+                }
+            }));
+            drive(f, query, limits, false)
+        })?;
+        let mut o: Outcome<P::Solution> = match solved {
+            Err(stopped) => stopped,
+            Ok(answered) => answered?,
+        };
+        o.stats.seconds = limits.seconds();
+        limits.finish();
+        super::note_what_stopped(&mut o, limits);
+        let mut judged = Judged {
+            changes: self.changes().iter().map(Change::describe).collect(),
+            ..Judged::default()
+        };
+        let which = ["the board", "the second board"];
+        for (k, s) in o.solutions.iter().enumerate() {
+            match P::verify(instance, s) {
+                Ok(summary) if k == 0 => o.facts.summary = Some(summary),
+                Ok(_) => {}
+                Err(why) => judged
+                    .violations
+                    .push(format!("{}: {why}", which[k.min(1)])),
+            }
+        }
+        if !o.solutions.is_empty() {
+            judged.verified = Some(judged.violations.is_empty());
+        }
+        let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+        if matches!(query, Query::Count | Query::Unique) && t.accepted + t.rejected > 0 {
+            judged.verified_count = Some(t.accepted);
+        }
+        let mut r = report::<P>(instance, &self.options, o);
+        say_judged(&mut r, &judged, P::NOUN);
+        r.facts.judged = Some(judged);
+        Ok(r)
+    }
+
+    fn relax(&self, deadline: Option<std::time::Instant>) -> Result<crate::solve::Relaxation> {
+        let goal = if self.changed.objective_as_built() {
+            self.goal.as_ref()
+        } else {
+            None
+        };
+        super::registry::relaxation(&self.changed.model, goal, deadline)
+    }
+}
+
+/// The report's text says that the model was changed, and what the verifier found: the
+/// headline holds for the changed model, the verdict for the puzzle.
+fn say_judged(r: &mut Report, j: &Judged, noun: &str) {
+    let changed = match j.changes.len() {
+        0 => "the model as built".to_string(),
+        1 => format!("the model changed ({})", j.changes[0]),
+        n => format!("the model changed ({n} changes: {})", j.changes.join("; ")),
+    };
+    let verdict = match (j.verified, j.violations.first()) {
+        (Some(true), _) => format!("the verifier accepts the {noun} shown"),
+        (Some(false), Some(why)) => format!("the verifier rejects {why}"),
+        _ => String::new(),
+    };
+    let counted = match (j.verified_count, r.facts.count) {
+        (Some(k), Some(n)) if k == n => format!("all {n} solutions counted are {noun}s"),
+        (Some(k), Some(n)) => format!("{k} of the {n} solutions counted are {noun}s"),
+        (Some(k), None) => format!("{k} of the solutions met are {noun}s"),
+        _ => String::new(),
+    };
+    let said: Vec<String> = [verdict, counted]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut lines = r.text.splitn(2, '\n');
+    let head = lines.next().unwrap_or_default().to_string();
+    let rest = lines.next().unwrap_or_default().to_string();
+    r.text = format!(
+        "{head} [on {changed}]\n{}{rest}",
+        if said.is_empty() {
+            String::new()
+        } else {
+            format!("{}\n", said.join("; "))
+        }
+    );
+}
