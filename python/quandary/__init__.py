@@ -46,6 +46,7 @@ FIELDS = (
     "puzzle", "verb", "instance", "status", "count", "count_at_least", "classes", "unique",
     "objective", "bound", "solution", "other_solution", "forced", "steps", "difficulty",
     "complete", "scope", "in_scope", "cube", "summary", "stats", "details", "error",
+    "changes", "verified", "violations", "verified_count",
 )
 
 
@@ -152,17 +153,21 @@ def run(puzzle, verb, *words, time_limit=None, text=None, at_least=None, progres
     a report when standard error is not a terminal). `explain` also takes `threads=1` (one
     engine: the same steps every run) and `plain=True` (the baseline), as on the command line.
     """
+    return _answered(f"{puzzle} {verb}", progress, lambda p: _native.run(
+        puzzle, verb, _words(words), text, _options(options), time_limit, at_least, p, cap))
+
+
+def _progressing(what, progress, call):
+    """`call(progress)` with the user's `progress` as `run` takes it (True: shown; a
+    callable: relayed on a thread of its own), the bar or relay closed after."""
     bar = relay = None
     if progress is True:
         # Shown by quandary's own quick writers, called directly.
-        progress, bar = _shown_progress(f"{puzzle} {verb}")
+        progress, bar = _shown_progress(what)
     elif progress is not None:
         progress = relay = _Relay(progress)
     try:
-        data, said, svg, steps, interrupted = _native.run(
-            puzzle, verb, _words(words), text, _options(options), time_limit, at_least, progress,
-            cap
-        )
+        out = call(progress)
     finally:
         if relay is not None:
             relay.close()
@@ -171,9 +176,16 @@ def run(puzzle, verb, *words, time_limit=None, text=None, at_least=None, progres
     if relay is not None and relay.failed is not None:
         # The callback raised at the last report, after which the run asked no more.
         raise relay.failed
+    return out
+
+
+def _answered(what, progress, call):
+    """A run's answer as a Report; a run Ctrl-C stopped raises KeyboardInterrupt carrying
+    it."""
+    data, said, svg, steps, interrupted = _progressing(what, progress, call)
     report = Report(_json.loads(data), said, svg, steps)
     if interrupted:
-        stop = KeyboardInterrupt(f"quandary {puzzle} {verb} stopped: {report.headline}")
+        stop = KeyboardInterrupt(f"quandary {what} stopped: {report.headline}")
         stop.report = report
         raise stop
     return report
@@ -263,36 +275,61 @@ def _shown_progress(what):
 
 
 class Model:
-    """A puzzle's 0-1 integer program, readable: its size per constraint family
-    (`records()`, `sizes`), every variable with what it means in the puzzle (`variables`),
-    every row (`rows()`), the objective (`objective`), and its files (`lp()`, `opb()`).
+    """A puzzle's 0-1 integer program, open: read it, change it, solve it as changed.
 
-    `variables` and `rows()` are lists of dicts, ready for `pandas.DataFrame`; a variable's
-    `name` is the one the LP file uses, and a row's `terms` are `(coefficient, name)` pairs
-    over those names as the LP file writes them (a negated literal's constant moved to the
-    right-hand side), so the LP text written from the rows is `lp()`'s."""
+    Read: every variable with what it means in the puzzle (`variables`), every row
+    (`rows()`), the families and their sizes (`families()`, `records()`, `size`), the
+    objective (`objective`), each family as algebra (`algebra()`, and the notebook's
+    picture), the files (`lp()`, `opb()`, `mps()`), and hand-offs to PuLP and OR-Tools
+    (`to_pulp()`, `to_ortools()`, when they are installed). `variables` and `rows()` are lists
+    of dicts, ready for `pandas.DataFrame`; a variable's `name` is the one the LP file uses, and
+    a row's `terms` are `(coefficient, name)` pairs over those names as the LP file writes them
+    (a negated literal's constant moved to the right-hand side), so the LP text written from
+    the rows is `lp()`'s.
 
-    def __init__(self, title, families, size, lp, opb, records, mps, call=None):
-        self.title = title
-        self.sizes = list(families)
-        self.size = dict(zip(("variables", "constraints", "nonzeros"), size))
-        self._lp = lp
-        self._opb = opb
-        self._records_text = records
-        self._mps = mps
-        self._records = None
+    Change: `drop(family, row=None)`, `add_row(terms, sense, rhs, family="added")`,
+    `fix(name, value)`, `set_objective(terms, direction="minimize", constant=0)`,
+    `remove_objective()`; each checked (an unknown family, row or variable is an InputError
+    naming it, the model unchanged), each listed in `changes`; `reset()` goes back to the
+    model as built. Everything read afterwards is the model as changed.
+
+    Solve: `solve()`, `count(cap=None)`, `unique()`, `optimum()` and, with the MIP backend,
+    `relax()`, on the model as changed, with `time_limit` and `progress` as `run` takes them
+    and Ctrl-C as every call. Each answer is a Report judged by the puzzle's verifier, which
+    shares nothing with the model: `verified` (whether the boards shown are boards of the
+    puzzle), `violations` (the verifier's words for each one that is not), `verified_count`
+    (of the solutions a count met, how many are boards) and `changes` (in words)."""
+
+    def __init__(self, opened, call):
+        self._m = opened
         self._call = call
+        self._records = None
+
+    # -- reading ---------------------------------------------------------------------------
 
     def _read(self):
         if self._records is None:
-            self._records = _json.loads(self._records_text)
-            self._records_text = None
+            self._records = _json.loads(self._m.records())
         return self._records
+
+    @property
+    def title(self):
+        return self._m.title()
+
+    @property
+    def size(self):
+        """`variables`, `constraints`, `nonzeros` of the model as it stands."""
+        return dict(zip(("variables", "constraints", "nonzeros"), self._m.size()))
+
+    @property
+    def sizes(self):
+        """`(family, rows)` pairs, in the order the model first uses the families."""
+        return list(self._m.families())
 
     @property
     def variables(self):
         """One dict a variable: `name` (the LP file's), `meaning` (what it says in the
-        puzzle's terms, "(2,3) is a bishop", for the formulation's decisions; None for
+        puzzle's terms, "(2,3) is a bishop", where the formulation has a word for it; None for
         auxiliary variables)."""
         return [dict(v) for v in self._read()["variables"]]
 
@@ -309,13 +346,17 @@ class Model:
         """The names of the constraint families, in the order the model first uses them."""
         return [f for f, _ in self.sizes]
 
+    def _family(self, family):
+        if family not in self.families():
+            raise InputError(f"no constraint family '{family}' in this model (its families: "
+                             f"{', '.join(self.families())})")
+
     def rows(self, family=None):
         """One dict a row: `family`, `terms` (a list of `(coefficient, variable name)`),
         `sense` ("<=", ">=" or "="), `rhs`; only `family`'s rows if given (an unknown family
         is an InputError naming the families there are)."""
-        if family is not None and family not in self.families():
-            raise InputError(f"no constraint family '{family}' in this model (its families: "
-                             f"{', '.join(self.families())})")
+        if family is not None:
+            self._family(family)
         return [{"family": r["family"], "terms": [tuple(t) for t in r["terms"]],
                  "sense": r["sense"], "rhs": r["rhs"]}
                 for r in self._read()["rows"] if family is None or r["family"] == family]
@@ -330,16 +371,6 @@ class Model:
         return {"direction": o["direction"], "terms": [tuple(t) for t in o["terms"]],
                 "constant": o["constant"]}
 
-    def relax(self, time_limit=None):
-        """The LP relaxation (every variable in [0, 1]) solved by HiGHS, as `model --relax
-        --json` gives it: `status`, `value` (the model's objective at the LP optimum), `goal`
-        (that value in the puzzle's terms, e.g. at most 21.94 holes), how many variables are
-        fractional, simplex iterations, seconds. Needs a wheel built with the MIP backend
-        (docs/python.md); otherwise raises InputError saying how to build one."""
-        puzzle, words, text, options, symmetry_breaking = self._call
-        return _json.loads(_native.relax(puzzle, words, text, options, symmetry_breaking,
-                                         time_limit))
-
     def records(self):
         """One dict per constraint family with its number of rows (ready for
         pandas.DataFrame)."""
@@ -347,27 +378,132 @@ class Model:
 
     def lp(self):
         """The model as a CPLEX-LP file (what `--lp` writes)."""
-        return self._lp
+        return self._m.file("lp")
 
     def opb(self):
         """The model as an OPB file (what `--opb` writes)."""
-        return self._opb
+        return self._m.file("opb")
 
     def mps(self):
         """The model as a free-MPS file (what `--mps` writes; what every MIP solver reads): it
         minimises, so a maximisation is written as the minimisation of the negated
         objective."""
-        return self._mps
+        return self._m.file("mps")
+
+    # -- changing --------------------------------------------------------------------------
+
+    def _apply(self, change):
+        self._m.apply(_json.dumps(change))
+        self._records = None
+        return self
+
+    def drop(self, family, row=None):
+        """Drops a constraint family, or its row `row` (counted from 0 among `rows(family)`
+        as they stand)."""
+        change = {"change": "drop", "family": str(family)}
+        if row is not None:
+            change["row"] = _whole(row, "row")
+        return self._apply(change)
+
+    def add_row(self, terms, sense, rhs, family="added"):
+        """Adds `Σ coefficient·variable sense rhs`: `terms` are `(coefficient, variable
+        name)` pairs, `sense` "<=", ">=" or "="."""
+        return self._apply({"change": "add_row", "terms": _terms(terms), "sense": str(sense),
+                            "rhs": _whole(rhs, "rhs"), "family": str(family)})
+
+    def fix(self, name, value):
+        """Holds variable `name` at 0 or 1 (a row of the family `fixed`)."""
+        return self._apply({"change": "fix", "name": str(name), "value": _whole(value, "value")})
+
+    def set_objective(self, terms, direction="minimize", constant=0):
+        """Replaces the objective: `direction` ("minimize" or "maximize") the terms plus a
+        constant. `optimum()` then reports the objective's own value."""
+        return self._apply({"change": "objective", "direction": str(direction),
+                            "terms": _terms(terms), "constant": _whole(constant, "constant")})
+
+    def remove_objective(self):
+        """No objective: `solve()` finds any solution, `count()` counts all of them."""
+        return self._apply({"change": "no_objective"})
+
+    def reset(self):
+        """Back to the model as built."""
+        self._m.reset()
+        self._records = None
+        return self
+
+    @property
+    def changes(self):
+        """The changes made, in order, each a dict (`change` and its fields) with `says`, the
+        change in words."""
+        return [{**_json.loads(c), "says": says} for c, says in self._m.changes()]
+
+    # -- solving ---------------------------------------------------------------------------
+
+    def _run(self, verb, time_limit, progress, cap=None):
+        return _answered(f"{self._call[0]} {verb} (model as changed)", progress,
+                         lambda p: self._m.run(verb, time_limit, p, cap))
+
+    def solve(self, time_limit=None, progress=None):
+        """A solution of the model as changed (the optimum where it has an objective, as the
+        puzzle's `solve` answers), judged by the verifier."""
+        return self._run("solve", time_limit, progress)
+
+    def count(self, cap=None, time_limit=None, progress=None):
+        """The solutions of the model as changed (the optimal ones where it has an
+        objective), up to `cap`; `verified_count` says how many are boards."""
+        return self._run("count", time_limit, progress, cap)
+
+    def unique(self, time_limit=None, progress=None):
+        """Whether the model as changed has exactly one solution; a second one shown if
+        not."""
+        return self._run("unique", time_limit, progress)
+
+    def optimum(self, time_limit=None, progress=None):
+        """The optimum of the model as changed, proved."""
+        return self._run("optimum", time_limit, progress)
+
+    def relax(self, time_limit=None):
+        """The LP relaxation of the model as changed (every variable in [0, 1]) solved by
+        HiGHS, as `model --relax --json` gives it: `status`, `value` (the model's objective at
+        the LP optimum), `goal` (that value in the puzzle's terms while the objective is the
+        one built, e.g. at most 21.94 holes), how many variables are fractional, simplex
+        iterations, seconds. Needs a wheel built with the MIP backend (docs/python.md);
+        otherwise raises InputError saying how to build one."""
+        return _json.loads(self._m.relax(time_limit))
 
     def __repr__(self):
-        return (f"<quandary.Model {self.title}: {self.size['variables']} variables, "
-                f"{self.constraints} constraints, {self.nonzeros} nonzeros>")
+        size = self.size
+        changed = f", {len(self._m.changes())} changes" if self._m.changes() else ""
+        return (f"<quandary.Model {self.title}: {size['variables']} variables, "
+                f"{size['constraints']} constraints, {size['nonzeros']} nonzeros{changed}>")
 
 
-def model(puzzle, *words, text=None, symmetry_breaking=False, **options):
-    """The 0-1 program of an instance, as `quandary PUZZLE model WORDS...` builds it."""
+def _whole(v, what):
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InputError(f"{what}: a whole number, not {v!r}")
+    return v
+
+
+def _terms(terms):
+    out = []
+    for t in terms:
+        try:
+            c, name = t
+        except (TypeError, ValueError):
+            raise InputError(f"a term is a (coefficient, variable name) pair, not {t!r}") from None
+        out.append([_whole(c, "a term's coefficient"), str(name)])
+    return out
+
+
+def model(puzzle, *words, text=None, symmetry_breaking=False, time_limit=None, progress=None,
+          **options):
+    """The 0-1 program of an instance, as `quandary PUZZLE model WORDS...` builds it (the
+    model `count` solves; with `symmetry_breaking=True`, `solve`'s, with its symmetry-breaking
+    rows), open to read, change and solve (`Model`). `time_limit` bounds the building."""
     call = (puzzle, _words(words), text, _options(options), symmetry_breaking)
-    return Model(*_native.model(*call), call=call)
+    opened = _progressing(f"{puzzle} model", progress,
+                          lambda p: _native.open_model(*call, time_limit, p))
+    return Model(opened, call)
 
 
 class Board:

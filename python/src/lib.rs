@@ -14,12 +14,13 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use quandary::guard::progress::Latest;
 use quandary::input::Files;
+use quandary::runner::opened::OpenModel;
 use quandary::runner::registry::{self, Entry, OptionsIn};
 use quandary::runner::{Limits, Query};
 use quandary::Error;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 create_exception!(
@@ -387,95 +388,13 @@ fn answer(
     }
 }
 
-/// What a model is built from: the puzzle, its options, its input, and the query whose model
-/// it is (`solve`'s, with its symmetry-breaking rows, or `count`'s).
-fn model_call(
-    puzzle: &str,
-    words: Vec<String>,
-    text: Option<String>,
-    options: Option<String>,
-    symmetry_breaking: bool,
-) -> PyResult<(&'static dyn Entry, serde_json::Value, Input, Query)> {
-    let e = entry(puzzle)?;
-    let options = options_value(options)?;
-    let query = if symmetry_breaking {
-        e.solve_query()
-    } else {
-        Query::Count
-    };
-    Ok((e, options, Input::new(words, text), query))
-}
-
-/// The 0-1 program of an instance: its title, the rows of each constraint family, its size
-/// (variables, constraints, nonzeros), its LP and OPB texts, its records (JSON: variables
-/// with their meanings, rows, objective: `quandary::model::records`) and its MPS text. See
-/// `quandary.model`.
+/// An instance's 0-1 program, opened: built as `quandary PUZZLE model` builds it (for `count`,
+/// or with `symmetry_breaking` for `solve`, whose rows it adds), then read, changed and solved
+/// as changed (`quandary::runner::opened`). See `quandary.Model`.
 #[pyfunction]
-#[pyo3(signature = (puzzle, words, text=None, options=None, symmetry_breaking=false))]
-#[allow(clippy::type_complexity)]
-fn model(
-    py: Python<'_>,
-    puzzle: &str,
-    words: Vec<String>,
-    text: Option<String>,
-    options: Option<String>,
-    symmetry_breaking: bool,
-) -> PyResult<(
-    String,
-    Vec<(String, usize)>,
-    (usize, usize, usize),
-    String,
-    String,
-    String,
-    String,
-)> {
-    let (e, options, input, query) = model_call(puzzle, words, text, options, symmetry_breaking)?;
-    let (result, interrupted) = detached(py, None, move |cancel, sink| {
-        let limits = Limits::none()
-            .with_cancel(cancel)
-            .with_progress(Some(sink))
-            .with_resident_cap(quandary::guard::memory_limit());
-        quandary::runner::bounded(&limits, "building the model", || {
-            let built = e.model(&input.words, input.files(), options_in(&options), query)?;
-            let records = built.records().to_string();
-            let quandary::runner::registry::Built {
-                title, model: m, ..
-            } = built;
-            let families: Vec<(String, usize)> = m
-                .families()
-                .into_iter()
-                .map(|(f, k)| (f.to_string(), k))
-                .collect();
-            let size = m.size();
-            let lp = quandary::model::lp::to_lp(&m, &title);
-            let opb = quandary::model::opb::to_opb(&m, &title);
-            let mps = quandary::model::mps::to_mps(&m, &title);
-            Ok((
-                title,
-                families,
-                (size.variables, size.constraints, size.nonzeros),
-                lp,
-                opb,
-                records,
-                mps,
-            ))
-        })
-    })?;
-    if interrupted {
-        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
-            "stopped while building the model",
-        ));
-    }
-    result.map_err(to_py)
-}
-
-/// The LP relaxation of an instance's 0-1 program (HiGHS): a JSON object as `model --relax
-/// --json` gives under `relaxation`, its value also in the puzzle's terms (`goal`). A wheel
-/// built without the MIP backend raises InputError saying how to build one. See
-/// `quandary.Model.relax`.
-#[pyfunction]
-#[pyo3(signature = (puzzle, words, text=None, options=None, symmetry_breaking=false, time_limit=None))]
-fn relax(
+#[pyo3(signature = (puzzle, words, text=None, options=None, symmetry_breaking=false, time_limit=None, progress=None))]
+#[allow(clippy::too_many_arguments)] // the Python call's own arguments, one each
+fn open_model(
     py: Python<'_>,
     puzzle: &str,
     words: Vec<String>,
@@ -483,23 +402,172 @@ fn relax(
     options: Option<String>,
     symmetry_breaking: bool,
     time_limit: Option<f64>,
-) -> PyResult<String> {
-    let (e, options, input, query) = model_call(puzzle, words, text, options, symmetry_breaking)?;
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<OpenedModel> {
+    let e = entry(puzzle)?;
+    let options = options_value(options)?;
+    let query = if symmetry_breaking {
+        e.solve_query()
+    } else {
+        Query::Count
+    };
+    let input = Input::new(words, text);
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
-    let (result, interrupted) = detached(py, None, move |cancel, sink| {
+    let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
         let limits = limits_of(limit, cancel, sink);
-        let built = quandary::runner::bounded(&limits, "building the model", || {
-            e.model(&input.words, input.files(), options_in(&options), query)
-        })?;
-        let r = built.relax(limits.deadline)?;
-        serde_json::to_string(&r).map_err(|e| Error::Internal(format!("the relaxation: {e}")))
+        quandary::runner::bounded(&limits, "building the model", || {
+            e.open(&input.words, input.files(), options_in(&options), query)
+        })
     })?;
     if interrupted {
         return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
-            "stopped while relaxing the model",
+            "stopped while building the model",
         ));
     }
-    result.map_err(to_py)
+    let opened = result.map_err(to_py)?;
+    Ok(OpenedModel {
+        puzzle: e.name(),
+        inner: Arc::new(Mutex::new(opened)),
+    })
+}
+
+/// A model opened by `open_model`: read (records, files, sizes), changed (`apply` a change as
+/// JSON, `reset`), and solved as changed (`run`), each answer judged by the puzzle's verifier.
+#[pyclass(module = "quandary._native")]
+struct OpenedModel {
+    puzzle: &'static str,
+    inner: Arc<Mutex<Box<dyn OpenModel>>>,
+}
+
+impl OpenedModel {
+    fn with<R>(&self, f: impl FnOnce(&mut Box<dyn OpenModel>) -> R) -> R {
+        let mut m = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut m)
+    }
+}
+
+#[pymethods]
+impl OpenedModel {
+    /// The instance and the formulation.
+    fn title(&self) -> String {
+        self.with(|m| m.title().to_string())
+    }
+
+    /// Rows per constraint family, in the order the model first uses them.
+    fn families(&self) -> Vec<(String, usize)> {
+        self.with(|m| {
+            m.model()
+                .families()
+                .into_iter()
+                .map(|(f, k)| (f.to_string(), k))
+                .collect()
+        })
+    }
+
+    /// Variables, constraints and nonzeros.
+    fn size(&self) -> (usize, usize, usize) {
+        self.with(|m| {
+            let s = m.model().size();
+            (s.variables, s.constraints, s.nonzeros)
+        })
+    }
+
+    /// The variables with their meanings, the rows and the objective (JSON:
+    /// `quandary::model::records`).
+    fn records(&self) -> String {
+        self.with(|m| quandary::model::records::records(m.model(), m.meanings()).to_string())
+    }
+
+    /// The model as changed, as a file: "lp", "opb" or "mps".
+    fn file(&self, format: &str) -> PyResult<String> {
+        self.with(|m| {
+            let (model, title) = (m.model(), m.title());
+            match format {
+                "lp" => Ok(quandary::model::lp::to_lp(model, title)),
+                "opb" => Ok(quandary::model::opb::to_opb(model, title)),
+                "mps" => Ok(quandary::model::mps::to_mps(model, title)),
+                other => Err(InputError::new_err(format!(
+                    "a model is written as lp, opb or mps, not {other}"
+                ))),
+            }
+        })
+    }
+
+    /// Makes one change (JSON: `quandary::model::change::Change`), or raises InputError
+    /// naming what is wrong (the model unchanged).
+    fn apply(&self, change: &str) -> PyResult<()> {
+        let change: quandary::model::change::Change = serde_json::from_str(change)
+            .map_err(|e| InputError::new_err(format!("a change: {e}")))?;
+        self.with(|m| m.apply(change)).map_err(to_py)
+    }
+
+    /// Back to the model as built.
+    fn reset(&self) {
+        self.with(|m| m.reset())
+    }
+
+    /// The changes made, in order: each as JSON, and in words.
+    fn changes(&self) -> Vec<(String, String)> {
+        self.with(|m| {
+            m.changes()
+                .iter()
+                .map(|c| (serde_json::to_string(c).unwrap_or_default(), c.describe()))
+                .collect()
+        })
+    }
+
+    /// `verb` (solve, count, unique, optimum) on the model as changed, within `time_limit`
+    /// seconds; the answer as `run` gives it.
+    #[pyo3(signature = (verb, time_limit=None, progress=None, cap=None))]
+    fn run(
+        &self,
+        py: Python<'_>,
+        verb: &str,
+        time_limit: Option<f64>,
+        progress: Option<Bound<'_, PyAny>>,
+        cap: Option<u64>,
+    ) -> PyResult<Answer> {
+        let e = entry(self.puzzle)?;
+        if cap == Some(0) || (cap.is_some() && verb != "count") {
+            return Err(InputError::new_err(
+                "cap: a whole number of solutions, 1 or more, for count only",
+            ));
+        }
+        let query = e.query(verb, None).map_err(to_py)?.ok_or_else(|| {
+            InputError::new_err(format!(
+                "a changed model answers solve, count, unique and optimum, not {verb}"
+            ))
+        })?;
+        let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
+        let inner = self.inner.clone();
+        let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
+            let limits = limits_of(limit, cancel, sink).with_count_cap(cap);
+            let m = inner.lock().unwrap_or_else(|e| e.into_inner());
+            m.run(query, &limits)
+        })?;
+        answer(result, self.puzzle, verb, interrupted)
+    }
+
+    /// The LP relaxation of the model as changed (HiGHS): a JSON object as `model --relax
+    /// --json` gives under `relaxation`. A wheel built without the MIP backend raises
+    /// InputError saying how to build one.
+    #[pyo3(signature = (time_limit=None))]
+    fn relax(&self, py: Python<'_>, time_limit: Option<f64>) -> PyResult<String> {
+        let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
+        let inner = self.inner.clone();
+        let (result, interrupted) = detached(py, None, move |cancel, sink| {
+            let limits = limits_of(limit, cancel, sink);
+            let m = inner.lock().unwrap_or_else(|e| e.into_inner());
+            let r = m.relax(limits.deadline)?;
+            serde_json::to_string(&r).map_err(|e| Error::Internal(format!("the relaxation: {e}")))
+        })?;
+        if interrupted {
+            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+                "stopped while relaxing the model",
+            ));
+        }
+        result.map_err(to_py)
+    }
 }
 
 /// The instance drawn for editing (`Puzzle::sketch`): its title, SVG, number fields (JSON) and
@@ -570,9 +638,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verbs, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
-    m.add_function(wrap_pyfunction!(model, m)?)?;
+    m.add_function(wrap_pyfunction!(open_model, m)?)?;
+    m.add_class::<OpenedModel>()?;
     m.add_function(wrap_pyfunction!(own_params, m)?)?;
-    m.add_function(wrap_pyfunction!(relax, m)?)?;
     m.add_function(wrap_pyfunction!(board, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;

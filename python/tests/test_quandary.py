@@ -452,3 +452,66 @@ def test_a_model_names_its_variables_in_the_puzzles_terms():
     meanings = {v["meaning"] for v in holes.variables}
     assert "(2,2) is the left end of a domino lying across" in meanings, holes.variables[:12]
     assert "(2,2) is the top of a standing domino" in meanings, holes.variables[:12]
+
+
+CHESS_SEED = str(ROOT / "data" / "chess" / "friedman-b4n2.txt")
+
+
+def test_a_dropped_family_gives_a_board_the_verifier_rejects_and_says_why():
+    """Issue 66: the model changed and solved as changed, judged by the puzzle's verifier.
+    Without its attack rows the chess seed's model places attacking pieces: the verifier (no
+    code shared with the model) rejects the board and says which piece attacks which; the
+    count over the weakened model finds the one real placement among its solutions."""
+    m = quandary.model("chess", CHESS_SEED)
+    whole = m.count()
+    assert (whole.count, whole.verified, whole.verified_count) == (1, True, 1)
+    m.drop("attacker forces target empty")
+    assert m.families() == ["one piece per square", "the army's roster"]
+    r = m.solve()
+    assert r.status == "solved" and r.verified is False
+    assert len(r.violations) == 1 and " attacks the " in r.violations[0], r.violations
+    assert "the verifier rejects the board: " in r.text and r.svg()
+    c = m.count()
+    assert c.count > 1000 and c.verified_count == 1, c.headline
+    assert r.changes == ["dropped the family 'attacker forces target empty'"]
+
+
+def test_changes_are_checked_listed_and_undone():
+    m = quandary.model("tank", 5)
+    before = m.size
+    with pytest.raises(quandary.InputError, match="no constraint family 'nope'"):
+        m.drop("nope")
+    with pytest.raises(quandary.InputError, match="no variable 'x_9_9_9'"):
+        m.add_row([(1, "x_9_9_9")], "<=", 0)
+    with pytest.raises(quandary.InputError, match="no row 99"):
+        m.drop("one value per cell", row=99)
+    with pytest.raises(quandary.InputError, match="fixed to 0 or 1"):
+        m.fix(m.variables[0]["name"], 2)
+    with pytest.raises(quandary.InputError, match="pair"):
+        m.add_row([1], "<=", 0)
+    assert m.changes == [] and m.size == before
+    m.drop("one value per cell", row=0).fix(m.variables[0]["name"], 1).remove_objective()
+    assert [c["says"] for c in m.changes][:2] == [
+        "dropped row 0 of the family 'one value per cell'", f"fixed {m.variables[0]['name']} = 1"]
+    assert m.changes[0] == {"change": "drop", "family": "one value per cell", "row": 0,
+                            "says": "dropped row 0 of the family 'one value per cell'"}
+    assert m.size["constraints"] == before["constraints"]  # one row fewer, one row more
+    assert "fixed" in m.families() and len(m.rows("fixed")) == 1
+    m.reset()
+    assert m.changes == [] and m.size == before and "fixed" not in m.families()
+
+
+def test_a_valid_cut_keeps_the_count_and_a_wrong_one_is_caught():
+    """A cut every board satisfies keeps Tank 5×5's two boards; one that is not true of both
+    (a 3 at (1,2): the other board has a 4 there) loses one, which the unchanged count shows.
+    Fixing "(1,2) is 4" is the given `--fix 1,2=4`."""
+    m = quandary.model("tank", 5)
+    name = {v["meaning"]: v["name"] for v in m.variables if v["meaning"]}
+    all_ = m.count().count
+    assert all_ == 2
+    m.add_row([(1, name[f"(3,3) is {v}"]) for v in range(1, 5)], "<=", 1, family="my cut")
+    assert m.count().count == all_
+    m.add_row([(1, name["(1,2) is 3"])], ">=", 1, family="wrong cut")
+    assert m.count().count < all_
+    m.reset().fix(name["(1,2) is 4"], 1)
+    assert m.count().count == quandary.tank.count(5, fix="1,2=4").count
