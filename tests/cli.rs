@@ -1587,3 +1587,39 @@ fn a_count_stops_at_its_cap_and_says_at_least() {
     let (code, _, stderr) = quandary(&["chess", "solve", "4", "--army", "Q4", "--cap", "3"]);
     assert_eq!(code, 2, "{stderr}");
 }
+
+/// `model --algebra`: each family in algebra, read off its rows; the seed formulation of Tank
+/// Attack writes "one value per cell" as the seed does (Σ_k x_{i,j,k} = 1 for every cell),
+/// and Gunport's strong formulation its two kinds of neighbouring holes.
+#[test]
+fn model_algebra_reads_each_family_off_its_rows() {
+    let (code, out, err) = quandary(&["tank", "model", "4", "--formulation", "seed", "--algebra"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("      16  one value per cell\n            sum_k x[i,j,k] = 1   for each i, j (16 rows)\n"),
+        "{out}"
+    );
+    let (code, out, err) = quandary(&["gunport", "model", "4", "5", "--algebra", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let adjacent = v["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["family"] == "no two adjacent holes")
+        .expect("the family");
+    let shapes: Vec<(&str, u64)> = adjacent["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["latex"].as_str().unwrap(), s["rows"].as_u64().unwrap()))
+        .collect();
+    // 4×5: 4·4 pairs side by side, 3·5 one above the other.
+    assert_eq!(
+        shapes,
+        vec![
+            ("\\mu_{i,j} + \\mu_{i,j+1} \\le 1", 16),
+            ("\\mu_{i,j} + \\mu_{i+1,j} \\le 1", 15)
+        ]
+    );
+}

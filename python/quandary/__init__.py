@@ -31,6 +31,7 @@ from ._native import InputError, InternalError
 __all__ = [
     "InputError",
     "InternalError",
+    "Algebra",
     "Model",
     "Report",
     "model",
@@ -371,6 +372,30 @@ class Model:
         return {"direction": o["direction"], "terms": [tuple(t) for t in o["terms"]],
                 "constant": o["constant"]}
 
+    def algebra(self, family=None):
+        """Each constraint family in algebra, read off its rows (an `Algebra`: a list of
+        dicts `family`, `rows`, `shapes` (each `latex`, `text`, `for_each`, `rows`),
+        `other_rows`, `examples` (its first rows as the LP file writes them)); a notebook
+        shows it as LaTeX, `str()` as text. Only `family` if given."""
+        if family is not None:
+            self._family(family)
+        out = []
+        for f in _json.loads(self._m.algebra()):
+            if family is not None and f["family"] != family:
+                continue
+            f["examples"] = [_row_text(r) for r in self.rows(f["family"])[:2]]
+            out.append(f)
+        return Algebra(out, self.title)
+
+    def _repr_html_(self):
+        size = self.size
+        head = (f"<p><b>{_html.escape(self.title)}</b>: {size['variables']} variables, "
+                f"{size['constraints']} constraints, {size['nonzeros']} nonzeros</p>")
+        changes = "".join(f"<li>{_html.escape(c['says'])}</li>" for c in self.changes)
+        if changes:
+            head += f"<p>Changed:</p><ul>{changes}</ul>"
+        return head + self.algebra()._repr_html_()
+
     def records(self):
         """One dict per constraint family with its number of rows (ready for
         pandas.DataFrame)."""
@@ -476,6 +501,75 @@ class Model:
         changed = f", {len(self._m.changes())} changes" if self._m.changes() else ""
         return (f"<quandary.Model {self.title}: {size['variables']} variables, "
                 f"{size['constraints']} constraints, {size['nonzeros']} nonzeros{changed}>")
+
+
+def _row_text(r):
+    out = ""
+    for k, (c, name) in enumerate(r["terms"]):
+        sign = "- " if c < 0 else ("+ " if k else "")
+        coef = "" if abs(c) == 1 else f"{abs(c)} "
+        out += f"{' ' if k else ''}{sign}{coef}{name}"
+    return f"{out or '0'} {r['sense']} {r['rhs']}"
+
+
+class Algebra(list):
+    """A model's constraint families in algebra (`Model.algebra()`): a list of dicts, shown
+    in a notebook as LaTeX (one line a shape: the shape, the indices it runs over, its rows)
+    and by `str()` as text with two example rows a family."""
+
+    def __init__(self, families, title=""):
+        super().__init__(families)
+        self.title = title
+
+    def __str__(self):
+        lines = []
+        for f in self:
+            lines.append(f"{f['family']} ({f['rows']} rows)")
+            for s in f["shapes"]:
+                each = f"  for each {s['for_each']}" if s["for_each"] else ""
+                lines.append(f"    {s['text']}{each}  [{s['rows']} rows]")
+            if f["other_rows"]:
+                lines.append(f"    ... {f['other_rows']} rows of other shapes")
+            for e in f.get("examples", []):
+                lines.append(f"    e.g. {e}")
+        return "\n".join(lines)
+
+    def _latex_lines(self):
+        out = []
+        for f in self:
+            name = f["family"].replace("\\", "").replace("{", "(").replace("}", ")")
+            for k, s in enumerate(f["shapes"]):
+                label = f"\\text{{{_latex_text(name)}}}" if k == 0 else ""
+                each = f"\\text{{for each }} {s['for_each']}" if s["for_each"] else ""
+                out.append(f"{label} & {s['latex']} & {each} & \\text{{{s['rows']} rows}}")
+            if f["other_rows"]:
+                out.append(f" & \\ldots & & \\text{{{f['other_rows']} rows of other shapes}}")
+        return out
+
+    def _repr_latex_(self):
+        return ("$$\\begin{array}{llll}\n" + " \\\\\n".join(self._latex_lines())
+                + "\n\\end{array}$$")
+
+    def _repr_html_(self):
+        rows = []
+        for f in self:
+            shapes = "<br>".join(
+                f"\\({s['latex']}\\)" + (f" for each {s['for_each']}" if s["for_each"] else "")
+                + f" <small>({s['rows']} rows)</small>" for s in f["shapes"])
+            if f["other_rows"]:
+                shapes += f"<br>… {f['other_rows']} rows of other shapes"
+            examples = "<br>".join(f"<code>{_html.escape(e)}</code>" for e in f.get("examples", []))
+            rows.append(f"<tr><td>{_html.escape(f['family'])}</td><td>{f['rows']}</td>"
+                        f"<td>{shapes}</td><td>{examples}</td></tr>")
+        return ("<table><tr><th>family</th><th>rows</th><th>its rows' shapes</th>"
+                "<th>e.g.</th></tr>" + "".join(rows) + "</table>")
+
+
+def _latex_text(s):
+    for a, b in (("\\", ""), ("_", "\\_"), ("&", "\\&"), ("%", "\\%"), ("#", "\\#"),
+                 ("$", "\\$"), ("^", "")):
+        s = s.replace(a, b)
+    return s
 
 
 def _whole(v, what):

@@ -478,6 +478,14 @@ impl OpenedModel {
         self.with(|m| quandary::model::records::records(m.model(), m.meanings()).to_string())
     }
 
+    /// Each family in algebra, read off its rows (JSON: `quandary::model::algebra`).
+    fn algebra(&self) -> String {
+        self.with(|m| {
+            serde_json::to_string(&quandary::model::algebra::families(m.model()))
+                .unwrap_or_default()
+        })
+    }
+
     /// The model as changed, as a file: "lp", "opb" or "mps".
     fn file(&self, format: &str) -> PyResult<String> {
         self.with(|m| {

@@ -515,3 +515,17 @@ def test_a_valid_cut_keeps_the_count_and_a_wrong_one_is_caught():
     assert m.count().count < all_
     m.reset().fix(name["(1,2) is 4"], 1)
     assert m.count().count == quandary.tank.count(5, fix="1,2=4").count
+
+
+def test_a_family_in_algebra_as_text_and_latex():
+    """Each family read off its rows: Tank's seed formulation's "one value per cell" is
+    Σ_k x_{i,j,k} = 1 for each cell, shown in a notebook as LaTeX and in text, with examples."""
+    a = quandary.model("tank", 4, formulation="seed").algebra()
+    one = a[0]
+    assert one["family"] == "one value per cell" and one["rows"] == 16
+    assert one["shapes"] == [{"latex": "\\sum_{k} x_{i,j,k} = 1", "text": "sum_k x[i,j,k] = 1",
+                              "for_each": "i, j", "rows": 16}]
+    assert one["examples"][0] == "x_1_1_1 + x_1_1_2 + x_1_1_3 = 1"
+    assert "\\sum_{k} x_{i,j,k} = 1 & \\text{for each } i, j" in a._repr_latex_()
+    assert "sum_k x[i,j,k] = 1  for each i, j  [16 rows]" in str(a)
+    assert "one value per cell" in quandary.model("tank", 4)._repr_html_()

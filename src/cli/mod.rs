@@ -171,6 +171,12 @@ fn verb_command(e: &dyn Entry, name: &'static str, about: String) -> Command {
                     .help("The model as `solve` builds it, with symmetry-breaking rows where the puzzle has them (valid for finding, not counting)"),
             )
             .arg(
+                Arg::new("algebra")
+                    .long("algebra")
+                    .action(ArgAction::SetTrue)
+                    .help("Each family in algebra, read off its rows: the shapes its rows take (sum_k x[i,j,k] = 1 for each i, j), with how many rows have each"),
+            )
+            .arg(
                 Arg::new("relax")
                     .long("relax")
                     .action(ArgAction::SetTrue)
@@ -575,7 +581,7 @@ fn model(
         entry.model(words, Files::Disk, options, query)
     })?;
     let (title, model) = (&built.title, &built.model);
-    let (size, families) =
+    let (size, families, algebra) =
         quandary::runner::bounded(&limits, "measuring and writing the model", || {
             if let Some(path) = m.get_one::<String>("lp") {
                 write_file(path, &lp::to_lp(model, title))?;
@@ -586,7 +592,10 @@ fn model(
             if let Some(path) = m.get_one::<String>("mps") {
                 write_file(path, &quandary::model::mps::to_mps(model, title))?;
             }
-            Ok((model.size(), model.families()))
+            let algebra = m
+                .get_flag("algebra")
+                .then(|| quandary::model::algebra::families(model));
+            Ok((model.size(), model.families(), algebra))
         })?;
     let relaxation = if m.get_flag("relax") {
         Some(built.relax(limits.deadline)?)
@@ -594,10 +603,16 @@ fn model(
         None
     };
     if m.get_flag("json") {
-        let families: Vec<serde_json::Value> = families
-            .iter()
-            .map(|(f, k)| serde_json::json!({"family": f, "rows": k}))
-            .collect();
+        let families: Vec<serde_json::Value> = match &algebra {
+            Some(a) => a
+                .iter()
+                .map(|f| serde_json::to_value(f).expect("plain data"))
+                .collect(),
+            None => families
+                .iter()
+                .map(|(f, k)| serde_json::json!({"family": f, "rows": k}))
+                .collect(),
+        };
         let mut out = serde_json::json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
             "title": title, "stats": {"model": size, "seconds": limits.seconds()},
             "families": families});
@@ -610,8 +625,22 @@ fn model(
         if let Some(r) = &relaxation {
             outln!("LP relaxation: {}", r.describe());
         }
-        for (family, rows) in families {
+        for (k, (family, rows)) in families.iter().enumerate() {
             outln!("  {rows:>6}  {family}");
+            let Some(f) = algebra.as_ref().and_then(|a| a.get(k)) else {
+                continue;
+            };
+            for s in &f.shapes {
+                let each = match (s.for_each.as_str(), s.rows) {
+                    (_, 1) => "(1 row)".to_string(),
+                    ("", n) => format!("({n} rows)"),
+                    (ix, n) => format!("for each {ix} ({n} rows)"),
+                };
+                outln!("            {}   {each}", s.text);
+            }
+            if f.other_rows > 0 {
+                outln!("            ... {} rows of other shapes", f.other_rows);
+            }
         }
     }
     Ok(0)

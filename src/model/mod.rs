@@ -3,6 +3,7 @@
 //! backends in [`crate::solve`] turn it into answers, and [`lp`] / [`opb`] write it out for
 //! other solvers.
 
+pub mod algebra;
 pub mod change;
 pub mod lp;
 pub mod mps;
