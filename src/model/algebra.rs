@@ -39,6 +39,11 @@ pub struct Family {
 }
 
 const MAX_SHAPES: usize = 4;
+
+/// A term as read: its coefficient and its variable's indices.
+type Term<'a> = (i64, Vec<&'a str>);
+/// A family's shapes: (LaTeX, text) → (rows, right-hand sides, indices run over).
+type Shapes = BTreeMap<(String, String), (usize, Vec<i64>, String)>;
 const LETTERS: [&str; 6] = ["i", "j", "k", "l", "m", "n"];
 
 /// A variable's name as a stem and indices: `x_2_3_B` → (`x`, [2, 3, B]).
@@ -52,8 +57,7 @@ fn split(name: &str) -> (&str, Vec<&str>) {
 pub fn families(model: &Model) -> Vec<Family> {
     let names = super::lp::lp_names(model);
     let mut order: Vec<&'static str> = Vec::new();
-    let mut by_family: BTreeMap<&str, BTreeMap<(String, String), (usize, Vec<i64>, String)>> =
-        BTreeMap::new();
+    let mut by_family: BTreeMap<&str, Shapes> = BTreeMap::new();
     for c in &model.constraints {
         crate::guard::tick();
         if !by_family.contains_key(c.family) {
@@ -163,7 +167,7 @@ fn number(index: &str) -> Option<i64> {
 fn shape(c: &Constraint, names: &[String]) -> (String, String, String) {
     let (terms, _) = c.over_vars();
     // The terms by stem, in the order the stems first come.
-    let mut groups: Vec<(&str, Vec<(i64, Vec<&str>)>)> = Vec::new();
+    let mut groups: Vec<(&str, Vec<Term>)> = Vec::new();
     for (coef, v) in &terms {
         let (stem, idx) = split(&names[v.index()]);
         match groups.iter_mut().find(|(s, _)| *s == stem) {
@@ -183,10 +187,10 @@ fn shape(c: &Constraint, names: &[String]) -> (String, String, String) {
     // The blocks written one after the other: a stem's terms, or, where they sit at two or
     // three places (their numeric indices), each place's terms (`x[i,j,B] + sum_k
     // x[i+1,j-1,k]`: a piece at one square, any piece at another).
-    let mut blocks: Vec<(&str, Vec<(i64, Vec<&str>)>, bool)> = Vec::new();
+    let mut blocks: Vec<(&str, Vec<Term>, bool)> = Vec::new();
     for (stem, g) in &groups {
         let place = |i: &Vec<&str>| -> Vec<Option<i64>> { i.iter().map(|x| number(x)).collect() };
-        let mut places: Vec<(Vec<Option<i64>>, Vec<(i64, Vec<&str>)>)> = Vec::new();
+        let mut places: Vec<(Vec<Option<i64>>, Vec<Term>)> = Vec::new();
         for t in g {
             let at = place(&t.1);
             match places.iter_mut().find(|(p, _)| *p == at) {
