@@ -345,6 +345,17 @@ fn every_formulation_of_every_puzzle_is_built_within_the_limit() {
                     .collect(),
                 None => vec![None],
             };
+        // The registry's list (what Python's `quandary.formulations` and `compare` read) is
+        // the flag's.
+        let listed: Vec<Option<String>> = entry
+            .formulations()
+            .iter()
+            .map(|f| Some(f.to_string()))
+            .collect();
+        match listed.is_empty() {
+            true => assert_eq!(formulations, vec![None], "{}", entry.name()),
+            false => assert_eq!(listed, formulations, "{}", entry.name()),
+        }
         let instances = large(entry.name());
         for (formulation, words) in formulations
             .iter()

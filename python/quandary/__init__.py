@@ -34,6 +34,8 @@ __all__ = [
     "Algebra",
     "Model",
     "Report",
+    "compare",
+    "formulations",
     "model",
     "puzzles",
     "run",
@@ -598,6 +600,69 @@ def model(puzzle, *words, text=None, symmetry_breaking=False, time_limit=None, p
     opened = _progressing(f"{puzzle} model", progress,
                           lambda p: _native.open_model(*call, time_limit, p))
     return Model(opened, call)
+
+
+def formulations(puzzle):
+    """The values of a puzzle's `formulation` option (its default among them); `[None]` for a
+    puzzle with one formulation."""
+    return list(_native.formulations(puzzle)) or [None]
+
+
+class Comparison(list):
+    """Formulations side by side (`compare`): one dict a formulation, shown in a notebook as a
+    table; `to_frame()` gives a pandas DataFrame (pandas needed)."""
+
+    COLUMNS = ("formulation", "variables", "constraints", "nonzeros", "lp_bound", "status",
+               "answer", "verified", "seconds", "method")
+
+    def to_frame(self):
+        import pandas
+
+        return pandas.DataFrame(list(self), columns=self.COLUMNS).set_index("formulation")
+
+    def _repr_html_(self):
+        head = "".join(f"<th>{c}</th>" for c in self.COLUMNS)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{_html.escape(str(r.get(c, '')))}</td>" for c in self.COLUMNS)
+            + "</tr>" for r in self)
+        return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def compare(puzzle, *words, verb=None, formulations=None, time_limit=None, relax=False,
+            solve=True, text=None, **options):
+    """Every formulation of one instance side by side, as the seeds' tables are: for each,
+    the size of the model `verb` solves (with the symmetry-breaking rows for `solve` and
+    `optimum`), its LP bound (`relax=True`: HiGHS, a wheel with the MIP backend), and the
+    model's own answer and time (`Model.solve()` and the like on the model as built: the SAT
+    backend on the formulation alone, not quandary's faster exact methods), judged by the
+    verifier. `verb`: "solve" (the default; the optimum where the puzzle has one), "optimum",
+    "count" or "unique"; `formulations`: a subset, in the order given; `time_limit`: seconds
+    per formulation; `solve=False`: the sizes (and bounds) only. Returns a `Comparison` (a
+    list of dicts; `to_frame()`)."""
+    verb = verb or "solve"
+    finding = verb in ("solve", "optimum")
+    out = Comparison()
+    for f in (formulations or globals()["formulations"](puzzle)):
+        opts = dict(options)
+        if f is not None:
+            opts["formulation"] = f
+        m = model(puzzle, *words, text=text, symmetry_breaking=finding, **opts)
+        size = m.size
+        row = {"formulation": f or "(the one)", **size, "lp_bound": None}
+        if relax:
+            r = m.relax(time_limit=time_limit)
+            row["lp_bound"] = (r.get("goal") or {}).get("value", r.get("value"))
+        if not solve:
+            out.append(row)
+            continue
+        report = {"solve": m.solve, "optimum": m.optimum, "count": m.count,
+                  "unique": m.unique}[verb](time_limit=time_limit)
+        answer = {"count": report.count if report.count is not None else report.count_at_least,
+                  "unique": report.unique}.get(verb, report.objective)
+        row.update(status=report.status, answer=answer, verified=report.verified,
+                   seconds=report.stats["seconds"], method=report.stats["method"])
+        out.append(row)
+    return out
 
 
 class Board:

@@ -106,6 +106,12 @@ fn own_params(
         .collect())
 }
 
+/// The values of a puzzle's `formulation` option (empty: it has one formulation).
+#[pyfunction]
+fn formulations(puzzle: &str) -> PyResult<Vec<&'static str>> {
+    Ok(entry(puzzle)?.formulations().to_vec())
+}
+
 /// A puzzle's title, what it is, what its input words are, and its example words.
 #[pyfunction]
 fn describe(puzzle: &str) -> PyResult<(&'static str, &'static str, &'static str, Vec<String>)> {
@@ -645,6 +651,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(verbs, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(formulations, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(open_model, m)?)?;
     m.add_class::<OpenedModel>()?;

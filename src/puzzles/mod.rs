@@ -476,6 +476,9 @@ pub trait Puzzle: 'static {
     const HAS_GOAL: bool = false;
     /// Other names of generic verbs, as (alias, verb): e.g. ("max", "optimum").
     const ALIASES: &'static [(&'static str, &'static str)] = &[];
+    /// The values of its `--formulation` option, the default's first among equals as the
+    /// flag lists them (empty: one formulation). tests/limits.rs holds them to the flag's.
+    const FORMULATIONS: &'static [&'static str] = &[];
     /// The unit of the objective in headlines ("holes"); empty for a bare number.
     const GOAL_NAME: &'static str = "";
     /// How to give an instance an objective where it may have none (for `optimum` and

@@ -151,7 +151,9 @@ impl<P: Puzzle> OpenModel for Opened<P> {
             // classes assume the puzzle's.
             f.block_by_true_decisions = false;
             f.classes = None;
-            f.method = format!("{}, as changed", f.method);
+            if !self.changed.changes().is_empty() {
+                f.method = format!("{}, as changed", f.method);
+            }
             // The verifier judges each solution an enumeration meets, and lets it go on.
             let judge = &tally;
             f.check = Some(Box::new(move |s| {

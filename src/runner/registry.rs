@@ -54,6 +54,8 @@ pub trait Entry: Sync {
     fn has_goal(&self) -> bool;
     /// Other names of generic verbs, as (alias, verb).
     fn aliases(&self) -> &'static [(&'static str, &'static str)];
+    /// The values of its `--formulation` option ([`Puzzle::FORMULATIONS`]).
+    fn formulations(&self) -> &'static [&'static str];
     /// The options only some questions read ([`Puzzle::VERB_OPTIONS`]).
     fn verb_options(&self) -> &'static [(&'static str, &'static [&'static str])];
     /// Whether the question `query` reads the option named `id` (its field name).
@@ -285,6 +287,9 @@ impl<P: Puzzle> Entry for Registered<P> {
     }
     fn tour_query(&self) -> Query {
         P::TOUR
+    }
+    fn formulations(&self) -> &'static [&'static str] {
+        P::FORMULATIONS
     }
     fn aliases(&self) -> &'static [(&'static str, &'static str)] {
         P::ALIASES

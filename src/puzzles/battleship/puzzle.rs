@@ -119,6 +119,8 @@ impl Puzzle for BattleshipPuzzle {
         "Battleship: place a fleet from row and column counts and a few given cells";
     const INPUT: &'static str = "A puzzle file (our format, janko.at, CSPLib prob014, MiniZinc .dzn, Essence′ parameters), a puzz.link URL, a Boats game ID, or - for standard input";
     const EXAMPLE: &'static [&'static str] = &[EXAMPLE_URL];
+    const FORMULATIONS: &'static [&'static str] =
+        &["cell", "cell-printed", "ship", "ship-cells", "runs"];
     const TOUR: Query = Query::Unique;
 
     type Instance = Grid;

@@ -125,6 +125,7 @@ impl Puzzle for ChessAvoidance {
     const INPUT: &'static str =
         "A board file (rows of '.', '#' and fixed piece letters), or ROWSxCOLS / N for an open board";
     const EXAMPLE: &'static [&'static str] = &["data/chess/friedman-b4n2.txt"];
+    const FORMULATIONS: &'static [&'static str] = &["pairwise", "bigm", "clique"];
     const NOUN: &'static str = "placement";
     const TOUR: Query = Query::Unique;
     const ALIASES: &'static [(&'static str, &'static str)] = &[("max", "optimum")];

@@ -107,6 +107,7 @@ impl Puzzle for GunportProblem {
         "Gunport: pack dominoes leaving the most holes, no two holes adjacent";
     const INPUT: &'static str = "Rows and columns of the board: M N";
     const EXAMPLE: &'static [&'static str] = &["7", "7"];
+    const FORMULATIONS: &'static [&'static str] = &["cell", "domino", "strong", "charge"];
     const NOUN: &'static str = "packing";
     const SOLVE: Query = Query::Optimum;
     const HAS_GOAL: bool = true;

@@ -122,6 +122,7 @@ impl Puzzle for TankAttack {
         "Tank Attack: every tank's value equals the number of tanks attacking it";
     const INPUT: &'static str = "The side n of the n×n board";
     const EXAMPLE: &'static [&'static str] = &["6"];
+    const FORMULATIONS: &'static [&'static str] = &["seed", "strong"];
     const NOUN: &'static str = "board";
 
     type Instance = Tank;
