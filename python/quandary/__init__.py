@@ -417,6 +417,76 @@ class Model:
         objective."""
         return self._m.file("mps")
 
+    # -- handing over ----------------------------------------------------------------------
+
+    def to_pulp(self):
+        """The model as changed, as a `pulp.LpProblem` over the same variables (binary, named
+        as here) and rows (named as the LP file names them), for PuLP's solvers (CBC comes
+        with it): a class checks quandary's answer with another solver on the very same rows.
+        Returns `(problem, variables)`, `variables` a dict from name to `pulp.LpVariable`.
+        Needs PuLP (`pip install pulp`); quandary does not depend on it."""
+        try:
+            import pulp
+        except ImportError:
+            raise ImportError("to_pulp needs PuLP: pip install pulp") from None
+        records = self._read()
+        o = records["objective"]
+        sense = pulp.LpMaximize if o and o["direction"] == "maximize" else pulp.LpMinimize
+        problem = pulp.LpProblem(_pulp_name(self.title), sense)
+        # PuLP 3.3 and later make variables through the problem (the constructor is
+        # deprecated there); earlier ones have only the constructor.
+        make = getattr(problem, "add_variable", None) or (lambda n, **k: pulp.LpVariable(n, **k))
+        x = {v["name"]: make(v["name"], cat="Binary") for v in records["variables"]}
+        if o is not None:
+            problem += pulp.lpSum(c * x[n] for c, n in o["terms"]) + o["constant"], "objective"
+        for i, r in enumerate(records["rows"]):
+            lhs = pulp.lpSum(c * x[n] for c, n in r["terms"])
+            row = {"<=": lhs <= r["rhs"], ">=": lhs >= r["rhs"], "=": lhs == r["rhs"]}[r["sense"]]
+            problem += row, _row_name(r["family"], i)
+        return problem, x
+
+    def to_cpsat(self):
+        """The model as changed, as an OR-Tools CP-SAT `CpModel` (the seeds' own solver) over
+        the same variables and rows. Returns `(model, variables)`, `variables` a dict from name
+        to the model's Boolean variable. Needs OR-Tools (`pip install ortools`); quandary does
+        not depend on it."""
+        try:
+            from ortools.sat.python import cp_model
+        except ImportError:
+            raise ImportError("to_cpsat needs OR-Tools: pip install ortools") from None
+        records = self._read()
+        m = cp_model.CpModel()
+        x = {v["name"]: m.NewBoolVar(v["name"]) for v in records["variables"]}
+        for r in records["rows"]:
+            lhs = sum(c * x[n] for c, n in r["terms"])
+            m.Add({"<=": lhs <= r["rhs"], ">=": lhs >= r["rhs"], "=": lhs == r["rhs"]}[r["sense"]])
+        o = records["objective"]
+        if o is not None:
+            goal = sum(c * x[n] for c, n in o["terms"]) + o["constant"]
+            (m.Maximize if o["direction"] == "maximize" else m.Minimize)(goal)
+        return m, x
+
+    def judge(self, values):
+        """Another solver's answer judged as quandary's own are: `values` maps every variable's
+        name to 0 or 1 (from `to_pulp` or `to_cpsat`, say). A Report: the board it decodes
+        to, drawn, with `verified` and `violations` (the first row of the model as changed it
+        breaks, and what the puzzle's verifier says of the board)."""
+        names = [v["name"] for v in self.variables]
+        unknown = [n for n in values if n not in set(names)]
+        if unknown:
+            raise InputError(f"no variable '{unknown[0]}' in this model")
+        missing = [n for n in names if n not in values]
+        if missing:
+            raise InputError(f"no value for the variable '{missing[0]}' ({len(missing)} missing)")
+        bits = []
+        for n in names:
+            v = values[n]
+            if v is None or abs(v - round(v)) > 1e-6 or round(v) not in (0, 1):
+                raise InputError(f"{n}: a 0-1 value, not {v!r}")
+            bits.append(round(v) == 1)
+        data, said, svg, steps, _ = self._m.judge(bits)
+        return Report(_json.loads(data), said, svg, steps)
+
     # -- changing --------------------------------------------------------------------------
 
     def _apply(self, change):
@@ -503,6 +573,15 @@ class Model:
         changed = f", {len(self._m.changes())} changes" if self._m.changes() else ""
         return (f"<quandary.Model {self.title}: {size['variables']} variables, "
                 f"{size['constraints']} constraints, {size['nonzeros']} nonzeros{changed}>")
+
+
+def _row_name(family, i):
+    """A row's name as the LP and MPS files write it (src/model/lp.rs, `row_name`)."""
+    return "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in family) + f"_{i}"
+
+
+def _pulp_name(title):
+    return "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in title)[:60] or "model"
 
 
 def _row_text(r):

@@ -562,6 +562,13 @@ impl OpenedModel {
         answer(result, self.puzzle, verb, interrupted)
     }
 
+    /// Another solver's answer judged: `values` gives each variable (by index) 0 or 1; the
+    /// answer as `run` gives it, with `verified` and `violations`.
+    fn judge(&self, values: Vec<bool>) -> PyResult<Answer> {
+        let result = self.with(|m| m.judge(&values));
+        answer(result, self.puzzle, "judge", false)
+    }
+
     /// The LP relaxation of the model as changed (HiGHS): a JSON object as `model --relax
     /// --json` gives under `relaxation`. A wheel built without the MIP backend raises
     /// InputError saying how to build one.

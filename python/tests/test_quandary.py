@@ -565,3 +565,52 @@ def test_formulations_side_by_side_give_the_sizes_of_the_seeds_tables():
     assert [r["formulation"] for r in c] == ["cell", "domino", "strong", "charge"]
     assert {r["answer"] for r in c} == {quandary.gunport.solve(3, 4).objective}
     assert all(r["status"] == "optimal" and r["verified"] for r in c), c
+
+
+def needs(module):
+    """`module` imported, or the test skipped saying so (failed under CI, which installs it:
+    .ci/run)."""
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail(f"{module} is missing: .ci/run installs it")
+        pytest.skip(f"{module} is not installed")
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # PuLP's own, about its CBC
+def test_a_model_handed_to_pulp_and_cpsat_gives_the_same_optimum_and_is_judged():
+    """The very same rows solved by CBC (through PuLP) and by CP-SAT: Gunport 5×5's cell
+    formulation (its objective counts the holes) has quandary's optimum, 7; the answer read
+    back is judged by the verifier. Without its attack rows the chess seed's model, solved by
+    CBC, gives a board the verifier rejects, and the unchanged model's rows say which row the
+    answer breaks."""
+    pulp = needs("pulp")
+    cp_model = needs("ortools.sat.python.cp_model")
+    m = quandary.model("gunport", 5, 5, formulation="cell", symmetry_breaking=True)
+    best = m.optimum().objective
+    problem, x = m.to_pulp()
+    assert problem.solve(pulp.PULP_CBC_CMD(msg=0)) == pulp.LpStatusOptimal
+    assert round(pulp.value(problem.objective)) == best == 7
+    judged = m.judge({n: v.value() for n, v in x.items()})
+    assert judged.verified is True and judged.objective == best and judged.svg()
+    cm, y = m.to_cpsat()
+    solver = cp_model.CpSolver()
+    assert solver.Solve(cm) == cp_model.OPTIMAL and round(solver.ObjectiveValue()) == best
+    assert m.judge({n: solver.Value(v) for n, v in y.items()}).verified is True
+    assert len(problem.constraints) == m.constraints and len(x) == m.size["variables"]
+
+    chess = quandary.model("chess", CHESS_SEED)
+    chess.drop("attacker forces target empty")
+    problem, x = chess.to_pulp()
+    problem.solve(pulp.PULP_CBC_CMD(msg=0))
+    answer = {n: v.value() for n, v in x.items()}
+    r = chess.judge(answer)
+    assert r.verified is False and " attacks the " in r.violations[-1], r.violations
+    assert "an answer given from outside" in r.headline
+    chess.reset()
+    r = chess.judge(answer)
+    assert r.violations[0].startswith("the answer breaks row "), r.violations
+    assert "'attacker forces target empty'" in r.violations[0]
+    with pytest.raises(quandary.InputError, match="no value for the variable"):
+        chess.judge({})

@@ -40,6 +40,10 @@ pub trait OpenModel: Send {
     /// The LP relaxation of the model as changed (HiGHS), its value also in the puzzle's
     /// terms while the objective is the one built.
     fn relax(&self, deadline: Option<std::time::Instant>) -> Result<crate::solve::Relaxation>;
+    /// Another solver's answer (a value for every variable, by index) judged: the first row
+    /// of the model as changed it breaks, if any, and the board it decodes to as the puzzle's
+    /// verifier sees it.
+    fn judge(&self, assignment: &[bool]) -> Result<Report>;
 }
 
 /// The verifier's judgement of an answer on a changed model.
@@ -201,6 +205,57 @@ impl<P: Puzzle> OpenModel for Opened<P> {
             judged.verified_count = Some(t.accepted);
         }
         let mut r = report::<P>(instance, &self.options, o);
+        say_judged(&mut r, &judged, P::NOUN);
+        r.facts.judged = Some(judged);
+        Ok(r)
+    }
+
+    fn judge(&self, assignment: &[bool]) -> Result<Report> {
+        let model = &self.changed.model;
+        if assignment.len() != model.num_vars() {
+            return Err(Error::input(format!(
+                "an answer gives a value to each of the model's {} variables, not {}",
+                model.num_vars(),
+                assignment.len()
+            )));
+        }
+        let f = P::formulate(&self.instance, &self.options, self.built_for)?;
+        let solution = (f.decode)(assignment);
+        let mut o = Outcome::new(Query::First, crate::solve::search::Status::Solved);
+        o.stats.method = "an answer given from outside, judged".to_string();
+        let mut judged = Judged {
+            changes: self.changes().iter().map(Change::describe).collect(),
+            ..Judged::default()
+        };
+        if let Some(row) = model.violated(assignment) {
+            let at = model
+                .constraints
+                .iter()
+                .filter(|c| c.family == row.family)
+                .position(|c| std::ptr::eq(c, row))
+                .unwrap_or(0);
+            judged.violations.push(format!(
+                "the answer breaks row {at} of the model's family '{}'",
+                row.family
+            ));
+        }
+        match P::verify(&self.instance, &solution) {
+            Ok(summary) => o.facts.summary = Some(summary),
+            Err(why) => judged.violations.push(format!("the board: {why}")),
+        }
+        judged.verified = Some(judged.violations.is_empty());
+        if let (Some(obj), Some(goal)) = (&model.objective, self.goal()) {
+            o.facts.objective = Some(goal.value(obj.value(assignment)));
+        }
+        o.solutions.push(solution);
+        let mut r = report::<P>(&self.instance, &self.options, o);
+        let solved = format!("{}: solved", P::describe(&self.instance));
+        if let Some(rest) = r.text.strip_prefix(&solved) {
+            r.text = format!(
+                "{}: an answer given from outside{rest}",
+                P::describe(&self.instance)
+            );
+        }
         say_judged(&mut r, &judged, P::NOUN);
         r.facts.judged = Some(judged);
         Ok(r)
