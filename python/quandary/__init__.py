@@ -80,10 +80,12 @@ class Report:
     """One answer, as the command line's `--json` prints it (`to_dict()`), with its text and
     pictures."""
 
-    def __init__(self, data, text, svg, step_svgs):
+    def __init__(self, data, text, pictures, step_svgs):
         self._data = data
         self.text = text
-        self._svg = svg
+        pictures = list(pictures)
+        self._svg = pictures[0] if pictures else None
+        self._other_svg = pictures[1] if len(pictures) > 1 else None
         self._steps = list(step_svgs)
 
     def __getattr__(self, name):
@@ -103,6 +105,11 @@ class Report:
     def svg(self):
         """The picture of the answer (SVG text), or None where there is nothing to draw."""
         return self._svg
+
+    def other_svg(self):
+        """The picture of the second solution, where the answer shows one (`unique` when
+        there are several), else None."""
+        return self._other_svg
 
     def step_svg(self, k):
         """The picture of step k (from 1) of an explanation."""
@@ -135,6 +142,10 @@ class Report:
             parts.append("".join(items))
         elif self._svg:
             parts.append(self._svg)
+            if self._other_svg:
+                parts.append(self._other_svg)
+        for why in self._data.get("violations") or []:
+            parts.append(f'<p style="color:#b00">{_html.escape(why)}</p>')
         return "".join(parts)
 
 
@@ -185,8 +196,8 @@ def _progressing(what, progress, call):
 def _answered(what, progress, call):
     """A run's answer as a Report; a run Ctrl-C stopped raises KeyboardInterrupt carrying
     it."""
-    data, said, svg, steps, interrupted = _progressing(what, progress, call)
-    report = Report(_json.loads(data), said, svg, steps)
+    data, said, pictures, steps, interrupted = _progressing(what, progress, call)
+    report = Report(_json.loads(data), said, pictures, steps)
     if interrupted:
         stop = KeyboardInterrupt(f"quandary {what} stopped: {report.headline}")
         stop.report = report
@@ -484,8 +495,8 @@ class Model:
             if v is None or abs(v - round(v)) > 1e-6 or round(v) not in (0, 1):
                 raise InputError(f"{n}: a 0-1 value, not {v!r}")
             bits.append(round(v) == 1)
-        data, said, svg, steps, _ = self._m.judge(bits)
-        return Report(_json.loads(data), said, svg, steps)
+        data, said, pictures, steps, _ = self._m.judge(bits)
+        return Report(_json.loads(data), said, pictures, steps)
 
     # -- changing --------------------------------------------------------------------------
 

@@ -125,8 +125,9 @@ fn describe(puzzle: &str) -> PyResult<(&'static str, &'static str, &'static str,
 }
 
 /// What a run hands back: the report as `--json` prints it, the text the command line prints,
-/// the picture, the explanation's step pictures, and whether a signal stopped it.
-type Answer = (String, String, Option<String>, Vec<String>, bool);
+/// its pictures (the answer, then a second solution where it shows one), the explanation's
+/// step pictures, and whether a signal stopped it.
+type Answer = (String, String, Vec<String>, Vec<String>, bool);
 
 /// The words and input texts of a call: a `text` becomes the only input file (`input`, put
 /// before the words), as the server does; otherwise words name files on disk.
@@ -381,14 +382,15 @@ fn answer(
             let json = serde_json::to_string(&report)
                 .map_err(|e| InternalError::new_err(format!("the report: {e}")))?;
             let steps = report.step_svgs();
-            Ok((json, report.text, report.svg, steps, interrupted))
+            let pictures = report.svg.into_iter().chain(report.other_svg).collect();
+            Ok((json, report.text, pictures, steps, interrupted))
         }
         // Stopped before it had anything to report: an answer of its own, as the command
         // line's JSON gives it (status unknown).
         Err(Error::Stopped(why)) => {
             let json = serde_json::json!({"puzzle": puzzle, "verb": verb, "status": "unknown",
                                           "error": why});
-            Ok((json.to_string(), why, None, Vec::new(), interrupted))
+            Ok((json.to_string(), why, Vec::new(), Vec::new(), interrupted))
         }
         Err(e) => Err(to_py(e)),
     }
