@@ -145,7 +145,7 @@ class Report:
             if self._other_svg:
                 parts.append(self._other_svg)
         for why in self._data.get("violations") or []:
-            parts.append(f'<p style="color:#b00">{_html.escape(why)}</p>')
+            parts.append(f'<p style="color:#b00">the verifier rejects {_html.escape(why)}</p>')
         return "".join(parts)
 
 

@@ -285,9 +285,13 @@ fn say_judged(r: &mut Report, j: &Judged, noun: &str) {
         _ => String::new(),
     };
     let counted = match (j.verified_count, r.facts.count) {
-        (Some(k), Some(n)) if k == n => format!("all {n} solutions counted are {noun}s"),
-        (Some(k), Some(n)) => format!("{k} of the {n} solutions counted are {noun}s"),
-        (Some(k), None) => format!("{k} of the solutions met are {noun}s"),
+        (Some(k), Some(n)) if k == n => {
+            format!("all {n} of the model's solutions counted pass the verifier")
+        }
+        (Some(k), Some(n)) => {
+            format!("{k} of the model's {n} solutions counted pass the verifier")
+        }
+        (Some(k), None) => format!("{k} of the model's solutions met pass the verifier"),
         _ => String::new(),
     };
     let said: Vec<String> = [verdict, counted]
