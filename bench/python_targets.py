@@ -1,6 +1,8 @@
-"""The Python package's targets (issue 49), measured: the overhead of a call over the library's
-own run (a trivial solve: `quandary.tank.count(3)`, whose run takes microseconds), the wheel's
-size, and how long the teacher's notebook takes to run.
+"""The Python package's targets (issues 49 and 66), measured: the overhead of a call over the
+library's own run (a trivial solve: `quandary.tank.count(3)`, whose run takes microseconds),
+the same on a changed model (the chess seed's model without its attack rows, solved and counted
+as changed, and a change made), the wheel's size, and how long the teacher's notebook takes to
+run.
 
     python3 bench/python_targets.py [--calls 200] [--wheel] [--notebook]
 
@@ -45,6 +47,33 @@ def main():
     print(f"call overhead over the library's run, {args.calls} calls of tank.count(3), "
           f"min / median / max: {spread(over, 1000)} ms (the run itself: "
           f"{spread(runs, 1000)} ms; the call: {spread(walls, 1000)} ms)")
+    # A changed model (issue 66): the chess seed without its attack family, solved and counted
+    # on the model as changed (each run builds the formulation again and judges its answers:
+    # the engine's own time, in `stats.seconds`), and one change made from Python.
+    seed = os.path.join(ROOT, "data", "chess", "friedman-b4n2.txt")
+    m = quandary.model("chess", seed)
+    m.drop("attacker forces target empty")
+    # (Its count is 13,860 solutions: counted up to 100 here.)
+    asks = {"solve": lambda: m.solve(), "count": lambda: m.count(cap=100)}
+    for verb, ask in asks.items():
+        walls, runs = [], []
+        ask()
+        for _ in range(args.calls):
+            started = time.perf_counter()
+            r = ask()
+            walls.append(time.perf_counter() - started)
+            runs.append(r.stats["seconds"])
+        over = [w - r for w, r in zip(walls, runs)]
+        print(f"changed model's {verb}() overhead over its run, {args.calls} calls, min / median "
+              f"/ max: {spread(over, 1000)} ms (the run itself: {spread(runs, 1000)} ms)")
+    name = m.variables[0]["name"]
+    changes = []
+    for _ in range(args.calls):
+        started = time.perf_counter()
+        m.add_row([(1, name)], "<=", 1, family="a cut")
+        changes.append(time.perf_counter() - started)
+    print(f"a change (add_row) from Python, {args.calls} calls, min / median / max: "
+          f"{spread(changes, 1000)} ms")
     if args.wheel:
         with tempfile.TemporaryDirectory() as d:
             started = time.perf_counter()
