@@ -132,7 +132,7 @@ pub struct Facts {
     /// A run on a changed model ([`super::opened`]): the changes, and what the puzzle's
     /// verifier says of its solutions.
     #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
-    pub judged: Option<super::opened::Judged>,
+    pub judged: Option<Judged>,
     pub stats: Stats,
 }
 
@@ -167,6 +167,26 @@ impl Facts {
             None => self.status != Status::Unknown,
         }
     }
+}
+
+/// The verifier's judgement of an answer on a changed model.
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
+pub struct Judged {
+    /// The changes the model was solved with, in words.
+    pub changes: Vec<String>,
+    /// Whether every board shown passes the puzzle's verifier (none when there is no board).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    /// The verifier's words for each board shown that it rejects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<String>,
+    /// Of the solutions a count or a uniqueness check met, how many the verifier accepts.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "count"
+    )]
+    pub verified_count: Option<u128>,
 }
 
 /// The answer to a query: its facts, and the verified solutions (the first, and for
@@ -204,4 +224,27 @@ impl<S> std::ops::DerefMut for Outcome<S> {
 /// reported fits.
 pub(crate) fn count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u128>, D::Error> {
     <Option<u64> as serde::Deserialize>::deserialize(d).map(|c| c.map(u128::from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_judged_report_reads_back_from_its_json() {
+        let mut f = Facts::new(Query::Count, Status::Solved);
+        f.count = Some(13860);
+        f.judged = Some(Judged {
+            changes: vec!["dropped the family 'x'".into()],
+            verified: Some(false),
+            violations: vec!["the board: a rule broken".into()],
+            verified_count: Some(1),
+        });
+        let json = serde_json::to_value(&f).unwrap();
+        assert_eq!(json["verified_count"], 1);
+        assert_eq!(json["violations"][0], "the board: a rule broken");
+        let back: Facts = serde_json::from_value(json).unwrap();
+        let j = back.judged.expect("read back");
+        assert_eq!((j.verified, j.verified_count), (Some(false), Some(1)));
+    }
 }

@@ -37,7 +37,7 @@ use std::time::Instant;
 
 pub use crate::puzzles::{Meaning, Place, Query, Reasons};
 pub use crate::solve::limits::{bounded, too_large, Limits};
-pub use answer::{Facts, Forced, ForcedSet, InScope, Outcome, Stats};
+pub use answer::{Facts, Forced, ForcedSet, InScope, Judged, Outcome, Stats};
 
 /// Answers `query` for one instance: restricted phases (finding and uniqueness), exact method, full
 /// model, in that order; verifies every solution (an answer the verifier rejects is an

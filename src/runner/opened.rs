@@ -13,12 +13,11 @@
 //! records, stay with it.
 
 use super::report::{report, Report};
-use super::{drive, stage, Limits, Outcome, Query};
+use super::{drive, stage, Judged, Limits, Outcome, Query};
 use crate::error::{Error, Result};
 use crate::model::change::{Change, Changed};
 use crate::model::{Direction, Model};
 use crate::puzzles::{Goal, Puzzle};
-use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 
 /// An instance's model, open to change and to be solved as changed. See the module's note.
@@ -44,22 +43,6 @@ pub trait OpenModel: Send {
     /// of the model as changed it breaks, if any, and the board it decodes to as the puzzle's
     /// verifier sees it.
     fn judge(&self, assignment: &[bool]) -> Result<Report>;
-}
-
-/// The verifier's judgement of an answer on a changed model.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Judged {
-    /// The changes the model was solved with, in words.
-    pub changes: Vec<String>,
-    /// Whether every board shown passes the puzzle's verifier (none when there is no board).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verified: Option<bool>,
-    /// The verifier's words for each board shown that it rejects.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub violations: Vec<String>,
-    /// Of the solutions a count or a uniqueness check met, how many the verifier accepts.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verified_count: Option<u128>,
 }
 
 /// [`OpenModel`] for puzzle `P`.
@@ -267,7 +250,7 @@ impl<P: Puzzle> OpenModel for Opened<P> {
         } else {
             None
         };
-        super::registry::relaxation(&self.changed.model, goal, deadline)
+        relaxation(&self.changed.model, goal, deadline)
     }
 }
 
@@ -309,4 +292,22 @@ fn say_judged(r: &mut Report, j: &Judged, noun: &str) {
             format!("{}\n", said.join("; "))
         }
     );
+}
+
+/// A model's LP relaxation (HiGHS), its value also in the puzzle's terms by `goal`: a model
+/// may minimise `-holes` or a charge, while the puzzle asks for the most holes.
+pub fn relaxation(
+    model: &Model,
+    goal: Option<&Goal>,
+    deadline: Option<std::time::Instant>,
+) -> Result<crate::solve::Relaxation> {
+    let mut r = crate::solve::lp_relaxation(model, deadline)?;
+    if let (Some(g), Some(v)) = (goal, r.value) {
+        r.goal = Some(crate::solve::GoalBound {
+            name: g.name.to_string(),
+            value: (v - g.at_zero as f64) / g.per_unit as f64,
+            maximise: g.maximise,
+        });
+    }
+    Ok(r)
 }

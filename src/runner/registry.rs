@@ -175,25 +175,8 @@ impl Built {
     /// The LP relaxation (HiGHS), its value also in the puzzle's terms: a model may minimise
     /// `-holes` or a charge, while the puzzle asks for the most holes.
     pub fn relax(&self, deadline: Option<std::time::Instant>) -> Result<Relaxation> {
-        relaxation(&self.model, self.goal.as_ref(), deadline)
+        crate::runner::opened::relaxation(&self.model, self.goal.as_ref(), deadline)
     }
-}
-
-/// A model's LP relaxation (HiGHS), its value also in the puzzle's terms by `goal`.
-pub fn relaxation(
-    model: &Model,
-    goal: Option<&crate::puzzles::Goal>,
-    deadline: Option<std::time::Instant>,
-) -> Result<Relaxation> {
-    let mut r = crate::solve::lp_relaxation(model, deadline)?;
-    if let (Some(g), Some(v)) = (goal, r.value) {
-        r.goal = Some(crate::solve::GoalBound {
-            name: g.name.to_string(),
-            value: (v - g.at_zero as f64) / g.per_unit as f64,
-            maximise: g.maximise,
-        });
-    }
-    Ok(r)
 }
 
 /// An instance's 0-1 program for `query`, with its title and what its variables mean.
