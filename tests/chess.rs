@@ -221,6 +221,56 @@ fn peaceable_queens_match_oeis_a250000() {
     }
 }
 
+/// The line model (each row, column and diagonal owned by one colour) has the pairwise model's
+/// optimum for every slider: A250000 for queens to n = 7, ⌊n²/4⌋ for rooks, and the bishops'
+/// values, each army checked by walking the moves (chess::reach), not by either model.
+#[test]
+fn the_line_model_of_peaceable_armies_agrees_with_the_pairwise_one() {
+    use chess::PeaceModel;
+    let optimum = |n: usize, piece: Piece, how: PeaceModel| {
+        let (model, white, black) = chess::peaceable_model_by(n, piece, how);
+        let obj = model.objective.clone().unwrap();
+        let mut s = Search::new(quandary::solve::default_backend(&model), None);
+        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1);
+        assert_eq!(status, Status::Optimal);
+        let (v, a) = best.unwrap();
+        let board = Board::rectangle(n, n);
+        let whites: Vec<usize> = (0..n * n).filter(|&k| a[white[k].index()]).collect();
+        let blacks: Vec<usize> = (0..n * n).filter(|&k| a[black[k].index()]).collect();
+        assert_eq!((whites.len(), blacks.len()), (v as usize, v as usize));
+        for &w in &whites {
+            assert!(chess::reach(&board, piece, w, false)
+                .iter()
+                .all(|t| !blacks.contains(t)));
+        }
+        v
+    };
+    for (n, m) in [(1, 0), (2, 0), (3, 1), (4, 2), (5, 4), (6, 5), (7, 7)] {
+        assert_eq!(
+            optimum(n, Piece::Queen, PeaceModel::Lines),
+            m,
+            "queens, n = {n}"
+        );
+    }
+    for n in 2..=6 {
+        assert_eq!(
+            optimum(n, Piece::Rook, PeaceModel::Lines),
+            (n * n / 4) as i64,
+            "rooks, n = {n}"
+        );
+        assert_eq!(
+            optimum(n, Piece::Bishop, PeaceModel::Lines),
+            optimum(n, Piece::Bishop, PeaceModel::Pairwise),
+            "bishops, n = {n}"
+        );
+    }
+    // The line model's rows: 4·n² implications and n² square rows for queens, against the
+    // pairwise model's row per attacking pair.
+    let (lines, _, _) = chess::peaceable_model_by(10, Piece::Queen, PeaceModel::Lines);
+    let (pairs, _, _) = chess::peaceable_model_by(10, Piece::Queen, PeaceModel::Pairwise);
+    assert!(lines.constraints.len() * 3 < pairs.constraints.len());
+}
+
 #[test]
 fn pieces_are_drawn_as_shapes_needing_no_font() {
     let b = seed();

@@ -18,6 +18,12 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
         Param::new("n", Kind::Text, "The side of the board (1 to 32)").positional(),
         Param::new("type", Kind::Choice(&["Q", "R", "B", "N", "K"]), "The piece type")
             .default("Q"),
+        Param::new(
+            "model",
+            Kind::Choice(&["lines", "pairwise"]),
+            "How no piece attacks one of the other colour: `lines` (each row, column and diagonal owned by one colour; the sliders' model) or `pairwise` (a row per attacking pair; the knight's and king's always)",
+        )
+        .default("lines"),
     ],
     options: false,
     outputs: Outputs {
@@ -31,12 +37,16 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
             call.args.text("type").unwrap_or_else(|| "Q".into()),
         ))
         .map_err(|e| Error::input(format!("--type: {e}")))?;
-        peaceable(&call.args.needed("n")?, piece, call.limits)
+        let how: chess::PeaceModel = serde_json::from_value(serde_json::Value::from(
+            call.args.text("model").unwrap_or_else(|| "lines".into()),
+        ))
+        .map_err(|e| Error::input(format!("--model: {e}")))?;
+        peaceable(&call.args.needed("n")?, piece, how, call.limits)
     },
 }];
 
 /// Peaceable armies, through the runner's optimum.
-fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report> {
+fn peaceable(word: &str, piece: Piece, how: chess::PeaceModel, limits: &Limits) -> Result<Report> {
     let n: usize = word
         .trim()
         .parse()
@@ -48,7 +58,12 @@ fn peaceable(word: &str, piece: Piece, limits: &Limits) -> Result<Report> {
             ))
         })?;
     let mut o = bounded(limits, "the peaceable-armies model", || {
-        drive(chess::peaceable(n, piece), Query::Optimum, limits, false)
+        drive(
+            chess::peaceable(n, piece, how),
+            Query::Optimum,
+            limits,
+            false,
+        )
     })?;
     note_what_stopped(&mut o, limits);
     let instance = format!("peaceable {} armies on {n}×{n}", piece.letter());
