@@ -124,22 +124,12 @@ fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_g
     let mut m = open(&["5"], serde_json::json!({}));
     let all = run(&*m, Query::Count, None).count.unwrap();
     assert_eq!(all, 2);
-    // A name and its meaning, from the records: the variable saying "(1,1) is 1".
-    let records = quandary::model::records::records(m.model(), m.meanings());
-    let name_of = |meaning: &str| {
-        records["variables"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|v| v["meaning"] == meaning)
-            .unwrap_or_else(|| panic!("no variable means {meaning}"))["name"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
+    // The variables by their meanings, from the records (the same names with every change: a
+    // change adds no variable).
+    let names = |meaning: &str| name_of(&*open(&["5"], serde_json::json!({})), meaning);
     // Valid: every cell takes at most one value (implied by the model's rows).
     let cut: Vec<(i64, String)> = (1..5)
-        .map(|v| (1, name_of(&format!("(3,3) is {v}"))))
+        .map(|v| (1, names(&format!("(3,3) is {v}"))))
         .collect();
     m.apply(Change::AddRow {
         terms: cut,
@@ -152,7 +142,7 @@ fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_g
     // Wrong: "(1,2) is 3" is not true of both boards (the other has a 4 there): the count
     // falls, which the unchanged count shows, and the board still found passes the verifier.
     m.apply(Change::AddRow {
-        terms: vec![(1, name_of("(1,2) is 3"))],
+        terms: vec![(1, names("(1,2) is 3"))],
         sense: ">=".into(),
         rhs: 1,
         family: "wrong cut".into(),
@@ -167,7 +157,7 @@ fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_g
     // Fixing the variable "(1,2) is 4" to 1 is the given `--fix 1,2=4` (and its count).
     let mut m = open(&["5"], serde_json::json!({}));
     m.apply(Change::Fix {
-        name: name_of("(1,2) is 4"),
+        name: names("(1,2) is 4"),
         value: 1,
     })
     .unwrap();
