@@ -483,7 +483,8 @@ class Model:
         to, drawn, with `verified` and `violations` (the first row of the model as changed it
         breaks, and what the puzzle's verifier says of the board)."""
         names = [v["name"] for v in self.variables]
-        unknown = [n for n in values if n not in set(names)]
+        known = set(names)
+        unknown = [n for n in values if n not in known]
         if unknown:
             raise InputError(f"no variable '{unknown[0]}' in this model")
         missing = [n for n in names if n not in values]
@@ -698,6 +699,9 @@ def formulations(puzzle):
     return list(_native.formulations(puzzle)) or [None]
 
 
+_formulations_of = formulations  # `compare` names its argument `formulations`
+
+
 class Comparison(list):
     """Formulations side by side (`compare`): one dict a formulation, shown in a notebook as a
     table; `to_frame()` gives a pandas DataFrame (pandas needed)."""
@@ -732,7 +736,7 @@ def compare(puzzle, *words, verb=None, formulations=None, time_limit=None, relax
     verb = verb or "solve"
     finding = verb in ("solve", "optimum")
     out = Comparison()
-    for f in (formulations or globals()["formulations"](puzzle)):
+    for f in (formulations or _formulations_of(puzzle)):
         opts = dict(options)
         if f is not None:
             opts["formulation"] = f
