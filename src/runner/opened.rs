@@ -65,6 +65,19 @@ struct Tally {
 }
 
 impl<P: Puzzle> Opened<P> {
+    /// A judgement not yet made, naming the changes the model was solved with.
+    fn judgement(&self) -> Judged {
+        Judged {
+            changes: self
+                .changed
+                .changes()
+                .iter()
+                .map(Change::describe)
+                .collect(),
+            ..Judged::default()
+        }
+    }
+
     /// The goal a run on the changed model reads values with: the puzzle's while the
     /// objective is the one built, the objective's own value otherwise. Never a bound proved
     /// outside the model (a published optimum holds for the puzzle, not for rows changed),
@@ -166,10 +179,7 @@ impl<P: Puzzle> OpenModel for Opened<P> {
         o.stats.seconds = limits.seconds();
         limits.finish();
         super::note_what_stopped(&mut o, limits);
-        let mut judged = Judged {
-            changes: self.changes().iter().map(Change::describe).collect(),
-            ..Judged::default()
-        };
+        let mut judged = self.judgement();
         let which = ["the board", "the second board"];
         for (k, s) in o.solutions.iter().enumerate() {
             match P::verify(instance, s) {
@@ -206,10 +216,7 @@ impl<P: Puzzle> OpenModel for Opened<P> {
         let solution = (f.decode)(assignment);
         let mut o = Outcome::new(Query::First, crate::solve::search::Status::Solved);
         o.stats.method = "an answer given from outside, judged".to_string();
-        let mut judged = Judged {
-            changes: self.changes().iter().map(Change::describe).collect(),
-            ..Judged::default()
-        };
+        let mut judged = self.judgement();
         if let Some(row) = model.violated(assignment) {
             let at = model
                 .constraints
