@@ -57,7 +57,8 @@ md("""
 
 Without the rows that keep attacked squares empty, the model still has solutions, but they are
 not placements of the puzzle. quandary solves the changed model and hands its answer to the
-verifier, which says which piece attacks which. The count over the weakened model shows how
+verifier, which says which piece attacks which and rings the two squares in red on the board
+(`r.violations_at` gives them to a script). The count over the weakened model shows how
 many of its solutions are real placements: the one the seed proves unique.
 """)
 code("""

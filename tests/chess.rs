@@ -279,7 +279,7 @@ fn pieces_are_drawn_as_shapes_needing_no_font() {
     let mut s = Search::new(quandary::solve::default_backend(&cm.model), None);
     let (status, a) = s.first();
     assert_eq!(status, Status::Solved);
-    let svg = quandary::puzzles::chess::to_svg(&b, &cm.decode(&a.unwrap()));
+    let svg = quandary::puzzles::chess::to_svg(&b, &cm.decode(&a.unwrap()), &[]);
     let paths = svg.matches("<path").count();
     assert_eq!(paths, 6, "one shape per piece: {svg}");
     assert_eq!(svg.matches("<title>bishop</title>").count(), 4);

@@ -39,7 +39,7 @@ fn example_solves<P: Puzzle>() {
         out.status
     );
     assert!(P::verify(&i, &out.solutions[0]).is_ok());
-    let svg = P::svg(&i, &o, &out.solutions[0]);
+    let svg = P::svg(&i, &o, &out.solutions[0], &[]);
     assert!(svg.starts_with("<svg"));
     // Centred by position, not by an attribute some renderers ignore.
     assert!(!svg.contains("dominant-baseline"), "{}", P::NAME);
@@ -244,11 +244,22 @@ fn rejects_spoiled<P: Puzzle>(cases: &[(&[&str], Value)], spoil: fn(&mut P::Solu
         );
         spoil(&mut s);
         let verdict = P::verify(&i, &s);
+        let Err(broken) = verdict else {
+            panic!(
+                "{} {w:?}: the verifier accepted a spoiled solution: {verdict:?}",
+                P::NAME
+            );
+        };
+        // The broken rule is found at a place, and the picture rings it (and only then).
         assert!(
-            verdict.is_err(),
-            "{} {w:?}: the verifier accepted a spoiled solution: {verdict:?}",
-            P::NAME
+            !broken.at.is_empty(),
+            "{} {w:?}: the verifier names no place for '{}'",
+            P::NAME,
+            broken.why
         );
+        let red = quandary::render::svg::BROKEN;
+        assert!(P::svg(&i, &o, &s, &broken.at).contains(red), "{}", P::NAME);
+        assert!(!P::svg(&i, &o, &s, &[]).contains(red), "{}", P::NAME);
         checked += 1;
     }
     assert!(checked > 0, "{}: no small instance had a solution", P::NAME);
@@ -304,18 +315,26 @@ conformance!(chess, ChessAvoidance, small: [
     (&["4"], json!({"army": "Q4"})),
     (&["3x4"], json!({"army": "B2N2", "formulation": "clique"})),
 ],
-    // A piece taken away: not the army asked for.
+    // A copy of the first piece set on a square it reaches: the two attack each other.
     spoil: |s| {
         let k = s.pieces.iter().position(Option::is_some).expect("a piece");
-        s.pieces[k] = None;
+        let piece = s.pieces[k].expect("a piece");
+        let board = quandary::puzzles::chess::Board::parse(&s.rows.join("\n")).expect("a board");
+        let t = quandary::puzzles::chess::reach(&board, piece, k, false)[0];
+        s.pieces[t] = Some(piece);
     });
 conformance!(battleship, BattleshipPuzzle, small: [
     (&[quandary::puzzles::battleship::puzzle::EXAMPLE_URL], json!({})),
     (&["data/battleship/sb_12_12_6_0.dzn"], json!({"formulation": "cell"})),
     (&["data/battleship/sb_12_12_6_0.dzn"], json!({})),
 ],
-    // A ship sunk: the fleet and the counts no longer hold.
-    spoil: |l| { l.ships.pop(); });
+    // A submarine set diagonally beside the first ship's first cell: ships touch.
+    spoil: |l| {
+        let (r, c) = (l.ships[0].row, l.ships[0].col);
+        let row = if r + 1 < l.rows { r + 1 } else { r - 1 };
+        let col = if c + 1 < l.cols { c + 1 } else { c - 1 };
+        l.ships.push(quandary::puzzles::battleship::Ship { row, col, len: 1, horizontal: true });
+    });
 conformance!(tantrix, TantrixPuzzle, small: [
     (&["data/tantrix/boards/discovery-05.txt"], json!({})),
     (&[], json!({"challenge": 5, "colour": "red"})),

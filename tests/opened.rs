@@ -88,6 +88,17 @@ fn every_family_dropped_gives_the_answer_or_a_board_the_verifier_rejects() {
                 Some(false) => {
                     assert!(!j.violations.is_empty(), "{j:?}");
                     assert!(r.text.contains("the verifier rejects the "), "{}", r.text);
+                    // The places of the broken rule are ringed on the board shown.
+                    assert_eq!(j.violations_at.len(), j.violations.len());
+                    let svg = r.svg.as_deref().unwrap_or("");
+                    let rings = svg.matches(quandary::render::svg::BROKEN).count();
+                    let first_board = j.violations[0].starts_with("the board:");
+                    if first_board && !j.violations_at[0].is_empty() {
+                        assert!(rings >= 1, "{puzzle} without '{family}': no ring");
+                    }
+                    if !first_board {
+                        assert_eq!(rings, 0, "{puzzle} without '{family}'");
+                    }
                 }
                 None => panic!("{puzzle} without '{family}': no board at all ({})", r.text),
             }
@@ -272,4 +283,52 @@ fn a_fixed_variable_is_the_puzzles_own_given_in_gunport_and_battleship() {
         .unwrap();
     assert_eq!(direct.count, Some(1));
     assert_eq!(run(&*m, Query::Count, None).count, direct.count);
+}
+
+/// The seed's lesson on a board: without the attack rows the model places pieces that attack
+/// each other; the verifier names the two squares, the JSON carries them, and the picture
+/// rings them in red (a ring on each, nowhere else).
+#[test]
+fn the_attack_rows_dropped_the_picture_rings_the_two_pieces_that_attack() {
+    let e = find("chess").unwrap();
+    let mut m = e
+        .open(
+            &words(&["data/chess/friedman-b4n2.txt"]),
+            Files::Disk,
+            OptionsIn::Default,
+            Query::First,
+        )
+        .unwrap();
+    m.apply(Change::Drop {
+        family: "attacker forces target empty".into(),
+        row: None,
+    })
+    .unwrap();
+    let r = run(&*m, Query::First, None);
+    let j = r.judged.clone().unwrap();
+    assert_eq!(j.verified, Some(false), "{}", r.text);
+    assert!(
+        j.violations[0].contains(" attacks the "),
+        "{:?}",
+        j.violations
+    );
+    let at = &j.violations_at[0];
+    assert_eq!(at.len(), 2, "{at:?}");
+    let svg = r.svg.expect("a picture");
+    let red = format!("stroke=\"{}\"", quandary::render::svg::BROKEN);
+    assert_eq!(svg.matches(&red).count(), 2, "{svg}");
+    // The places are the ones the sentence names (rows and columns counted from 1).
+    for p in at {
+        let quandary::puzzles::Place::Cell(row, col) = *p else {
+            panic!("{p:?}")
+        };
+        let said = format!("row {}, column {}", row + 1, col + 1);
+        assert!(
+            j.violations[0].contains(&said),
+            "{said} in {}",
+            j.violations[0]
+        );
+    }
+    let json = serde_json::to_value(&r.facts).unwrap();
+    assert_eq!(json["violations_at"][0].as_array().map(Vec::len), Some(2));
 }

@@ -49,7 +49,7 @@ FIELDS = (
     "puzzle", "verb", "instance", "status", "count", "count_at_least", "classes", "unique",
     "objective", "bound", "solution", "other_solution", "forced", "steps", "difficulty",
     "complete", "scope", "in_scope", "cube", "summary", "stats", "details", "error",
-    "changes", "verified", "violations", "verified_count",
+    "changes", "verified", "violations", "violations_at", "verified_count",
 )
 
 
@@ -311,7 +311,8 @@ class Model:
     `relax()`, on the model as changed, with `time_limit` and `progress` as `run` takes them
     and Ctrl-C as every call. Each answer is a Report judged by the puzzle's verifier, which
     shares nothing with the model: `verified` (whether the boards shown are boards of the
-    puzzle), `violations` (the verifier's words for each one that is not), `verified_count`
+    puzzle), `violations` (the verifier's words for each one that is not), `violations_at`
+    (for each, the places the broken rule concerns, ringed red on the board), `verified_count`
     (of the solutions a count met, how many are boards) and `changes` (in words)."""
 
     def __init__(self, opened, call):

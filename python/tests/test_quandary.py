@@ -471,6 +471,11 @@ def test_a_dropped_family_gives_a_board_the_verifier_rejects_and_says_why():
     assert r.status == "solved" and r.verified is False
     assert len(r.violations) == 1 and " attacks the " in r.violations[0], r.violations
     assert "the verifier rejects the board: " in r.text and r.svg()
+    # The picture marks it: both squares ringed in red, the places in the answer.
+    assert [len(at) for at in r.violations_at] == [2], r.violations_at
+    assert all(f"row {p['cell'][0] + 1}, column {p['cell'][1] + 1}" in r.violations[0]
+               for p in r.violations_at[0]), (r.violations_at, r.violations)
+    assert r.svg().count('stroke="#d62728"') == 2
     c = m.count()
     assert c.count > 1000 and c.verified_count == 1, c.headline
     assert r.changes == ["dropped the family 'attacker forces target empty'"]
@@ -607,6 +612,7 @@ def test_a_model_handed_to_pulp_and_cpsat_gives_the_same_optimum_and_is_judged()
     answer = {n: v.value() for n, v in x.items()}
     r = chess.judge(answer)
     assert r.verified is False and " attacks the " in r.violations[-1], r.violations
+    assert len(r.violations_at[-1]) == 2 and r.svg().count('stroke="#d62728"') == 2
     assert "an answer given from outside" in r.headline
     chess.reset()
     r = chess.judge(answer)

@@ -49,6 +49,50 @@ impl Meaning {
     }
 }
 
+/// What a verifier found wrong with a solution: the first broken rule in words, and the places
+/// it speaks of, for a picture to ring ([`Puzzle::svg`]'s `marked`); none when the rule is about
+/// no one place (a count of ships, a tile used twice).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Broken {
+    pub why: String,
+    pub at: Vec<Place>,
+}
+
+impl Broken {
+    /// The rule `why`, broken at `at`.
+    pub fn at(why: impl Into<String>, at: impl IntoIterator<Item = Place>) -> Broken {
+        Broken {
+            why: why.into(),
+            at: at.into_iter().collect(),
+        }
+    }
+}
+
+impl From<String> for Broken {
+    fn from(why: String) -> Broken {
+        Broken::at(why, [])
+    }
+}
+
+impl From<&str> for Broken {
+    fn from(why: &str) -> Broken {
+        Broken::at(why, [])
+    }
+}
+
+impl std::fmt::Display for Broken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
+impl std::ops::Deref for Broken {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.why
+    }
+}
+
 /// What is asked of a puzzle instance.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -516,18 +560,23 @@ pub trait Puzzle: 'static {
     ) -> Result<Formulated<'a, Self::Solution>>;
 
     /// Checks a solution against the rules, sharing no code with the model. `Ok` carries a
-    /// one-line summary ("117 holes"), `Err` the first broken rule.
+    /// one-line summary ("117 holes"), `Err` the first broken rule and the places it concerns.
     fn verify(
         instance: &Self::Instance,
         solution: &Self::Solution,
-    ) -> std::result::Result<String, String>;
+    ) -> std::result::Result<String, Broken>;
 
     /// A solution as text for a terminal.
     fn text(instance: &Self::Instance, solution: &Self::Solution) -> String;
 
-    /// A solution as an SVG picture.
-    fn svg(instance: &Self::Instance, options: &Self::Options, solution: &Self::Solution)
-        -> String;
+    /// A solution as an SVG picture, the places in `marked` ringed in red (where the verifier
+    /// found a rule broken, [`Broken::at`]; usually none).
+    fn svg(
+        instance: &Self::Instance,
+        options: &Self::Options,
+        solution: &Self::Solution,
+        marked: &[Place],
+    ) -> String;
 
     /// The solution as a file the puzzle's own reader takes back (e.g. a solved board), if
     /// the puzzle has such a format; `solve --out FILE` writes it.

@@ -23,7 +23,7 @@
 //! assert_eq!(outcome.count, Some(12));
 //! ```
 
-use super::{Formulated, Goal, Meaning, Place, Puzzle};
+use super::{Broken, Formulated, Goal, Meaning, Place, Puzzle};
 use crate::error::{Error, Result};
 use crate::geometry::Grid;
 use crate::model::{Kind, Lit, Model, Var};
@@ -227,31 +227,33 @@ impl Puzzle for LatinSquare {
         Ok(f)
     }
 
-    fn verify(s: &Square, rows: &Self::Solution) -> std::result::Result<String, String> {
+    fn verify(s: &Square, rows: &Self::Solution) -> std::result::Result<String, Broken> {
         let n = s.n;
         if rows.len() != n || rows.iter().any(|r| r.len() != n) {
-            return Err(format!("the square is not {n}×{n}"));
+            return Err(format!("the square is not {n}×{n}").into());
         }
         let at = |r: usize, c: usize| rows[r][c];
         for i in 0..n {
             let mut in_row = vec![false; n + 1];
             let mut in_col = vec![false; n + 1];
             for j in 0..n {
-                for (v, seen, what) in [
-                    (at(i, j), &mut in_row, "row"),
-                    (at(j, i), &mut in_col, "column"),
+                for (v, seen, what, cell) in [
+                    (at(i, j), &mut in_row, "row", (i, j)),
+                    (at(j, i), &mut in_col, "column", (j, i)),
                 ] {
                     if v == 0 || v > n || seen[v] {
-                        return Err(format!("{what} {} repeats or lacks symbol {v}", i + 1));
+                        return Err(Broken::at(
+                            format!("{what} {} repeats or lacks symbol {v}", i + 1),
+                            [Place::Cell(cell.0, cell.1)],
+                        ));
                     }
                     seen[v] = true;
                 }
                 let g = s.given[i * n + j];
                 if g != 0 && at(i, j) != g {
-                    return Err(format!(
-                        "cell ({}, {}) must hold the given {g}",
-                        i + 1,
-                        j + 1
+                    return Err(Broken::at(
+                        format!("cell ({}, {}) must hold the given {g}", i + 1, j + 1),
+                        [Place::Cell(i, j)],
                     ));
                 }
             }
@@ -269,7 +271,7 @@ impl Puzzle for LatinSquare {
         crate::render::text::grid(&cells)
     }
 
-    fn svg(s: &Square, _: &Options, rows: &Self::Solution) -> String {
+    fn svg(s: &Square, _: &Options, rows: &Self::Solution, marked: &[Place]) -> String {
         let mut pic = crate::render::svg::GridPicture::new(s.n, s.n, &Self::describe(s));
         for (r, row) in rows.iter().enumerate() {
             for (c, v) in row.iter().enumerate() {
@@ -278,6 +280,7 @@ impl Puzzle for LatinSquare {
                 pic.label(r, c, &v.to_string(), "#222");
             }
         }
+        pic.ring_broken(marked);
         pic.finish()
     }
 }

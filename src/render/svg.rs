@@ -3,6 +3,9 @@
 use svg::node::element::{Circle, Path, Rectangle, Text, Title};
 use svg::{Document, Node};
 
+/// The colour that marks a broken rule on every picture.
+pub const BROKEN: &str = "#d62728";
+
 /// A blank w × h picture with a title and a white background.
 pub fn document(w: f64, h: f64, title: &str) -> Document {
     Document::new()
@@ -167,6 +170,18 @@ impl GridPicture {
             .set("stroke", colour)
             .set("stroke-width", 3);
         self.doc.append(c);
+    }
+
+    /// A red ring around each cell among `marked` (where a verifier found a rule broken);
+    /// places of other shapes are not on this picture.
+    pub fn ring_broken(&mut self, marked: &[crate::geometry::Place]) {
+        for p in marked {
+            if let crate::geometry::Place::Cell(i, j) = *p {
+                if i < self.rows && j < self.cols {
+                    self.ring(i, j, BROKEN);
+                }
+            }
+        }
     }
 
     /// A tile spanning two neighbouring cells (a domino), inset from the grid lines.

@@ -180,6 +180,10 @@ pub struct Judged {
     /// The verifier's words for each board shown that it rejects.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub violations: Vec<String>,
+    /// For each of `violations`, the places the broken rule concerns (ringed red on the
+    /// board's picture).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations_at: Vec<Vec<crate::puzzles::Place>>,
     /// Of the solutions a count or a uniqueness check met, how many the verifier accepts.
     #[serde(
         default,
@@ -238,11 +242,16 @@ mod tests {
             changes: vec!["dropped the family 'x'".into()],
             verified: Some(false),
             violations: vec!["the board: a rule broken".into()],
+            violations_at: vec![vec![crate::puzzles::Place::Cell(1, 2)]],
             verified_count: Some(1),
         });
         let json = serde_json::to_value(&f).unwrap();
         assert_eq!(json["verified_count"], 1);
         assert_eq!(json["violations"][0], "the board: a rule broken");
+        assert_eq!(
+            json["violations_at"][0][0]["cell"],
+            serde_json::json!([1, 2])
+        );
         let back: Facts = serde_json::from_value(json).unwrap();
         let j = back.judged.expect("read back");
         assert_eq!((j.verified, j.verified_count), (Some(false), Some(1)));

@@ -201,7 +201,7 @@ pub fn run_cube<P: Puzzle>(
             maximise: f.goal.as_ref().map(|g| g.maximise),
             within,
         });
-        f.check = Some(Box::new(|s| P::verify(instance, s)));
+        f.check = Some(Box::new(|s| P::verify(instance, s).map_err(|b| b.why)));
         drive(f, query, limits, false)
     };
     let mut outcome = match stage(query, limits, "building and solving the model", work)? {
@@ -409,7 +409,7 @@ fn by_phases<P: Puzzle>(
         let build = phase.build;
         let attempt = guard::guarded(&phase_limits.bounds(), || {
             let mut f = build();
-            f.check = Some(Box::new(|s| P::verify(instance, s)));
+            f.check = Some(Box::new(|s| P::verify(instance, s).map_err(|b| b.why)));
             let method = f.method.clone();
             drive(f, query, &phase_limits, true).map(|o| (o, method))
         });
@@ -452,7 +452,7 @@ fn by_model<P: Puzzle>(
     if let Some(why) = without_goal(query, &f, P::GIVE_A_GOAL) {
         return Err(why);
     }
-    f.check = Some(Box::new(|s| P::verify(instance, s)));
+    f.check = Some(Box::new(|s| P::verify(instance, s).map_err(|b| b.why)));
     drive(f, query, limits, false)
 }
 

@@ -17,7 +17,7 @@ use super::{drive, stage, Judged, Limits, Outcome, Query};
 use crate::error::{Error, Result};
 use crate::model::change::{Change, Changed};
 use crate::model::{Direction, Model};
-use crate::puzzles::{Goal, Puzzle};
+use crate::puzzles::{Goal, Place, Puzzle};
 use std::sync::Mutex;
 
 /// An instance's model, open to change and to be solved as changed. See the module's note.
@@ -181,15 +181,22 @@ impl<P: Puzzle> OpenModel for Opened<P> {
         super::note_what_stopped(&mut o, limits);
         let mut judged = self.judgement();
         let which = ["the board", "the second board"];
+        // Where each board shown breaks a rule, for its picture.
+        let mut marked: Vec<Vec<Place>> = vec![Vec::new(); o.solutions.len()];
         for (k, s) in o.solutions.iter().enumerate() {
             match P::verify(instance, s) {
                 Ok(summary) if k == 0 => o.facts.summary = Some(summary),
                 Ok(_) => {}
-                Err(why) => judged
-                    .violations
-                    .push(format!("{}: {why}", which[k.min(1)])),
+                Err(broken) => {
+                    judged
+                        .violations
+                        .push(format!("{}: {}", which[k.min(1)], broken.why));
+                    judged.violations_at.push(broken.at.clone());
+                    marked[k] = broken.at;
+                }
             }
         }
+        let shown: Vec<P::Solution> = o.solutions.iter().take(2).cloned().collect();
         if !o.solutions.is_empty() {
             judged.verified = Some(judged.violations.is_empty());
         }
@@ -198,6 +205,7 @@ impl<P: Puzzle> OpenModel for Opened<P> {
             judged.verified_count = Some(t.accepted);
         }
         let mut r = report::<P>(instance, &self.options, o);
+        ring_broken::<P>(&mut r, instance, &self.options, &shown, &marked);
         say_judged(&mut r, &judged, P::NOUN);
         r.facts.judged = Some(judged);
         Ok(r)
@@ -229,16 +237,28 @@ impl<P: Puzzle> OpenModel for Opened<P> {
                 row.family
             ));
         }
+        let mut marked = Vec::new();
         match P::verify(&self.instance, &solution) {
             Ok(summary) => o.facts.summary = Some(summary),
-            Err(why) => judged.violations.push(format!("the board: {why}")),
+            Err(broken) => {
+                judged.violations.push(format!("the board: {}", broken.why));
+                judged.violations_at.push(broken.at.clone());
+                marked = broken.at;
+            }
         }
         judged.verified = Some(judged.violations.is_empty());
         if let (Some(obj), Some(goal)) = (&model.objective, self.goal()) {
             o.facts.objective = Some(goal.value(obj.value(assignment)));
         }
-        o.solutions.push(solution);
+        o.solutions.push(solution.clone());
         let mut r = report::<P>(&self.instance, &self.options, o);
+        ring_broken::<P>(
+            &mut r,
+            &self.instance,
+            &self.options,
+            &[solution],
+            &[marked],
+        );
         let solved = format!("{}: solved", P::describe(&self.instance));
         if let Some(rest) = r.text.strip_prefix(&solved) {
             r.text = format!(
@@ -258,6 +278,23 @@ impl<P: Puzzle> OpenModel for Opened<P> {
             None
         };
         relaxation(&self.changed.model, goal, deadline)
+    }
+}
+
+/// The boards drawn again with the places where each breaks a rule ringed (`marked[k]` for
+/// `shown[k]`, the first board and the second); pictures not drawn stay not drawn.
+fn ring_broken<P: Puzzle>(
+    r: &mut Report,
+    instance: &P::Instance,
+    options: &P::Options,
+    shown: &[P::Solution],
+    marked: &[Vec<Place>],
+) {
+    let pictures = [&mut r.svg, &mut r.other_svg];
+    for ((svg, s), at) in pictures.into_iter().zip(shown).zip(marked) {
+        if svg.is_some() && !at.is_empty() {
+            *svg = Some(P::svg(instance, options, s, at));
+        }
     }
 }
 

@@ -290,10 +290,13 @@ pub fn report<P: Puzzle>(
             r.text += &format!("\n{}", P::text(instance, s));
         }
         if let Some(s) = o.solutions.first() {
-            r.svg = Some(P::svg(instance, options, s));
+            r.svg = Some(P::svg(instance, options, s, &[]));
             r.file = P::file(instance, s);
         }
-        r.other_svg = o.solutions.get(1).map(|s| P::svg(instance, options, s));
+        r.other_svg = o
+            .solutions
+            .get(1)
+            .map(|s| P::svg(instance, options, s, &[]));
     }
     let json = |s: &P::Solution| serde_json::to_value(s).unwrap_or(serde_json::Value::Null);
     r.solution = o.solutions.first().map(json);

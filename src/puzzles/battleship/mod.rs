@@ -565,8 +565,9 @@ fn count_text(c: Option<usize>) -> String {
 }
 
 /// A picture like the paper's figures: ships drawn with rounded ends, round submarines and
-/// square middles; given cells shaded; counts on the right and below.
-pub fn to_svg(p: &Grid, layout: Option<&Layout>) -> String {
+/// square middles; given cells shaded; counts on the right and below; the cells in `marked`
+/// ringed red (a broken rule's).
+pub fn to_svg(p: &Grid, layout: Option<&Layout>, marked: &[crate::puzzles::Place]) -> String {
     use svg::node::element::{Circle, Path, Rectangle, Text};
     use svg::Node;
     let (cell, m) = (SVG_CELL, SVG_MARGIN);
@@ -692,6 +693,20 @@ pub fn to_svg(p: &Grid, layout: Option<&Layout>) -> String {
             y + cell / 2.0,
             count_text(p.col_counts[j]),
         ));
+    }
+    for place in marked {
+        if let crate::puzzles::Place::Cell(i, j) = *place {
+            let (x, y) = origin(i, j);
+            doc.append(
+                Circle::new()
+                    .set("cx", x + cell / 2.0)
+                    .set("cy", y + cell / 2.0)
+                    .set("r", cell * 0.46)
+                    .set("fill", "none")
+                    .set("stroke", crate::render::svg::BROKEN)
+                    .set("stroke-width", 3),
+            );
+        }
     }
     doc.to_string()
 }

@@ -6,7 +6,7 @@ use super::{formats, to_svg, to_text, verify, Grid, Layout, Symbol};
 use crate::error::{Error, Result};
 use crate::puzzles::Files;
 use crate::puzzles::Query;
-use crate::puzzles::{Formulated, Phase, Puzzle};
+use crate::puzzles::{Broken, Formulated, Phase, Place, Puzzle};
 
 /// The options of every Battleship query.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
@@ -260,7 +260,7 @@ impl Puzzle for BattleshipPuzzle {
             .collect()
     }
 
-    fn verify(p: &Grid, l: &Layout) -> std::result::Result<String, String> {
+    fn verify(p: &Grid, l: &Layout) -> std::result::Result<String, Broken> {
         verify::verify(p, &l.occupied()).map(|ships| format!("{ships} ships, every rule holds"))
     }
 
@@ -352,7 +352,7 @@ impl Puzzle for BattleshipPuzzle {
             });
         }
         Some(Sketch {
-            svg: crate::render::svg::overlay(to_svg(p, None), &spots),
+            svg: crate::render::svg::overlay(to_svg(p, None, &[]), &spots),
             fields,
             help: "Click a cell to cycle its clue, a number beside a row or below a column to \
                    cycle its count (? is not given); with the pointer on it, keys type a clue \
@@ -444,7 +444,7 @@ impl Puzzle for BattleshipPuzzle {
         })
     }
 
-    fn svg(p: &Grid, _: &Options, l: &Layout) -> String {
-        to_svg(p, Some(l))
+    fn svg(p: &Grid, _: &Options, l: &Layout, marked: &[Place]) -> String {
+        to_svg(p, Some(l), marked)
     }
 }

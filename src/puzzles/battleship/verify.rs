@@ -3,17 +3,19 @@
 //! flood fill, and derives each cell's symbol itself.
 
 use super::{Grid, Symbol};
+use crate::puzzles::{Broken, Place};
 
-/// Checks that `occupied` (row-major) solves `p`; on failure says what is wrong and where.
-/// Returns the number of ships.
-pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, String> {
+/// Checks that `occupied` (row-major) solves `p`; on failure says what is wrong and where, and
+/// names the cells. Returns the number of ships.
+pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, Broken> {
     let (rows, cols) = (p.rows, p.cols);
     if occupied.len() != rows * cols {
         return Err(format!(
             "the solution has {} cells, the board {}",
             occupied.len(),
             rows * cols
-        ));
+        )
+        .into());
     }
     let at = |i: isize, j: isize| -> bool {
         i >= 0
@@ -26,11 +28,18 @@ pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, String> {
     // touching or one bent ship, both wrong.
     for i in 0..rows as isize {
         for j in 0..cols as isize {
-            if at(i, j) && (at(i + 1, j + 1) || at(i + 1, j - 1)) {
-                return Err(format!(
-                    "ship cells touch diagonally at row {}, column {}",
-                    i + 1,
-                    j + 1
+            let other = [j + 1, j - 1].into_iter().find(|&b| at(i + 1, b));
+            if let (true, Some(b)) = (at(i, j), other) {
+                return Err(Broken::at(
+                    format!(
+                        "ship cells touch diagonally at row {}, column {}",
+                        i + 1,
+                        j + 1
+                    ),
+                    [
+                        Place::Cell(i as usize, j as usize),
+                        Place::Cell(i as usize + 1, b as usize),
+                    ],
                 ));
             }
         }
@@ -65,10 +74,13 @@ pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, String> {
         let same_row = members.iter().all(|&c| c / cols == members[0] / cols);
         let same_col = members.iter().all(|&c| c % cols == members[0] % cols);
         if !same_row && !same_col {
-            return Err(format!(
-                "the ship at row {}, column {} is not straight",
-                members[0] / cols + 1,
-                members[0] % cols + 1
+            return Err(Broken::at(
+                format!(
+                    "the ship at row {}, column {} is not straight",
+                    members[0] / cols + 1,
+                    members[0] % cols + 1
+                ),
+                members.iter().map(|&c| Place::Cell(c / cols, c % cols)),
             ));
         }
         let n = members.len();
@@ -93,6 +105,32 @@ pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, String> {
         }
         lengths.push(n);
     }
+    // The counts (before the fleet: a count is about a row or column the picture can ring).
+    for i in 0..rows {
+        let have = (0..cols).filter(|&j| occupied[i * cols + j]).count();
+        if let Some(want) = p.row_counts[i] {
+            if have != want {
+                return Err(Broken::at(
+                    format!("row {} has {have} ship cells, its count is {want}", i + 1),
+                    (0..cols).map(|j| Place::Cell(i, j)),
+                ));
+            }
+        }
+    }
+    for j in 0..cols {
+        let have = (0..rows).filter(|&i| occupied[i * cols + j]).count();
+        if let Some(want) = p.col_counts[j] {
+            if have != want {
+                return Err(Broken::at(
+                    format!(
+                        "column {} has {have} ship cells, its count is {want}",
+                        j + 1
+                    ),
+                    (0..rows).map(|i| Place::Cell(i, j)),
+                ));
+            }
+        }
+    }
     // The fleet.
     let longest = lengths
         .iter()
@@ -104,32 +142,9 @@ pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, String> {
         let have = lengths.iter().filter(|&&l| l == len).count();
         let want = p.fleet.get(len - 1).copied().unwrap_or(0);
         if have != want {
-            return Err(format!(
-                "{have} ships of length {len} placed, the fleet has {want}"
-            ));
-        }
-    }
-    // The counts.
-    for i in 0..rows {
-        let have = (0..cols).filter(|&j| occupied[i * cols + j]).count();
-        if let Some(want) = p.row_counts[i] {
-            if have != want {
-                return Err(format!(
-                    "row {} has {have} ship cells, its count is {want}",
-                    i + 1
-                ));
-            }
-        }
-    }
-    for j in 0..cols {
-        let have = (0..rows).filter(|&i| occupied[i * cols + j]).count();
-        if let Some(want) = p.col_counts[j] {
-            if have != want {
-                return Err(format!(
-                    "column {} has {have} ship cells, its count is {want}",
-                    j + 1
-                ));
-            }
+            return Err(
+                format!("{have} ships of length {len} placed, the fleet has {want}").into(),
+            );
         }
     }
     // The clues.
@@ -141,12 +156,15 @@ pub fn verify(p: &Grid, occupied: &[bool]) -> Result<usize, String> {
                 _ => symbol[c] == want,
             };
             if !kept {
-                return Err(format!(
-                    "row {}, column {} shows {} but the clue there is {}",
-                    c / cols + 1,
-                    c % cols + 1,
-                    symbol[c].name(),
-                    want.name()
+                return Err(Broken::at(
+                    format!(
+                        "row {}, column {} shows {} but the clue there is {}",
+                        c / cols + 1,
+                        c % cols + 1,
+                        symbol[c].name(),
+                        want.name()
+                    ),
+                    [Place::Cell(c / cols, c % cols)],
                 ));
             }
         }

@@ -17,6 +17,7 @@ pub use puzzle::{load_board, ChessAvoidance, Instance, Options, Solution, SEED_B
 pub use verify::{reach, verify};
 
 use crate::error::{Error, Result};
+use crate::puzzles::{Broken, Place};
 
 /// The piece types, in the order used everywhere (`Q R B N K`).
 #[derive(
@@ -340,8 +341,9 @@ pub fn army_of(placement: &[Option<Piece>]) -> Army {
     Army(a)
 }
 
-/// The placement as SVG: squares light, holes dark, pieces as drawn silhouettes.
-pub fn to_svg(board: &Board, placement: &[Option<Piece>]) -> String {
+/// The placement as SVG: squares light, holes dark, pieces as drawn silhouettes, the squares
+/// in `marked` ringed (a broken rule's).
+pub fn to_svg(board: &Board, placement: &[Option<Piece>], marked: &[Place]) -> String {
     let mut pic = crate::render::svg::GridPicture::new(board.rows, board.cols, "Chess avoidance");
     for r in 0..board.rows {
         for c in 0..board.cols {
@@ -373,5 +375,6 @@ pub fn to_svg(board: &Board, placement: &[Option<Piece>]) -> String {
             }
         }
     }
+    pic.ring_broken(marked);
     pic.finish()
 }

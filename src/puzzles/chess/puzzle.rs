@@ -239,19 +239,17 @@ impl Puzzle for ChessAvoidance {
         Ok(f)
     }
 
-    fn verify(i: &Instance, s: &Solution) -> std::result::Result<String, String> {
+    fn verify(i: &Instance, s: &Solution) -> std::result::Result<String, Broken> {
         verify(&i.board, &s.pieces, i.holes_block)?;
         let army = army_of(&s.pieces);
         match i.goal {
             Aim::Exactly(a) if a != army => {
-                Err(format!("the placement holds {army}, not the army {a}"))
+                Err(format!("the placement holds {army}, not the army {a}").into())
             }
             Aim::Maximise { base, .. }
                 if PIECES.iter().any(|p| army.0[p.index()] < base.0[p.index()]) =>
             {
-                Err(format!(
-                    "the placement holds {army}, less than the army {base}"
-                ))
+                Err(format!("the placement holds {army}, less than the army {base}").into())
             }
             _ => Ok(format!("{army}, no piece attacks another")),
         }
@@ -318,7 +316,7 @@ impl Puzzle for ChessAvoidance {
             });
         }
         Some(Sketch {
-            svg: crate::render::svg::overlay(to_svg(b, &b.fixed), &spots),
+            svg: crate::render::svg::overlay(to_svg(b, &b.fixed, &[]), &spots),
             fields,
             help: "Click a square to cut a hole or restore it; with the pointer on a square, keys \
                    Q R B N K fix a piece there and . clears it; the army is counted beside the board"
@@ -413,8 +411,8 @@ impl Puzzle for ChessAvoidance {
         })
     }
 
-    fn svg(i: &Instance, _: &Options, s: &Solution) -> String {
-        to_svg(&i.board, &s.pieces)
+    fn svg(i: &Instance, _: &Options, s: &Solution, marked: &[Place]) -> String {
+        to_svg(&i.board, &s.pieces, marked)
     }
 
     fn exact(

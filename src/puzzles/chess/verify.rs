@@ -8,8 +8,9 @@ pub fn verify(
     board: &Board,
     placement: &[Option<Piece>],
     holes_block: bool,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), Broken> {
     let at = |k: usize| (k / board.cols + 1, k % board.cols + 1);
+    let place = |k: usize| Place::Cell(k / board.cols, k % board.cols);
     if placement.len() != board.rows * board.cols {
         return Err("the placement does not match the board's size".into());
     }
@@ -17,15 +18,21 @@ pub fn verify(
         let Some(piece) = piece else { continue };
         let (r, c) = at(k);
         if !board.square[k] {
-            return Err(format!("a piece stands on the hole at row {r}, column {c}"));
+            return Err(Broken::at(
+                format!("a piece stands on the hole at row {r}, column {c}"),
+                [place(k)],
+            ));
         }
         for t in reach(board, *piece, k, holes_block) {
             if let Some(other) = placement[t] {
                 let (tr, tc) = at(t);
-                return Err(format!(
-                    "the {} at row {r}, column {c} attacks the {} at row {tr}, column {tc}",
-                    piece.letter(),
-                    other.letter()
+                return Err(Broken::at(
+                    format!(
+                        "the {} at row {r}, column {c} attacks the {} at row {tr}, column {tc}",
+                        piece.letter(),
+                        other.letter()
+                    ),
+                    [place(k), place(t)],
                 ));
             }
         }
@@ -34,9 +41,9 @@ pub fn verify(
         if let Some(f) = f {
             if placement[k] != Some(*f) {
                 let (r, c) = at(k);
-                return Err(format!(
-                    "row {r}, column {c} must keep its fixed {}",
-                    f.letter()
+                return Err(Broken::at(
+                    format!("row {r}, column {c} must keep its fixed {}", f.letter()),
+                    [place(k)],
                 ));
             }
         }

@@ -178,8 +178,9 @@ pub fn to_text(p: &Packing) -> String {
     out
 }
 
-/// The packing as SVG: dominoes as copper tiles, holes as small cells.
-pub fn to_svg(p: &Packing) -> String {
+/// The packing as SVG: dominoes as copper tiles, holes as small cells, the cells in `marked`
+/// ringed red (a broken rule's).
+pub fn to_svg(p: &Packing, marked: &[crate::puzzles::Place]) -> String {
     let mut pic = crate::render::svg::GridPicture::new(
         p.m,
         p.n,
@@ -196,6 +197,7 @@ pub fn to_svg(p: &Packing) -> String {
     for (r, c) in p.holes() {
         pic.small_square(r, c, "#333");
     }
+    pic.ring_broken(marked);
     pic.finish()
 }
 

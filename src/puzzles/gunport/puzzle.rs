@@ -9,7 +9,7 @@ use crate::geometry::{self, Grid};
 use crate::puzzles::Files;
 pub use crate::puzzles::Method;
 use crate::puzzles::Query;
-use crate::puzzles::{Exact, Formulated, Meaning, Phase, Place, Purpose, Puzzle};
+use crate::puzzles::{Broken, Exact, Formulated, Meaning, Phase, Place, Purpose, Puzzle};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 
@@ -224,7 +224,7 @@ impl Puzzle for GunportProblem {
         Ok(f)
     }
 
-    fn verify(g: &Gunport, p: &Packing) -> std::result::Result<String, String> {
+    fn verify(g: &Gunport, p: &Packing) -> std::result::Result<String, Broken> {
         let holes = verify(p)?;
         if g.givens.is_empty() {
             return Ok(format!("a maximal packing with {holes} holes"));
@@ -351,8 +351,8 @@ impl Puzzle for GunportProblem {
         })
     }
 
-    fn svg(_: &Gunport, _: &Options, p: &Packing) -> String {
-        to_svg(p)
+    fn svg(_: &Gunport, _: &Options, p: &Packing, marked: &[Place]) -> String {
+        to_svg(p, marked)
     }
 
     fn exact(

@@ -80,11 +80,13 @@ pub fn to_text(board: &Board) -> String {
 }
 
 /// The board as an SVG picture; `mark` (0-based) rings a cell and shades its attackers; the
-/// `givens` are drawn in blue, as on the other puzzles' pictures.
+/// `givens` are drawn in blue, as on the other puzzles' pictures; the cells in `marked` are
+/// ringed red (a broken rule's).
 pub fn to_svg(
     board: &Board,
     mark: Option<(usize, usize)>,
     givens: &[(usize, usize, u32)],
+    marked: &[crate::puzzles::Place],
 ) -> String {
     let n = board.len();
     let mut pic = crate::render::svg::GridPicture::new(n, n, &format!("Tank Attack {n}×{n}"));
@@ -106,5 +108,6 @@ pub fn to_svg(
     if let Some((i, j)) = mark {
         pic.ring(i, j, "#1f5fa8");
     }
+    pic.ring_broken(marked);
     pic.finish()
 }

@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use crate::puzzles::Files;
 pub use crate::puzzles::Method;
 use crate::puzzles::Query;
-use crate::puzzles::{Exact, Formulated, Phase, Purpose, Puzzle};
+use crate::puzzles::{Broken, Exact, Formulated, Phase, Place, Purpose, Puzzle};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 
@@ -189,7 +189,7 @@ impl Puzzle for TankAttack {
         Ok(t.formulated(tm, o.formulation, o.symmetry))
     }
 
-    fn verify(t: &Tank, board: &Board) -> std::result::Result<String, String> {
+    fn verify(t: &Tank, board: &Board) -> std::result::Result<String, Broken> {
         verify(board, &t.givens).map(|()| {
             if t.givens.is_empty() {
                 "every tank is attacked by as many tanks as its value".into()
@@ -280,8 +280,13 @@ impl Puzzle for TankAttack {
         })
     }
 
-    fn svg(t: &Tank, o: &Options, board: &Board) -> String {
-        to_svg(board, parse_mark(&o.mark, t.n).ok().flatten(), &t.givens)
+    fn svg(t: &Tank, o: &Options, board: &Board, marked: &[Place]) -> String {
+        to_svg(
+            board,
+            parse_mark(&o.mark, t.n).ok().flatten(),
+            &t.givens,
+            marked,
+        )
     }
 
     fn exact(

@@ -392,7 +392,14 @@ pub fn svg_hex_corners(h: Hex) -> Vec<(f64, f64)> {
 /// The radius of a cell on [`to_svg`]'s pictures.
 const SVG_HEX: f64 = 40.0;
 
-pub fn to_svg(board: &Board, placements: Option<&[Placement]>, designated: Colour) -> String {
+/// The board as SVG: tiles drawn with their lines (the designated colour's wider), or blank
+/// cells; the cells in `marked` ringed red (a broken rule's).
+pub fn to_svg(
+    board: &Board,
+    placements: Option<&[Placement]>,
+    designated: Colour,
+    marked: &[crate::puzzles::Place],
+) -> String {
     use svg::node::element::{Circle, Path, Polygon, Rectangle};
     use svg::Document;
     let tiles = all_tiles();
@@ -496,6 +503,21 @@ pub fn to_svg(board: &Board, placements: Option<&[Placement]>, designated: Colou
         doc = doc.add(
             crate::render::svg::centred_text(p.0, p.1, &tile.number.to_string(), 9.0)
                 .set("fill", "#fff"),
+        );
+    }
+    for place in marked {
+        let crate::puzzles::Place::Hex(q, r) = *place else {
+            continue;
+        };
+        let p = centre(&Hex { q, r });
+        doc = doc.add(
+            Circle::new()
+                .set("cx", p.0)
+                .set("cy", p.1)
+                .set("r", size * 0.8)
+                .set("fill", "none")
+                .set("stroke", crate::render::svg::BROKEN)
+                .set("stroke-width", 4),
         );
     }
     doc.to_string()

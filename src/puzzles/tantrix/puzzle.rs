@@ -9,7 +9,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::puzzles::Files;
 use crate::puzzles::Query;
-use crate::puzzles::{Formulated, Puzzle};
+use crate::puzzles::{Broken, Formulated, Place, Puzzle};
 use std::rc::Rc;
 
 /// The radius of the candidate region used by default for a board search: a hexagon of
@@ -336,7 +336,7 @@ impl Puzzle for TantrixPuzzle {
         Ok(f)
     }
 
-    fn verify(i: &Instance, s: &Solution) -> std::result::Result<String, String> {
+    fn verify(i: &Instance, s: &Solution) -> std::result::Result<String, Broken> {
         verify::verify(&i.challenge, &s.board, &s.placed).map(|len| {
             format!(
                 "one {} loop through all {len} tiles",
@@ -394,7 +394,7 @@ impl Puzzle for TantrixPuzzle {
             .chain(ghosts.iter().map(|h| spot(h, false)))
             .collect();
         Some(Sketch {
-            svg: crate::render::svg::overlay(to_svg(&all, None, i.challenge.colour), &spots),
+            svg: crate::render::svg::overlay(to_svg(&all, None, i.challenge.colour, &[]), &spots),
             fields: Vec::new(),
             help: format!(
                 "Click a place to take it off the board, a dashed one to add it; the challenge is the number of places ({} now)",
@@ -456,8 +456,8 @@ impl Puzzle for TantrixPuzzle {
         })
     }
 
-    fn svg(i: &Instance, _: &Options, s: &Solution) -> String {
-        to_svg(&s.board, Some(&s.placed), i.challenge.colour)
+    fn svg(i: &Instance, _: &Options, s: &Solution, marked: &[Place]) -> String {
+        to_svg(&s.board, Some(&s.placed), i.challenge.colour, marked)
     }
 
     fn file(i: &Instance, s: &Solution) -> Option<String> {
@@ -492,6 +492,6 @@ pub fn check(
         ))
     })?;
     let ch = o.challenge(Some(bf.board.len()))?;
-    let result = verify::verify(&ch, &bf.board, &placed);
+    let result = verify::verify(&ch, &bf.board, &placed).map_err(|b| b.why);
     Ok((ch, result))
 }

@@ -3,16 +3,18 @@
 //! and the designated lines forming a single loop through the whole board.
 
 use super::{all_tiles, Board, Challenge, Placement, DIRS};
+use crate::puzzles::{Broken, Place};
 use std::collections::HashMap;
 
-/// `Ok(loop length)` or what is wrong and where.
-pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usize, String> {
+/// `Ok(loop length)` or what is wrong and where (the cells named).
+pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usize, Broken> {
     if placed.len() != board.cells.len() {
         return Err(format!(
             "{} placements for {} cells",
             placed.len(),
             board.cells.len()
-        ));
+        )
+        .into());
     }
     if board.cells.len() != ch.n {
         return Err(format!(
@@ -20,7 +22,8 @@ pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usi
             board.cells.len(),
             ch.n,
             ch.n
-        ));
+        )
+        .into());
     }
     let tiles = all_tiles();
     // Tiles used as many times as the challenge has them.
@@ -47,7 +50,7 @@ pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usi
         .filter(|&(_, got, want)| got != want)
         .min_by_key(|&(t, _, want)| (want > 0, t));
     if let Some((t, got, want)) = mismatch {
-        return Err(if want == 0 {
+        return Err(Broken::from(if want == 0 {
             format!(
                 "tile {t} is used {}, but challenge {} does not have it",
                 times(got),
@@ -60,7 +63,7 @@ pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usi
                 ch.n,
                 times(want)
             )
-        });
+        }));
     }
     let pos: HashMap<(i32, i32), usize> = board
         .cells
@@ -82,23 +85,29 @@ pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usi
         for s in 0..6 {
             match next(c, s) {
                 None if colour(c, s) == ch.colour => {
-                    return Err(format!(
-                        "the {} line of cell {},{} ends at the board's boundary (side {s})",
-                        ch.colour.name(),
-                        h.q,
-                        h.r
+                    return Err(Broken::at(
+                        format!(
+                            "the {} line of cell {},{} ends at the board's boundary (side {s})",
+                            ch.colour.name(),
+                            h.q,
+                            h.r
+                        ),
+                        [Place::Hex(h.q, h.r)],
                     ))
                 }
                 Some(d) if colour(d, (s + 3) % 6) != colour(c, s) => {
                     let g = board.cells[d];
-                    return Err(format!(
-                        "cells {},{} and {},{} touch with {} against {}",
-                        h.q,
-                        h.r,
-                        g.q,
-                        g.r,
-                        colour(c, s).name(),
-                        colour(d, (s + 3) % 6).name()
+                    return Err(Broken::at(
+                        format!(
+                            "cells {},{} and {},{} touch with {} against {}",
+                            h.q,
+                            h.r,
+                            g.q,
+                            g.r,
+                            colour(c, s).name(),
+                            colour(d, (s + 3) % 6).name()
+                        ),
+                        [Place::Hex(h.q, h.r), Place::Hex(g.q, g.r)],
                     ));
                 }
                 _ => {}
@@ -110,7 +119,10 @@ pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usi
         |c: usize| -> Vec<usize> { (0..6).filter(|&s| colour(c, s) == ch.colour).collect() };
     let first = sides_of(0);
     if first.len() != 2 {
-        return Err("cell 0 does not carry the designated colour".into());
+        return Err(Broken::at(
+            "cell 0 does not carry the designated colour",
+            [Place::Hex(board.cells[0].q, board.cells[0].r)],
+        ));
     }
     let (mut c, mut out) = (0usize, first[1]);
     let mut seen = vec![false; board.cells.len()];
@@ -129,11 +141,17 @@ pub fn verify(ch: &Challenge, board: &Board, placed: &[Placement]) -> Result<usi
     }
     if c != 0 || length != board.cells.len() {
         let missed = seen.iter().filter(|&&s| !s).count();
-        return Err(format!(
-            "the {} lines form more than one loop: the loop through cell {},{} has {length} tiles, {missed} cells are on other loops",
-            ch.colour.name(),
-            board.cells[0].q,
-            board.cells[0].r
+        return Err(Broken::at(
+            format!(
+                "the {} lines form more than one loop: the loop through cell {},{} has {length} tiles, {missed} cells are on other loops",
+                ch.colour.name(),
+                board.cells[0].q,
+                board.cells[0].r
+            ),
+            // The cells off the first loop.
+            (0..board.cells.len())
+                .filter(|&c| !seen[c])
+                .map(|c| Place::Hex(board.cells[c].q, board.cells[c].r)),
         ));
     }
     Ok(length)

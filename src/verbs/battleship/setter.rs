@@ -36,7 +36,7 @@ fn setter_report(
     );
     r.solution = serde_json::to_value(layout).ok();
     r.stats.seconds = limits.seconds();
-    r.svg = Some(to_svg(p, Some(layout)));
+    r.svg = Some(to_svg(p, Some(layout), &[]));
     if let Some(why) = stopped {
         r.details = Some(serde_json::json!({ "stopped": why }));
     }
@@ -126,7 +126,7 @@ fn puzzle_report(
         sol["puzzlink"] = serde_json::json!(formats::to_puzzlink(q));
         sol["clues"] = serde_json::json!(q.given().len());
     }
-    r.svg = Some(to_svg(q, None));
+    r.svg = Some(to_svg(q, None, &[]));
     r.text = format!(
         "{}\n{headline}{file}\nsolution:\n{}",
         r.instance,
@@ -639,7 +639,7 @@ fn workbench_report(p: &Grid, c: &bench::Checked, limits: &Limits) -> Result<Rep
         text += &to_text(p, l);
     }
     r.text = text;
-    r.svg = Some(to_svg(p, c.solution.as_ref()));
+    r.svg = Some(to_svg(p, c.solution.as_ref(), &[]));
     Ok(r)
 }
 
