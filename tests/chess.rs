@@ -237,7 +237,12 @@ fn the_line_model_of_peaceable_armies_agrees_with_the_pairwise_one() {
         let board = Board::rectangle(n, n);
         let whites: Vec<usize> = (0..n * n).filter(|&k| a[white[k].index()]).collect();
         let blacks: Vec<usize> = (0..n * n).filter(|&k| a[black[k].index()]).collect();
-        assert_eq!((whites.len(), blacks.len()), (v as usize, v as usize));
+        assert_eq!(whites.len(), v as usize);
+        // The colouring model holds every square its colours allow: black may have more.
+        match how {
+            PeaceModel::Colouring => assert!(blacks.len() >= v as usize),
+            _ => assert_eq!(blacks.len(), v as usize),
+        }
         for &w in &whites {
             assert!(chess::reach(&board, piece, w, false)
                 .iter()
@@ -252,17 +257,36 @@ fn the_line_model_of_peaceable_armies_agrees_with_the_pairwise_one() {
             "queens, n = {n}"
         );
     }
+    // A250000 to n = 8 by the colouring model (a(8) = 9).
+    for (n, m) in [
+        (1, 0),
+        (2, 0),
+        (3, 1),
+        (4, 2),
+        (5, 4),
+        (6, 5),
+        (7, 7),
+        (8, 9),
+    ] {
+        assert_eq!(
+            optimum(n, Piece::Queen, PeaceModel::Colouring),
+            m,
+            "queens by colouring, n = {n}"
+        );
+    }
     for n in 2..=6 {
-        assert_eq!(
-            optimum(n, Piece::Rook, PeaceModel::Lines),
-            (n * n / 4) as i64,
-            "rooks, n = {n}"
-        );
-        assert_eq!(
-            optimum(n, Piece::Bishop, PeaceModel::Lines),
-            optimum(n, Piece::Bishop, PeaceModel::Pairwise),
-            "bishops, n = {n}"
-        );
+        for how in [PeaceModel::Lines, PeaceModel::Colouring] {
+            assert_eq!(
+                optimum(n, Piece::Rook, how),
+                (n * n / 4) as i64,
+                "rooks, n = {n}, {how:?}"
+            );
+            assert_eq!(
+                optimum(n, Piece::Bishop, how),
+                optimum(n, Piece::Bishop, PeaceModel::Pairwise),
+                "bishops, n = {n}, {how:?}"
+            );
+        }
     }
     // The line model's rows: 4·n² implications and n² square rows for queens, against the
     // pairwise model's row per attacking pair.
@@ -305,4 +329,32 @@ fn a_stopped_peaceable_run_says_what_stopped_it() {
         !headline.contains("m =") || headline.contains("not proved"),
         "{headline}"
     );
+}
+
+/// The default method (ascending questions on the colouring model, 16 symmetries broken)
+/// proves A250000 to n = 8 from the command line: each "m >= k?" answered, the last a no, the
+/// board shown passes the verifier's walk of the moves.
+#[test]
+fn peaceable_by_ascending_questions_proves_a250000_to_8() {
+    let a250000 = [0, 0, 1, 2, 4, 5, 7, 9];
+    for (n, m) in (1..=8).zip(a250000) {
+        let (code, out, err, _) =
+            common::quandary(&["chess", "peaceable", &n.to_string(), "--json"]);
+        assert_eq!(code, 0, "{out} {err}");
+        let v = common::one_json(&out);
+        let found = (v["status"].as_str(), v["objective"].as_i64());
+        assert_eq!(found, (Some("optimal"), Some(m)), "n = {n}");
+        let rows: Vec<String> = serde_json::from_value(v["solution"]["rows"].clone()).unwrap();
+        let s = chess::PeaceableSolution { rows };
+        let checked = chess::verify_peaceable(Piece::Queen, &s);
+        assert_eq!(checked, Ok(m as usize), "n = {n}");
+        if n == 1 {
+            // A board with no line of two squares: the optimum model answers it.
+            continue;
+        }
+        let asked = v["details"]["asked"].as_array().expect("the questions");
+        let last = asked.last().expect("one question at least");
+        let said = (last["at_least"].as_i64(), last["answer"].as_str());
+        assert_eq!(said, (Some(m + 1), Some("no")), "n = {n}");
+    }
 }

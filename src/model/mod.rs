@@ -9,6 +9,7 @@ pub mod lp;
 pub mod mps;
 pub mod opb;
 pub mod records;
+pub mod symmetry;
 
 use serde::Serialize;
 use std::fmt;

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::puzzles::chess::{self, Piece};
 use crate::puzzles::Query;
 use crate::runner::report::{status_word, unknown_word, Report};
-use crate::runner::{bounded, drive, note_what_stopped};
+use crate::runner::{bounded, drive, note_what_stopped, Outcome};
 use crate::solve::limits::Limits;
 use crate::solve::search::Status;
 
@@ -20,10 +20,10 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
             .default("Q"),
         Param::new(
             "model",
-            Kind::Choice(&["lines", "pairwise"]),
-            "How no piece attacks one of the other colour: `lines` (each row, column and diagonal owned by one colour; the sliders' model) or `pairwise` (a row per attacking pair; the knight's and king's always)",
+            Kind::Choice(&["colouring", "lines", "pairwise"]),
+            "How no piece attacks one of the other colour: `colouring` (every row, column and diagonal coloured white or black, each square holding what all its lines allow, the board's symmetries broken; the sliders' fastest), `lines` (each line owned by one colour, pieces chosen), or `pairwise` (a row per attacking pair; the knight's and king's always)",
         )
-        .default("lines"),
+        .default("colouring"),
     ],
     options: false,
     outputs: Outputs {
@@ -38,7 +38,7 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
         ))
         .map_err(|e| Error::input(format!("--type: {e}")))?;
         let how: chess::PeaceModel = serde_json::from_value(serde_json::Value::from(
-            call.args.text("model").unwrap_or_else(|| "lines".into()),
+            call.args.text("model").unwrap_or_else(|| "colouring".into()),
         ))
         .map_err(|e| Error::input(format!("--model: {e}")))?;
         peaceable(&call.args.needed("n")?, piece, how, call.limits)
@@ -57,14 +57,22 @@ fn peaceable(word: &str, piece: Piece, how: chess::PeaceModel, limits: &Limits) 
                 "board side '{word}' is not a whole number from 1 to 32"
             ))
         })?;
-    let mut o = bounded(limits, "the peaceable-armies model", || {
-        drive(
-            chess::peaceable(n, piece, how),
-            Query::Optimum,
-            limits,
-            false,
-        )
-    })?;
+    let ascending = match how {
+        chess::PeaceModel::Colouring => chess::peaceable_k(n, piece, 1).is_some(),
+        _ => false,
+    };
+    let mut o = if ascending {
+        ascend(n, piece, limits)?
+    } else {
+        bounded(limits, "the peaceable-armies model", || {
+            drive(
+                chess::peaceable(n, piece, how),
+                Query::Optimum,
+                limits,
+                false,
+            )
+        })?
+    };
     note_what_stopped(&mut o, limits);
     let instance = format!("peaceable {} armies on {n}×{n}", piece.letter());
     let mut r = Report::new("chess", "peaceable", instance.clone(), o.status);
@@ -91,4 +99,64 @@ fn peaceable(word: &str, piece: Piece, how: chess::PeaceModel, limits: &Limits) 
     r.facts = o.facts;
     r.stats.seconds = limits.seconds();
     Ok(r)
+}
+
+/// The largest m by ascending questions "m >= k?" on the colouring model: each answer with
+/// armies of size m asks next for m + 1; the refutation of m + 1 proves m the largest (the
+/// last solve is the proof, certified when the run is recorded).
+fn ascend(n: usize, piece: Piece, limits: &Limits) -> Result<Outcome<chess::PeaceableSolution>> {
+    let mut best = chess::PeaceableSolution::empty(n);
+    let mut asked = Vec::new();
+    let mut method;
+    let mut calls = 0;
+    let status = loop {
+        let k = best.size() + 1;
+        let Some(f) = chess::peaceable_k(n, piece, k) else {
+            return Err(Error::Internal("no colouring model for this piece".into()));
+        };
+        method = f.method.clone();
+        limits.phase(&format!("m >= {k}?"));
+        let started = std::time::Instant::now();
+        let built = bounded(limits, "the peaceable-armies model", || {
+            drive(f, Query::First, limits, false)
+        });
+        let o = match built {
+            Ok(o) => o,
+            // Stopped while building: what was found stands, unproved.
+            Err(Error::Stopped(_)) => break Status::Unknown,
+            Err(e) => return Err(e),
+        };
+        calls += o.stats.solver_calls.unwrap_or(1);
+        let seconds = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
+        let mut said = |answer: &str| {
+            asked.push(serde_json::json!({"at_least": k, "answer": answer, "seconds": seconds}))
+        };
+        match (o.status, o.solutions.into_iter().next()) {
+            (Status::Solved, Some(s)) if s.size() >= k => {
+                said(&format!("yes, armies of {}", s.size()));
+                best = s;
+            }
+            (Status::Infeasible, _) => {
+                said("no");
+                break Status::Optimal;
+            }
+            (Status::Solved, Some(s)) => {
+                return Err(Error::Internal(format!(
+                    "the model for m >= {k} answered armies of {}",
+                    s.size()
+                )))
+            }
+            _ => {
+                said("unknown");
+                break Status::Unknown;
+            }
+        }
+    };
+    let mut o = Outcome::new(Query::Optimum, status);
+    o.objective = Some(best.size() as i64);
+    o.solutions.push(best);
+    o.stats.method = method;
+    o.stats.solver_calls = Some(calls);
+    o.details = Some(serde_json::json!({ "asked": asked }));
+    Ok(o)
 }

@@ -55,6 +55,15 @@ pub enum PeaceModel {
     /// line may (blocking changes nothing). 4·n² + O(n) rows and 6n owners for queens. The
     /// knight and the king have no lines: their model is the pairwise one.
     Lines,
+    /// The lines' owners as the whole question (sliders): every line is coloured white or
+    /// black, a square holds a white piece exactly when all its lines are white, a black one
+    /// exactly when all are black, and there are at least as many black pieces as white ones
+    /// (an army larger than m gives up pieces; swapping colours makes the black one the
+    /// larger). The search decides 6n − 2 line colours instead of 2n² squares; the board's 8
+    /// symmetries are broken by lex-leader rows over the colours
+    /// ([`crate::model::symmetry::lex_leader`]). For the largest m only: it does not list
+    /// every placement (a placement with a line free of pieces has more than one colouring).
+    Colouring,
 }
 
 /// The lines a slider attacks along on an open n×n board, each as its squares (row-major), two
@@ -113,6 +122,9 @@ pub fn peaceable_model_by(n: usize, piece: Piece, how: PeaceModel) -> (Model, Ve
         model.at_most_one("one piece per square", &[white[k].pos(), black[k].pos()]);
     }
     let lines = lines(n, piece);
+    if how == PeaceModel::Colouring && !lines.is_empty() {
+        return colouring_model(n, &lines, model, white, black, None);
+    }
     if how == PeaceModel::Lines && !lines.is_empty() {
         for (name, squares) in &lines {
             crate::guard::tick();
@@ -154,44 +166,147 @@ pub fn peaceable_model_by(n: usize, piece: Piece, how: PeaceModel) -> (Model, Ve
     (model, white, black)
 }
 
+/// The colouring model's question "m ≥ k?" for a slider: white and black each at least `k`,
+/// no objective, all 16 symmetries broken (the board's 8, each also with the colours swapped,
+/// since the rows now treat the colours alike). `None` for the knight and the king.
+pub fn peaceable_at_least(n: usize, piece: Piece, k: usize) -> Option<(Model, Vec<Var>, Vec<Var>)> {
+    let lines = lines(n, piece);
+    if lines.is_empty() {
+        return None;
+    }
+    let mut model = Model::new();
+    let white: Vec<Var> = (0..n * n)
+        .map(|k| model.var(format!("w_{}_{}", k / n, k % n)))
+        .collect();
+    let black: Vec<Var> = (0..n * n)
+        .map(|k| model.var(format!("b_{}_{}", k / n, k % n)))
+        .collect();
+    Some(colouring_model(n, &lines, model, white, black, Some(k)))
+}
+
+/// [`PeaceModel::Colouring`]'s rows, over the white and black variables already made: with
+/// `at_least` none, maximise white with black at least white; with `Some(k)`, both at least k.
+fn colouring_model(
+    n: usize,
+    lines: &[(String, Vec<usize>)],
+    mut model: Model,
+    white: Vec<Var>,
+    black: Vec<Var>,
+    at_least: Option<usize>,
+) -> (Model, Vec<Var>, Vec<Var>) {
+    let owners: Vec<Var> = lines
+        .iter()
+        .map(|(name, _)| model.var(format!("white_owns_{name}")))
+        .collect();
+    let mut through: Vec<Vec<Lit>> = vec![Vec::new(); n * n];
+    for ((_, squares), owner) in lines.iter().zip(&owners) {
+        for &k in squares {
+            through[k].push(owner.pos());
+        }
+    }
+    for k in 0..n * n {
+        crate::guard::tick();
+        if through[k].is_empty() {
+            // A square on no line (the 1×1 board) attacks nothing: one piece at most.
+            model.at_most_one("one piece per square", &[white[k].pos(), black[k].pos()]);
+            continue;
+        }
+        for &l in &through[k] {
+            model.implies("a white piece's lines are white", white[k].pos(), l);
+            model.implies("a black piece's lines are black", black[k].pos(), !l);
+        }
+        let mut all_white: Vec<Lit> = through[k].iter().map(|&l| !l).collect();
+        all_white.push(white[k].pos());
+        model.at_least_one("a square whose lines are all white holds white", &all_white);
+        let mut all_black: Vec<Lit> = through[k].clone();
+        all_black.push(black[k].pos());
+        model.at_least_one("a square whose lines are all black holds black", &all_black);
+    }
+    let whites: Vec<Lit> = white.iter().map(|v| v.pos()).collect();
+    let blacks: Vec<Lit> = black.iter().map(|v| v.pos()).collect();
+    match at_least {
+        Some(k) => {
+            model.cardinality("at least k white", &whites, Sense::Ge, k as i64);
+            model.cardinality("at least k black", &blacks, Sense::Ge, k as i64);
+        }
+        None => {
+            let mut terms: Vec<(i64, Lit)> = blacks.iter().map(|&l| (1, l)).collect();
+            terms.extend(whites.iter().map(|&l| (-1, l)));
+            model.add("black at least as many as white", terms, Sense::Ge, 0);
+        }
+    }
+    // The board's symmetries permute the lines: of each orbit of colourings, the least.
+    let index: std::collections::HashMap<Vec<usize>, usize> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, (_, squares))| {
+            let mut sorted = squares.clone();
+            sorted.sort_unstable();
+            (sorted, i)
+        })
+        .collect();
+    let grid = crate::geometry::Grid::new(n, n);
+    let x: Vec<Lit> = owners.iter().map(|v| v.pos()).collect();
+    for (g, s) in grid.symmetries().into_iter().enumerate().skip(1) {
+        let image: Vec<Lit> = lines
+            .iter()
+            .map(|(_, squares)| {
+                let mut moved: Vec<usize> = squares
+                    .iter()
+                    .map(|&k| {
+                        let (r, c) = grid.map(s, (k / n, k % n));
+                        r * n + c
+                    })
+                    .collect();
+                moved.sort_unstable();
+                owners[index[&moved]].pos()
+            })
+            .collect();
+        crate::model::symmetry::lex_leader(
+            &mut model,
+            "board symmetry breaking (lex-leader)",
+            &format!("sym{g}"),
+            &x,
+            &image,
+        );
+        if at_least.is_some() {
+            let swapped: Vec<Lit> = image.iter().map(|&l| !l).collect();
+            crate::model::symmetry::lex_leader(
+                &mut model,
+                "board symmetry breaking (lex-leader)",
+                &format!("swap{g}"),
+                &x,
+                &swapped,
+            );
+        }
+    }
+    if at_least.is_some() {
+        // The colour swap alone.
+        let swapped: Vec<Lit> = x.iter().map(|&l| !l).collect();
+        crate::model::symmetry::lex_leader(
+            &mut model,
+            "board symmetry breaking (lex-leader)",
+            "swap0",
+            &x,
+            &swapped,
+        );
+    } else {
+        model.maximise(whites.iter().map(|&l| (1, l)).collect());
+    }
+    (model, white, black)
+}
+
 /// Peaceable armies as a runnable formulation: maximise m, the size of each army.
 pub fn peaceable<'a>(n: usize, piece: Piece, how: PeaceModel) -> Formulated<'a, PeaceableSolution> {
     let (model, white, black) = peaceable_model_by(n, piece, how);
     let method = match (how, lines(n, piece).is_empty()) {
         (PeaceModel::Lines, false) => "SAT (CaDiCaL), peaceable-armies line model",
+        (PeaceModel::Colouring, false) => {
+            "SAT (CaDiCaL), peaceable-armies line-colouring model, board symmetry broken"
+        }
         _ => "SAT (CaDiCaL), peaceable-armies pairwise model",
     };
-    let decisions: Vec<Var> = white.iter().chain(&black).copied().collect();
-    let meanings = (0..2 * n * n)
-        .map(|k| {
-            Meaning::at(
-                Place::Cell((k % (n * n)) / n, k % n),
-                if k < n * n { "W" } else { "B" },
-            )
-        })
-        .collect();
-    let mut f = Formulated::new(
-        model,
-        decisions,
-        meanings,
-        move |x| {
-            let at = |k: usize| {
-                if x[white[k].index()] {
-                    'W'
-                } else if x[black[k].index()] {
-                    'B'
-                } else {
-                    '.'
-                }
-            };
-            PeaceableSolution {
-                rows: (0..n)
-                    .map(|r| (0..n).map(|c| at(r * n + c)).collect())
-                    .collect(),
-            }
-        },
-        method.into(),
-    );
+    let mut f = formulated(n, model, white, black, method);
     f.goal = Some(Goal {
         name: "pieces a side",
         maximise: true,
@@ -201,6 +316,90 @@ pub fn peaceable<'a>(n: usize, piece: Piece, how: PeaceModel) -> Formulated<'a, 
         step: 1,
     });
     f
+}
+
+/// "Do k white and k black pieces coexist?" as a runnable formulation: the colouring model
+/// with both armies at least `k`, its 16 symmetries broken ([`peaceable_at_least`]); a solution
+/// shows the larger of the two armies it allows, trimmed to equal sizes. `None` for the knight
+/// and the king (no lines).
+pub fn peaceable_k<'a>(
+    n: usize,
+    piece: Piece,
+    k: usize,
+) -> Option<Formulated<'a, PeaceableSolution>> {
+    let (model, white, black) = peaceable_at_least(n, piece, k)?;
+    Some(formulated(
+        n,
+        model,
+        white,
+        black,
+        "SAT (CaDiCaL), peaceable-armies line-colouring model, 16 symmetries broken, ascending",
+    ))
+}
+
+/// A model over white and black squares as a formulation: its solutions read as boards, as
+/// many pieces of each colour as the smaller army has (the first in reading order), since the
+/// colouring model holds every square its colours allow.
+fn formulated<'a>(
+    n: usize,
+    model: Model,
+    white: Vec<Var>,
+    black: Vec<Var>,
+    method: &str,
+) -> Formulated<'a, PeaceableSolution> {
+    let decisions: Vec<Var> = white.iter().chain(&black).copied().collect();
+    let meanings = (0..2 * n * n)
+        .map(|k| {
+            Meaning::at(
+                Place::Cell((k % (n * n)) / n, k % n),
+                if k < n * n { "W" } else { "B" },
+            )
+        })
+        .collect();
+    Formulated::new(
+        model,
+        decisions,
+        meanings,
+        move |x| {
+            let on = |army: &[Var]| army.iter().filter(|v| x[v.index()]).count();
+            let m = on(&white).min(on(&black));
+            let (mut whites, mut blacks) = (0, 0);
+            let shown: Vec<char> = (0..n * n)
+                .map(|k| {
+                    if x[white[k].index()] && whites < m {
+                        whites += 1;
+                        'W'
+                    } else if x[black[k].index()] && blacks < m {
+                        blacks += 1;
+                        'B'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            PeaceableSolution {
+                rows: shown.chunks(n.max(1)).map(|r| r.iter().collect()).collect(),
+            }
+        },
+        method.into(),
+    )
+}
+
+impl PeaceableSolution {
+    /// The pieces of each colour (the white ones counted).
+    pub fn size(&self) -> usize {
+        self.rows
+            .iter()
+            .map(|r| r.chars().filter(|&c| c == 'W').count())
+            .sum()
+    }
+
+    /// The empty n×n board.
+    pub fn empty(n: usize) -> PeaceableSolution {
+        PeaceableSolution {
+            rows: vec![".".repeat(n); n],
+        }
+    }
 }
 
 /// Two armies: `W` white, `B` black, `.` empty, one string a row.
