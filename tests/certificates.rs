@@ -395,3 +395,17 @@ fn the_cnf_has_exactly_the_programs_solutions_on_small_instances() {
         eprintln!("{title}: {} solutions, the same in both", program.len());
     }
 }
+
+/// Peaceable queens (A250000, n = 2..8) with `--proof`: the refutation of m + 1 is written and
+/// accepted by the DRAT checker (the CNF holds the colouring model with its lex-leader rows:
+/// docs/certificates.md says what that proves).
+#[test]
+fn peaceable_queens_to_8_are_certified() {
+    let a250000 = [0, 1, 2, 4, 5, 7, 9];
+    for (n, m) in (2..=8).zip(a250000) {
+        let name = format!("peaceable{n}");
+        let (manifest, _) = certified(&name, &["chess", "peaceable", &n.to_string()], "optimal");
+        assert_eq!(manifest["report"]["objective"], m, "n = {n}");
+        assert_eq!(manifest["refutations"].as_array().map(Vec::len), Some(1));
+    }
+}

@@ -96,12 +96,15 @@ fn common_args(cmd: Command) -> Command {
             .default_value("sat")
             .help("sat: CaDiCaL, with the puzzle's restricted searches and exact methods first; highs: the MIP solver HiGHS on the full model alone, with its bounds, nodes and iterations in the statistics (a build with --features highs)"),
     )
-    .arg(
-        Arg::new("proof")
-            .long("proof")
-            .value_name("DIR")
-            .help("Certify every refutation: write each as a CNF with its DRAT proof into DIR, with certificate.json (the full SAT model only; see docs/certificates.md)"),
-    )
+    .arg(proof_arg())
+}
+
+/// `--proof DIR`, for the generic verbs and the own verbs that offer it.
+fn proof_arg() -> Arg {
+    Arg::new("proof")
+        .long("proof")
+        .value_name("DIR")
+        .help("Certify every refutation: write each as a CNF with its DRAT proof into DIR, with certificate.json (the full SAT model only; see docs/certificates.md)")
 }
 
 /// The flags only `explain` has: how it looks for its steps' reasons.

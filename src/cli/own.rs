@@ -54,6 +54,9 @@ fn command(e: &dyn Entry, v: &OwnVerb) -> Command {
             "Stop after SECS seconds with status \"unknown\" (exit status 1)",
         ));
     }
+    if o.proof {
+        cmd = cmd.arg(super::proof_arg());
+    }
     if o.file {
         cmd = cmd.arg(
             Arg::new("out")
@@ -128,13 +131,40 @@ pub fn run(entry: &dyn Entry, pm: &ArgMatches) -> Result<i32, Error> {
             outln!("{l}");
         }
     };
-    let mut report = (v.run)(Call {
-        args,
-        options: OptionsIn::Matches(vm),
-        files: Files::Disk,
-        limits: &limits,
-        line: &mut line,
-    })?;
+    let mut call = |limits: &quandary::runner::Limits| {
+        (v.run)(Call {
+            args: args.clone(),
+            options: OptionsIn::Matches(vm),
+            files: Files::Disk,
+            limits,
+            line: &mut line,
+        })
+    };
+    let proof = v
+        .outputs
+        .proof
+        .then(|| vm.try_get_one::<String>("proof").ok().flatten())
+        .flatten();
+    let mut report = match proof {
+        None => call(&limits)?,
+        Some(dir) => {
+            // The instance, as the verb's arguments ("n=8 type=Q").
+            let words: Vec<String> = given(v, vm)
+                .iter()
+                .map(|(k, value)| match value {
+                    serde_json::Value::String(s) => format!("{k}={s}"),
+                    other => format!("{k}={other}"),
+                })
+                .collect();
+            super::certify::run(dir, entry, name, &words, |recorder| {
+                let shared = quandary::solve::proof::shared(recorder);
+                let limits = limits.clone().recording(shared.clone());
+                let report = call(&limits);
+                drop(limits);
+                (report, quandary::solve::proof::take(shared))
+            })?
+        }
+    };
     if let Some(path) = out {
         output.out = Some(out_file(&mut report, &path)?);
     }

@@ -55,28 +55,23 @@ pub fn lex_leader(
 mod tests {
     use super::*;
 
-    /// Every assignment of `n` variables, checked against the rows with some value of the
-    /// auxiliary variables (tried exhaustively): the survivors of `images`.
+    /// The assignments of `n` variables that the rows allow (some value of the auxiliary
+    /// variables satisfying every row), listed by the SAT backend projected on the `n`.
     fn survivors(n: usize, images: &[Vec<Lit>]) -> Vec<Vec<bool>> {
         let mut model = Model::new();
-        let x: Vec<Lit> = (0..n).map(|i| model.var(format!("x{i}")).pos()).collect();
+        let vars: Vec<crate::model::Var> = (0..n).map(|i| model.var(format!("x{i}"))).collect();
+        let x: Vec<Lit> = vars.iter().map(|v| v.pos()).collect();
         for (g, image) in images.iter().enumerate() {
-            let y: Vec<Lit> = image.clone();
-            lex_leader(&mut model, "lex", &format!("g{g}"), &x, &y);
+            lex_leader(&mut model, "lex", &format!("g{g}"), &x, image);
         }
-        let aux = model.num_vars() - n;
+        let mut search =
+            crate::solve::search::Search::new(crate::solve::default_backend(&model), None);
         let mut out = Vec::new();
-        for bits in 0u32..1 << n {
-            let mut a: Vec<bool> = (0..n).map(|i| bits >> i & 1 == 1).collect();
-            let holds = (0u32..1 << aux).any(|extra| {
-                a.truncate(n);
-                a.extend((0..aux).map(|j| extra >> j & 1 == 1));
-                model.constraints.iter().all(|c| c.holds(&a))
-            });
-            if holds {
-                out.push(a[..n].to_vec());
-            }
-        }
+        search.enumerate(&vars, &[], None, |a| {
+            out.push(a[..n].to_vec());
+            true
+        });
+        out.sort();
         out
     }
 
@@ -91,6 +86,8 @@ mod tests {
         (0u32..1 << n)
             .map(|bits| (0..n).map(|i| bits >> i & 1 == 1).collect::<Vec<bool>>())
             .filter(|a| group.iter().all(|g| key(a) <= key(&g(a))))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
             .collect()
     }
 

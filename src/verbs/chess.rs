@@ -31,6 +31,7 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
         picture: true,
         time_limit: true,
         file: false,
+        proof: true,
     },
     run: |call: Call<'_>| {
         let piece: Piece = serde_json::from_value(serde_json::Value::from(

@@ -37,6 +37,7 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
         picture: false,
         time_limit: true,
         file: false,
+        proof: false,
     },
     run: |call| {
         let o = options::<GunportProblem>(call.options)?;

@@ -47,6 +47,8 @@ pub struct Outputs {
     pub time_limit: bool,
     /// A file in the puzzle's own format (`-o FILE`).
     pub file: bool,
+    /// Certificates of its refutations (`--proof DIR`), as the generic verbs write them.
+    pub proof: bool,
 }
 
 /// A parameter of an own verb.
@@ -126,6 +128,7 @@ pub struct Call<'a> {
 
 /// An own verb's arguments, checked against its parameters: every parameter has its value
 /// (given, or its default) or is absent.
+#[derive(Clone)]
 pub struct Args(BTreeMap<&'static str, Value>);
 
 impl Args {

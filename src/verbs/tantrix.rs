@@ -32,6 +32,7 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
         picture: false,
         time_limit: false,
         file: false,
+        proof: false,
     },
     run: |call: Call<'_>| {
         let challenge = match call.args.whole("challenge") {

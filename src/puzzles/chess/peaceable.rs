@@ -246,7 +246,26 @@ fn colouring_model(
         })
         .collect();
     let grid = crate::geometry::Grid::new(n, n);
-    let x: Vec<Lit> = owners.iter().map(|v| v.pos()).collect();
+    // The order the colourings are compared in: rows and columns from the board's edges
+    // inwards (a row before its column), then the diagonals, longest first. It matters to the
+    // search: on 9×9 (m >= 13?) 7.3–7.8 s against 8.4–9.6 s in the lines' own order (rows,
+    // columns, diagonals) and 76 s with the diagonals first.
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by_key(|&i| {
+        let (name, squares) = &lines[i];
+        let at: i64 = name
+            .rsplit('_')
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(0);
+        if name.starts_with("row") || name.starts_with("col") {
+            let inward = (2 * at - n as i64 + 1).abs();
+            (0, -inward, i64::from(name.starts_with("col")))
+        } else {
+            (1, -(squares.len() as i64), at)
+        }
+    });
+    let x: Vec<Lit> = order.iter().map(|&i| owners[i].pos()).collect();
     for (g, s) in grid.symmetries().into_iter().enumerate().skip(1) {
         let image: Vec<Lit> = lines
             .iter()
@@ -262,6 +281,7 @@ fn colouring_model(
                 owners[index[&moved]].pos()
             })
             .collect();
+        let image: Vec<Lit> = order.iter().map(|&i| image[i]).collect();
         crate::model::symmetry::lex_leader(
             &mut model,
             "board symmetry breaking (lex-leader)",

@@ -18,6 +18,7 @@ const JSON_PICTURE_LIMIT: Outputs = Outputs {
     picture: true,
     time_limit: true,
     file: false,
+    proof: false,
 };
 
 const PUZZLE: Param = Param::new(
@@ -58,6 +59,7 @@ pub(super) static VERBS: &[OwnVerb] = &[
         options: true,
         outputs: Outputs {
             file: true,
+            proof: false,
             ..JSON_PICTURE_LIMIT
         },
         run: |call| {
@@ -92,6 +94,7 @@ pub(super) static VERBS: &[OwnVerb] = &[
         options: false,
         outputs: Outputs {
             file: true,
+            proof: false,
             ..JSON_PICTURE_LIMIT
         },
         run: |call| {
@@ -161,6 +164,7 @@ pub(super) static VERBS: &[OwnVerb] = &[
             picture: false,
             time_limit: false,
             file: true,
+            proof: false,
         },
         run: |call| {
             convert(
