@@ -358,3 +358,63 @@ fn peaceable_by_ascending_questions_proves_a250000_to_8() {
         assert_eq!(said, (Some(m + 1), Some("no")), "n = {n}");
     }
 }
+
+/// `peaceable N --count` counts the optimal placements, all and up to the 16 symmetries:
+/// A260680 (1, 1, 1, 10, 3, 35, 19, 71 for n = 1..8), and for n ≤ 4 the full count equals a
+/// brute force over every placement of m white and m black queens, walked move by move.
+#[test]
+fn peaceable_optima_are_counted_as_a260680() {
+    let a260680 = [1, 1, 1, 10, 3, 35, 19, 71];
+    for (n, classes) in (1..=8).zip(a260680) {
+        let (code, out, err, _) =
+            common::quandary(&["chess", "peaceable", &n.to_string(), "--count", "--json"]);
+        assert_eq!(code, 0, "{out} {err}");
+        let v = common::one_json(&out);
+        assert_eq!(v["classes"], classes, "n = {n}: {v}");
+        let all = v["count"].as_u64().expect("a count");
+        if n <= 4 {
+            let m = v["objective"].as_u64().unwrap() as usize;
+            assert_eq!(all, brute_force_placements(n, m), "n = {n}");
+        }
+        // Each class has at most 16 placements.
+        assert!(
+            all <= 16 * classes as u64 && all >= classes as u64,
+            "n = {n}: {all}"
+        );
+    }
+}
+
+/// Placements of m white and m black queens on n×n with no queen attacking one of the other
+/// colour, by trying every pair of square sets (the verifier's walk judges each).
+fn brute_force_placements(n: usize, m: usize) -> u64 {
+    let cells = n * n;
+    let subsets = |k: usize| -> Vec<u64> {
+        (0u64..1 << cells)
+            .filter(|s| s.count_ones() as usize == k)
+            .collect()
+    };
+    let mut count = 0;
+    for w in subsets(m) {
+        for b in subsets(m) {
+            if w & b != 0 {
+                continue;
+            }
+            let rows: Vec<String> = (0..n)
+                .map(|r| {
+                    (0..n)
+                        .map(|c| match (w >> (r * n + c) & 1, b >> (r * n + c) & 1) {
+                            (1, _) => 'W',
+                            (_, 1) => 'B',
+                            _ => '.',
+                        })
+                        .collect()
+                })
+                .collect();
+            let s = chess::PeaceableSolution { rows };
+            if chess::verify_peaceable(Piece::Queen, &s).is_ok() {
+                count += 1;
+            }
+        }
+    }
+    count
+}

@@ -24,6 +24,11 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
             "How no piece attacks one of the other colour: `colouring` (every row, column and diagonal coloured white or black, each square holding what all its lines allow, the board's symmetries broken; the sliders' fastest), `lines` (each line owned by one colour, pieces chosen), or `pairwise` (a row per attacking pair; the knight's and king's always)",
         )
         .default("colouring"),
+        Param::new(
+            "count",
+            Kind::Switch,
+            "Then count the optimal placements, all of them and up to the 16 symmetries (the square's 8, each with the colours swapped or not): OEIS A260680 for queens",
+        ),
     ],
     options: false,
     outputs: Outputs {
@@ -42,12 +47,20 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
             call.args.text("model").unwrap_or_else(|| "colouring".into()),
         ))
         .map_err(|e| Error::input(format!("--model: {e}")))?;
-        peaceable(&call.args.needed("n")?, piece, how, call.limits)
+        let count = call.args.switch("count");
+        peaceable(&call.args.needed("n")?, piece, how, count, call.limits)
     },
 }];
 
-/// Peaceable armies, through the runner's optimum.
-fn peaceable(word: &str, piece: Piece, how: chess::PeaceModel, limits: &Limits) -> Result<Report> {
+/// Peaceable armies: the largest m, by ascending questions on the colouring model or the
+/// runner's optimum on another model; with `count`, then every optimal placement counted.
+fn peaceable(
+    word: &str,
+    piece: Piece,
+    how: chess::PeaceModel,
+    count: bool,
+    limits: &Limits,
+) -> Result<Report> {
     let n: usize = word
         .trim()
         .parse()
@@ -96,6 +109,30 @@ fn peaceable(word: &str, piece: Piece, how: chess::PeaceModel, limits: &Limits) 
         r.text = format!("{instance}: {status}, {m}\n\n{}\n", s.rows.join("\n"));
     } else {
         r.text = format!("{instance}: {status}\n");
+    }
+    if count && o.status == Status::Optimal {
+        let m = o.objective.unwrap_or(0) as usize;
+        let counted = count_optima(n, piece, m, limits)?;
+        let said = match (counted.count, counted.classes) {
+            (Some(all), Some(classes)) => {
+                format!("{classes} optimal placements up to the 16 symmetries, {all} in all")
+            }
+            _ => format!(
+                "optimal placements: at least {} met, the count {}",
+                counted.count_at_least.unwrap_or(0),
+                unknown_word(counted.stats.stopped_by.as_deref())
+            ),
+        };
+        let mut lines = r.text.splitn(2, '\n');
+        let head = lines.next().unwrap_or_default().to_string();
+        let rest = lines.next().unwrap_or_default().to_string();
+        r.text = format!("{head}; {said}\n{rest}");
+        o.facts.count = counted.count;
+        o.facts.count_at_least = counted.count_at_least;
+        o.facts.classes = counted.classes;
+        if counted.status == Status::Unknown {
+            o.facts.stats.stopped_by = counted.stats.stopped_by.clone();
+        }
     }
     r.facts = o.facts;
     r.stats.seconds = limits.seconds();
@@ -160,4 +197,25 @@ fn ascend(n: usize, piece: Piece, limits: &Limits) -> Result<Outcome<chess::Peac
     o.stats.solver_calls = Some(calls);
     o.details = Some(serde_json::json!({ "asked": asked }));
     Ok(o)
+}
+
+/// Every placement of m white and m black pieces, counted (and its classes under the 16
+/// symmetries), by enumeration on the line model with both armies held to m.
+fn count_optima(n: usize, piece: Piece, m: usize, limits: &Limits) -> Result<crate::runner::Facts> {
+    limits.phase("counting the optimal placements");
+    let counted = bounded(limits, "counting the optimal placements", || {
+        drive(
+            chess::peaceable_exactly(n, piece, m),
+            Query::Count,
+            limits,
+            false,
+        )
+    });
+    let mut o = match counted {
+        Ok(o) => o,
+        Err(Error::Stopped(_)) => Outcome::new(Query::Count, Status::Unknown),
+        Err(e) => return Err(e),
+    };
+    note_what_stopped(&mut o, limits);
+    Ok(o.facts)
 }

@@ -357,6 +357,69 @@ pub fn peaceable_k<'a>(
     ))
 }
 
+/// Every placement of exactly `m` white and `m` black pieces with no piece attacking one of the
+/// other colour, for counting the optima: the line model for the sliders (the pairwise one for
+/// the knight and the king) with both armies held to `m` and no symmetry broken, its
+/// solutions told apart by their squares; counts name each placement's class under the 16
+/// symmetries (the square's 8, each with or without the colours swapped).
+pub fn peaceable_exactly<'a>(
+    n: usize,
+    piece: Piece,
+    m: usize,
+) -> Formulated<'a, PeaceableSolution> {
+    let how = match lines(n, piece).is_empty() {
+        true => PeaceModel::Pairwise,
+        false => PeaceModel::Lines,
+    };
+    let (mut model, white, black) = peaceable_model_by(n, piece, how);
+    // Rows written for the largest m only: the colour swap's breaking and the objective.
+    model
+        .constraints
+        .retain(|c| c.family != "colour symmetry breaking");
+    model.objective = None;
+    let whites: Vec<Lit> = white.iter().map(|v| v.pos()).collect();
+    let blacks: Vec<Lit> = black.iter().map(|v| v.pos()).collect();
+    model.cardinality("m white pieces", &whites, Sense::Eq, m as i64);
+    model.cardinality("m black pieces", &blacks, Sense::Eq, m as i64);
+    let method = format!(
+        "SAT (CaDiCaL), peaceable-armies {} model, armies of exactly {m}, every placement",
+        if how == PeaceModel::Lines {
+            "line"
+        } else {
+            "pairwise"
+        }
+    );
+    let mut f = formulated(n, model, white, black, &method);
+    f.block_by_true_decisions = true;
+    f.classes = Some(Box::new(move |s: &PeaceableSolution| class_of(n, s)));
+    f
+}
+
+/// The least image of a placement under the 16 symmetries, as one number a square (0 empty,
+/// 1 white, 2 black, read row by row).
+fn class_of(n: usize, s: &PeaceableSolution) -> Vec<usize> {
+    let cells: Vec<char> = s.rows.iter().flat_map(|r| r.chars()).collect();
+    let grid = crate::geometry::Grid::new(n, n);
+    let mut least: Option<Vec<usize>> = None;
+    for g in grid.symmetries() {
+        for swap in [false, true] {
+            let mut image = vec![0; n * n];
+            for (k, &c) in cells.iter().enumerate() {
+                let (r, col) = grid.map(g, (k / n, k % n));
+                image[r * n + col] = match (c, swap) {
+                    ('W', false) | ('B', true) => 1,
+                    ('B', false) | ('W', true) => 2,
+                    _ => 0,
+                };
+            }
+            if least.as_ref().is_none_or(|l| image < *l) {
+                least = Some(image);
+            }
+        }
+    }
+    least.unwrap_or_default()
+}
+
 /// A model over white and black squares as a formulation: its solutions read as boards, as
 /// many pieces of each colour as the smaller army has (the first in reading order), since the
 /// colouring model holds every square its colours allow.
