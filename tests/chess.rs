@@ -418,3 +418,51 @@ fn brute_force_placements(n: usize, m: usize) -> u64 {
     }
     count
 }
+
+/// data/chess/peaceable.csv: every row's board passes the verifier with the row's m, and the
+/// values are A250000's (and A260680's where counted).
+#[test]
+fn the_peaceable_data_file_holds_its_boards_and_the_published_values() {
+    let a250000 = [0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21, 24, 28, 32];
+    let a260680 = [1, 1, 1, 10, 3, 35, 19, 71, 18, 380];
+    let text = std::fs::read_to_string("data/chess/peaceable.csv").expect("the data file");
+    let mut lines = text.lines();
+    // Fields split at commas outside double quotes (the method names have commas).
+    let fields = |line: &str| -> Vec<String> {
+        let (mut out, mut field, mut quoted) = (Vec::new(), String::new(), false);
+        for c in line.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => out.push(std::mem::take(&mut field)),
+                c => field.push(c),
+            }
+        }
+        out.push(field);
+        out
+    };
+    let header = fields(lines.next().expect("a header"));
+    let col = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let mut rows = 0;
+    for line in lines {
+        let f = fields(line);
+        let f: Vec<&str> = f.iter().map(String::as_str).collect();
+        let n: usize = f[col("n")].parse().unwrap();
+        let m: usize = f[col("m")].parse().unwrap();
+        assert_eq!((f[col("piece")], f[col("armies")]), ("Q", "2"), "{line}");
+        assert_eq!(m, a250000[n - 1], "n = {n}");
+        if let Ok(classes) = f[col("optima_up_to_symmetry")].parse::<u64>() {
+            assert_eq!(classes, a260680[n - 1], "n = {n}");
+        }
+        let board = std::fs::read_to_string(format!("data/chess/{}", f[col("board")])).unwrap();
+        let rows_of: Vec<String> = board
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect();
+        assert_eq!(rows_of.len(), n, "n = {n}");
+        let s = chess::PeaceableSolution { rows: rows_of };
+        assert_eq!(chess::verify_peaceable(Piece::Queen, &s), Ok(m), "n = {n}");
+        rows += 1;
+    }
+    assert!(rows >= 9, "{rows} rows");
+}
