@@ -466,3 +466,20 @@ fn the_peaceable_data_file_holds_its_boards_and_the_published_values() {
     }
     assert!(rows >= 9, "{rows} rows");
 }
+
+/// Peaceable knights (the pairwise model; knights have no lines): 18 a side on 7×7, proved,
+/// as A355509's closed form ⌊(n − 1)²/2⌋ for n > 6 says (OEIS states it without proof).
+#[test]
+fn peaceable_knights_on_7_by_7_are_18_a_side() {
+    let (code, out, err, _) =
+        common::quandary(&["chess", "peaceable", "7", "--type", "N", "--json"]);
+    assert_eq!(code, 0, "{out} {err}");
+    let v = common::one_json(&out);
+    assert_eq!(
+        (v["status"].as_str(), v["objective"].as_i64()),
+        (Some("optimal"), Some(18))
+    );
+    let rows: Vec<String> = serde_json::from_value(v["solution"]["rows"].clone()).unwrap();
+    let s = chess::PeaceableSolution { rows };
+    assert_eq!(chess::verify_peaceable(Piece::Knight, &s), Ok(18));
+}
