@@ -483,3 +483,39 @@ fn peaceable_knights_on_7_by_7_are_18_a_side() {
     let s = chess::PeaceableSolution { rows };
     assert_eq!(chess::verify_peaceable(Piece::Knight, &s), Ok(18));
 }
+
+/// The cubes a hard question "m >= k?" is split into (white rows a, white columns b, every
+/// pair from 0 to n) answer it as the whole does: on 6×6 some cube has armies of 5 and every
+/// cube refutes 6, as the whole model does; every board a cube gives passes the verifier.
+#[test]
+fn the_cubes_of_a_peaceable_question_answer_it_as_the_whole_does() {
+    let n = 6;
+    let solve = |f: quandary::puzzles::Formulated<'_, chess::PeaceableSolution>| {
+        let mut s = Search::new(quandary::solve::default_backend(&f.model), None);
+        let (status, a) = s.first();
+        (status, a.map(|a| (f.decode)(&a)))
+    };
+    for (k, whole) in [(5, Status::Solved), (6, Status::Infeasible)] {
+        assert_eq!(
+            solve(chess::peaceable_k(n, Piece::Queen, k).unwrap()).0,
+            whole
+        );
+        let mut yes = 0;
+        for a in 0..=n {
+            for b in 0..=n {
+                let f = chess::peaceable_k_cube(n, Piece::Queen, k, (a, b)).unwrap();
+                if let (Status::Solved, Some(s)) = solve(f) {
+                    assert!(s.size() >= k);
+                    assert_eq!(chess::verify_peaceable(Piece::Queen, &s), Ok(s.size()));
+                    yes += 1;
+                }
+            }
+        }
+        assert_eq!(
+            yes > 0,
+            whole == Status::Solved,
+            "k = {k}: {yes} cubes answer yes"
+        );
+    }
+    assert!(chess::peaceable_k_cube(n, Piece::Bishop, 3, (0, 0)).is_none());
+}

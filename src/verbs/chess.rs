@@ -155,9 +155,7 @@ fn ascend(n: usize, piece: Piece, limits: &Limits) -> Result<Outcome<chess::Peac
         method = f.method.clone();
         limits.phase(&format!("m >= {k}?"));
         let started = std::time::Instant::now();
-        let built = bounded(limits, "the peaceable-armies model", || {
-            drive(f, Query::First, limits, false)
-        });
+        let built = ask(f, n, piece, k, limits);
         let o = match built {
             Ok(o) => o,
             // Stopped while building: what was found stands, unproved.
@@ -165,6 +163,7 @@ fn ascend(n: usize, piece: Piece, limits: &Limits) -> Result<Outcome<chess::Peac
             Err(e) => return Err(e),
         };
         calls += o.stats.solver_calls.unwrap_or(1);
+        method.clone_from(&o.stats.method);
         let seconds = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
         let mut said = |answer: &str| {
             asked.push(serde_json::json!({"at_least": k, "answer": answer, "seconds": seconds}))
@@ -218,4 +217,103 @@ fn count_optima(n: usize, piece: Piece, m: usize, limits: &Limits) -> Result<cra
     };
     note_what_stopped(&mut o, limits);
     Ok(o.facts)
+}
+
+/// One question "m >= k?". From 10×10 up, for queens and rooks, and when no certificate is being
+/// written, its space is split into cubes by the number of white rows and white columns (every
+/// pair from 0 to n: a partition), solved on two threads, the cubes with the most room for both
+/// armies first, once the whole question has had 3 s; the first yes ends the question when its
+/// sibling's cube is done. A recorded run asks the question whole, so that one refutation is
+/// its proof.
+fn ask(
+    whole: crate::puzzles::Formulated<'static, chess::PeaceableSolution>,
+    n: usize,
+    piece: Piece,
+    k: usize,
+    limits: &Limits,
+) -> Result<Outcome<chess::PeaceableSolution>> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let split = n >= 10
+        && limits.recorder.is_none()
+        && chess::peaceable_k_cube(n, piece, k, (0, 0)).is_some();
+    let method = format!(
+        "{}, in cubes of white rows and columns on two threads",
+        whole.method
+    );
+    if !split {
+        return bounded(limits, "the peaceable-armies model", || {
+            drive(whole, Query::First, limits, false)
+        });
+    }
+    // Most questions (every yes, the easy noes) are answered whole within a few seconds;
+    // only a question that outlasts them is split.
+    let budget = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let first = limits.until(Some(limits.deadline.map_or(budget, |d| d.min(budget))));
+    let tried = bounded(&first, "the peaceable-armies model", || {
+        drive(whole, Query::First, &first, false)
+    });
+    match tried {
+        Ok(o) if o.status != Status::Unknown => return Ok(o),
+        Err(e) if !matches!(e, Error::Stopped(_)) => return Err(e),
+        _ if limits.expired() => return Ok(Outcome::new(Query::First, Status::Unknown)),
+        _ => {}
+    }
+    let mut cubes: Vec<(usize, usize)> =
+        (0..=n).flat_map(|a| (0..=n).map(move |b| (a, b))).collect();
+    cubes.sort_by_key(|&(a, b)| std::cmp::Reverse((a * b).min((n - a) * (n - b))));
+    let next = AtomicUsize::new(0);
+    let done = AtomicBool::new(false);
+    let answer: std::sync::Mutex<(Option<chess::PeaceableSolution>, bool, u64, Option<Error>)> =
+        std::sync::Mutex::new((None, false, 0, None));
+    let work = || loop {
+        if done.load(Ordering::SeqCst) {
+            return;
+        }
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        let Some(&cube) = cubes.get(i) else { return };
+        let Some(f) = chess::peaceable_k_cube(n, piece, k, cube) else {
+            return;
+        };
+        let o = bounded(limits, "the peaceable-armies model", || {
+            drive(f, Query::First, limits, false)
+        });
+        let mut a = answer.lock().unwrap_or_else(|e| e.into_inner());
+        match o {
+            Ok(o) => {
+                a.2 += o.stats.solver_calls.unwrap_or(1);
+                match (o.status, o.solutions.into_iter().next()) {
+                    (Status::Infeasible, _) => {}
+                    (Status::Solved, Some(s)) => {
+                        a.0 = Some(s);
+                        done.store(true, Ordering::SeqCst);
+                    }
+                    _ => {
+                        a.1 = true;
+                        done.store(true, Ordering::SeqCst);
+                    }
+                }
+            }
+            Err(e) => {
+                a.3 = Some(e);
+                done.store(true, Ordering::SeqCst);
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        let other = scope.spawn(work);
+        work();
+        let _ = other.join();
+    });
+    let (found, stopped, calls, error) = answer.into_inner().unwrap_or_else(|e| e.into_inner());
+    let status = match (&found, stopped, error) {
+        (Some(_), _, _) => Status::Solved,
+        (None, _, Some(e)) => return Err(e),
+        (None, true, None) => Status::Unknown,
+        (None, false, None) => Status::Infeasible,
+    };
+    let mut o = Outcome::new(Query::First, status);
+    o.solutions.extend(found);
+    o.stats.solver_calls = Some(calls);
+    o.stats.method = method;
+    Ok(o)
 }

@@ -10,8 +10,9 @@ mod verify;
 
 pub use model::{Aim, ChessModel, Formulation};
 pub use peaceable::{
-    peaceable, peaceable_at_least, peaceable_exactly, peaceable_k, peaceable_model,
-    peaceable_model_by, peaceable_svg, verify_peaceable, PeaceModel, PeaceableSolution,
+    peaceable, peaceable_at_least, peaceable_exactly, peaceable_k, peaceable_k_cube,
+    peaceable_model, peaceable_model_by, peaceable_svg, verify_peaceable, PeaceModel,
+    PeaceableSolution,
 };
 pub use puzzle::{load_board, ChessAvoidance, Instance, Options, Solution, SEED_BOARD};
 pub use verify::{reach, verify};

@@ -420,6 +420,35 @@ fn class_of(n: usize, s: &PeaceableSolution) -> Vec<usize> {
     least.unwrap_or_default()
 }
 
+/// [`peaceable_k`] inside one cube of its space: exactly `a` rows and `b` columns white (the
+/// cubes over every `a` and `b` from 0 to n partition the colourings). `None` for pieces with
+/// no rows and columns (the bishop, the knight, the king).
+pub fn peaceable_k_cube<'a>(
+    n: usize,
+    piece: Piece,
+    k: usize,
+    (a, b): (usize, usize),
+) -> Option<Formulated<'a, PeaceableSolution>> {
+    if !matches!(piece, Piece::Queen | Piece::Rook) {
+        return None;
+    }
+    let mut f = peaceable_k(n, piece, k)?;
+    let owners = |prefix: &str| -> Vec<Lit> {
+        (0..f.model.num_vars())
+            .map(|i| Var(i as u32))
+            .filter(|&v| f.model.name(v).starts_with(prefix))
+            .map(|v| v.pos())
+            .collect()
+    };
+    let (rows, cols) = (owners("white_owns_row_"), owners("white_owns_col_"));
+    f.model
+        .cardinality("cube: white rows", &rows, Sense::Eq, a as i64);
+    f.model
+        .cardinality("cube: white columns", &cols, Sense::Eq, b as i64);
+    f.method = format!("{}, in cubes of white rows and columns", f.method);
+    Some(f)
+}
+
 /// A model over white and black squares as a formulation: its solutions read as boards, as
 /// many pieces of each colour as the smaller army has (the first in reading order), since the
 /// colouring model holds every square its colours allow.
