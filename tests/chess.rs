@@ -188,36 +188,38 @@ fn bad_boards_and_armies_name_the_problem() {
     let _ = chess::MAX_CELLS;
 }
 
+/// The optimum of a peaceable-armies model by the runner's search, each army walked move by
+/// move (chess::reach), not judged by the model.
+fn peaceable_optimum(n: usize, piece: Piece, how: chess::PeaceModel) -> i64 {
+    let (model, white, black) = chess::peaceable_model_by(n, piece, how);
+    let obj = model.objective.clone().unwrap();
+    let mut s = Search::new(quandary::solve::default_backend(&model), None);
+    let (status, best) = s.optimise(|a| obj.value(a), true, None, 1);
+    assert_eq!(status, Status::Optimal);
+    let (v, a) = best.unwrap();
+    let board = Board::rectangle(n, n);
+    let whites: Vec<usize> = (0..n * n).filter(|&k| a[white[k].index()]).collect();
+    let blacks: Vec<usize> = (0..n * n).filter(|&k| a[black[k].index()]).collect();
+    assert_eq!(whites.len(), v as usize);
+    // The colouring model holds every square its colours allow: black may have more.
+    match how {
+        chess::PeaceModel::Colouring => assert!(blacks.len() >= v as usize),
+        _ => assert_eq!(blacks.len(), v as usize),
+    }
+    for &w in &whites {
+        assert!(chess::reach(&board, piece, w, false)
+            .iter()
+            .all(|t| !blacks.contains(t)));
+    }
+    v
+}
+
 #[test]
 fn peaceable_queens_match_oeis_a250000() {
-    // A250000: 0, 0, 1, 2, 4, 5, 7, 9 for n = 1..8.
-    for (n, m) in [
-        (1, 0),
-        (2, 0),
-        (3, 1),
-        (4, 2),
-        (5, 4),
-        (6, 5),
-        (7, 7),
-        (8, 9),
-    ] {
-        let (model, white, black) = chess::peaceable_model(n, Piece::Queen);
-        let obj = model.objective.clone().unwrap();
-        let mut s = Search::new(quandary::solve::default_backend(&model), None);
-        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1);
-        assert_eq!(status, Status::Optimal);
-        let (v, a) = best.unwrap();
+    // A250000: 0, 0, 1, 2, 4, 5, 7, 9 for n = 1..8, by the pairwise model.
+    for (n, m) in (1..=8).zip([0, 0, 1, 2, 4, 5, 7, 9]) {
+        let v = peaceable_optimum(n, Piece::Queen, chess::PeaceModel::Pairwise);
         assert_eq!(v, m, "n = {n}");
-        // Independent check of the armies found.
-        let board = Board::rectangle(n, n);
-        let whites: Vec<usize> = (0..n * n).filter(|&k| a[white[k].index()]).collect();
-        let blacks: Vec<usize> = (0..n * n).filter(|&k| a[black[k].index()]).collect();
-        assert_eq!((whites.len(), blacks.len()), (m as usize, m as usize));
-        for &w in &whites {
-            assert!(chess::reach(&board, Piece::Queen, w, false)
-                .iter()
-                .all(|t| !blacks.contains(t)));
-        }
     }
 }
 
@@ -227,29 +229,7 @@ fn peaceable_queens_match_oeis_a250000() {
 #[test]
 fn the_line_model_of_peaceable_armies_agrees_with_the_pairwise_one() {
     use chess::PeaceModel;
-    let optimum = |n: usize, piece: Piece, how: PeaceModel| {
-        let (model, white, black) = chess::peaceable_model_by(n, piece, how);
-        let obj = model.objective.clone().unwrap();
-        let mut s = Search::new(quandary::solve::default_backend(&model), None);
-        let (status, best) = s.optimise(|a| obj.value(a), true, None, 1);
-        assert_eq!(status, Status::Optimal);
-        let (v, a) = best.unwrap();
-        let board = Board::rectangle(n, n);
-        let whites: Vec<usize> = (0..n * n).filter(|&k| a[white[k].index()]).collect();
-        let blacks: Vec<usize> = (0..n * n).filter(|&k| a[black[k].index()]).collect();
-        assert_eq!(whites.len(), v as usize);
-        // The colouring model holds every square its colours allow: black may have more.
-        match how {
-            PeaceModel::Colouring => assert!(blacks.len() >= v as usize),
-            _ => assert_eq!(blacks.len(), v as usize),
-        }
-        for &w in &whites {
-            assert!(chess::reach(&board, piece, w, false)
-                .iter()
-                .all(|t| !blacks.contains(t)));
-        }
-        v
-    };
+    let optimum = peaceable_optimum;
     for (n, m) in [(1, 0), (2, 0), (3, 1), (4, 2), (5, 4), (6, 5), (7, 7)] {
         assert_eq!(
             optimum(n, Piece::Queen, PeaceModel::Lines),

@@ -266,7 +266,10 @@ fn colouring_model(
         }
     });
     let x: Vec<Lit> = order.iter().map(|&i| owners[i].pos()).collect();
-    for (g, s) in grid.symmetries().into_iter().enumerate().skip(1) {
+    // The identity last: its own image adds no row, its colour swap does (when asked).
+    let all = grid.symmetries();
+    let count = all.len();
+    for (g, s) in all.into_iter().enumerate().cycle().skip(1).take(count) {
         let image: Vec<Lit> = lines
             .iter()
             .map(|(_, squares)| {
@@ -282,35 +285,21 @@ fn colouring_model(
             })
             .collect();
         let image: Vec<Lit> = order.iter().map(|&i| image[i]).collect();
-        crate::model::symmetry::lex_leader(
-            &mut model,
-            "board symmetry breaking (lex-leader)",
-            &format!("sym{g}"),
-            &x,
-            &image,
-        );
+        let mut images = vec![(format!("sym{g}"), image.clone())];
         if at_least.is_some() {
-            let swapped: Vec<Lit> = image.iter().map(|&l| !l).collect();
+            images.push((format!("swap{g}"), image.iter().map(|&l| !l).collect()));
+        }
+        for (name, y) in images {
             crate::model::symmetry::lex_leader(
                 &mut model,
                 "board symmetry breaking (lex-leader)",
-                &format!("swap{g}"),
+                &name,
                 &x,
-                &swapped,
+                &y,
             );
         }
     }
-    if at_least.is_some() {
-        // The colour swap alone.
-        let swapped: Vec<Lit> = x.iter().map(|&l| !l).collect();
-        crate::model::symmetry::lex_leader(
-            &mut model,
-            "board symmetry breaking (lex-leader)",
-            "swap0",
-            &x,
-            &swapped,
-        );
-    } else {
+    if at_least.is_none() {
         model.maximise(whites.iter().map(|&l| (1, l)).collect());
     }
     (model, white, black)
