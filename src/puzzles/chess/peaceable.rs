@@ -108,16 +108,23 @@ pub fn peaceable_model(n: usize, piece: Piece) -> (Model, Vec<Var>, Vec<Var>) {
     peaceable_model_by(n, piece, PeaceModel::Pairwise)
 }
 
+/// A white and a black variable for each square, row-major (`w_r_c`, `b_r_c`).
+fn square_vars(model: &mut Model, n: usize) -> (Vec<Var>, Vec<Var>) {
+    let mut colour = |c: char| -> Vec<Var> {
+        (0..n * n)
+            .map(|k| model.var(format!("{c}_{}_{}", k / n, k % n)))
+            .collect()
+    };
+    let white = colour('w');
+    let black = colour('b');
+    (white, black)
+}
+
 /// [`peaceable_model`] with the attack rows written as `how` says.
 pub fn peaceable_model_by(n: usize, piece: Piece, how: PeaceModel) -> (Model, Vec<Var>, Vec<Var>) {
     let board = Board::rectangle(n, n);
     let mut model = Model::new();
-    let white: Vec<Var> = (0..n * n)
-        .map(|k| model.var(format!("w_{}_{}", k / n, k % n)))
-        .collect();
-    let black: Vec<Var> = (0..n * n)
-        .map(|k| model.var(format!("b_{}_{}", k / n, k % n)))
-        .collect();
+    let (white, black) = square_vars(&mut model, n);
     for k in 0..n * n {
         model.at_most_one("one piece per square", &[white[k].pos(), black[k].pos()]);
     }
@@ -175,12 +182,7 @@ pub fn peaceable_at_least(n: usize, piece: Piece, k: usize) -> Option<(Model, Ve
         return None;
     }
     let mut model = Model::new();
-    let white: Vec<Var> = (0..n * n)
-        .map(|k| model.var(format!("w_{}_{}", k / n, k % n)))
-        .collect();
-    let black: Vec<Var> = (0..n * n)
-        .map(|k| model.var(format!("b_{}_{}", k / n, k % n)))
-        .collect();
+    let (white, black) = square_vars(&mut model, n);
     Some(colouring_model(n, &lines, model, white, black, Some(k)))
 }
 
