@@ -499,3 +499,181 @@ fn the_cubes_of_a_peaceable_question_answer_it_as_the_whole_does() {
     }
     assert!(chess::peaceable_k_cube(n, Piece::Bishop, 3, (0, 0)).is_none());
 }
+
+/// `chess peaceable N --armies K` from the command line: status, the largest m, and the board
+/// checked by the verifier's walk of the moves.
+fn armies_optimum(n: usize, k: usize, piece: &str) -> usize {
+    let (code, out, err, _) = common::quandary(&[
+        "chess",
+        "peaceable",
+        &n.to_string(),
+        "--armies",
+        &k.to_string(),
+        "--type",
+        piece,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{n} {k}: {out} {err}");
+    let v = common::one_json(&out);
+    assert_eq!(v["status"], "optimal", "{n} {k}: {v}");
+    let m = v["objective"].as_u64().unwrap() as usize;
+    let rows: Vec<String> = serde_json::from_value(v["solution"]["rows"].clone()).unwrap();
+    let s = chess::PeaceableSolution { rows };
+    let piece: Piece = serde_json::from_value(serde_json::json!(piece)).unwrap();
+    assert_eq!(chess::verify_armies(piece, k, &s), Ok(m), "{n} {k}: {s:?}");
+    m
+}
+
+/// Whether `k` armies of `q` queens each coexist on an n×n board, no queen attacking one of
+/// another army, by brute force written apart from the model: the armies placed one by one,
+/// each on squares no earlier army's queen reaches, the armies ordered by their first square.
+fn armies_coexist_by_brute_force(n: usize, k: usize, q: usize) -> bool {
+    let reaches = |a: usize, b: usize| {
+        let (ra, ca, rb, cb) = (
+            (a / n) as i64,
+            (a % n) as i64,
+            (b / n) as i64,
+            (b % n) as i64,
+        );
+        a != b && (ra == rb || ca == cb || ra - ca == rb - cb || ra + ca == rb + cb)
+    };
+    let reach: Vec<u64> = (0..n * n)
+        .map(|a| {
+            (0..n * n)
+                .filter(|&b| reaches(a, b))
+                .fold(0, |m, b| m | 1 << b)
+        })
+        .collect();
+    // Places army `army` (its pieces from square `from`, `left` still to place) avoiding
+    // `banned` (squares held or reached by earlier armies), with `mine` its squares so far.
+    fn place(
+        n: usize,
+        reach: &[u64],
+        (k, q): (usize, usize),
+        (army, left, from): (usize, usize, usize),
+        banned: u64,
+        mine: u64,
+    ) -> bool {
+        if left == 0 {
+            if army + 1 == k {
+                return true;
+            }
+            let reached = (0..n * n)
+                .filter(|&s| mine >> s & 1 == 1)
+                .fold(mine, |b, s| b | reach[s]);
+            // The next army's first square comes after this army's first.
+            let first = mine.trailing_zeros() as usize + 1;
+            return place(n, reach, (k, q), (army + 1, q, first), banned | reached, 0);
+        }
+        (from..n * n).any(|s| {
+            banned >> s & 1 == 0
+                && place(
+                    n,
+                    reach,
+                    (k, q),
+                    (army, left - 1, s + 1),
+                    banned,
+                    mine | 1 << s,
+                )
+        })
+    }
+    place(n, &reach, (k, q), (0, q, 0), 0, 0)
+}
+
+/// `--armies K` reproduces the terms OEIS A306954 publishes (rows n = 1..6 and T(7,1),
+/// T(7,2): the largest q such that k armies of q queens coexist), but one: T(6,4), which the
+/// entry gives as 1, is 2 — the model proves it, its board passes the verifier, and a brute
+/// force written apart finds 4 armies of 2 on 6×6 and refutes 4 armies of 3. The same brute
+/// force confirms T(5,3) = 1 (the entry's value), so the entry's comment that T(k + p, k) does
+/// not increase with k fails at p = 2: T(5,3) = 1 < T(6,4) = 2.
+#[test]
+fn k_peaceable_armies_reproduce_a306954_but_t_6_4_is_2() {
+    let published = [
+        vec![1],
+        vec![4, 0],
+        vec![9, 1, 0],
+        vec![16, 2, 1, 1],
+        vec![25, 4, 1, 1, 1],
+        vec![36, 5, 2, 1, 1, 1],
+        vec![49, 7],
+    ];
+    for (n, row) in (1..).zip(&published) {
+        for (k, &q) in (1..).zip(row) {
+            let got = armies_optimum(n, k, "Q");
+            match (n, k) {
+                (6, 4) => assert_eq!((q, got), (1, 2)),
+                _ => assert_eq!(got, q, "T({n},{k})"),
+            }
+        }
+    }
+    assert!(armies_coexist_by_brute_force(6, 4, 2));
+    assert!(!armies_coexist_by_brute_force(6, 4, 3));
+    assert!(armies_coexist_by_brute_force(5, 3, 1));
+    assert!(!armies_coexist_by_brute_force(5, 3, 2));
+    // And the brute force agrees with the published 2 and 5 on 4×4 and 6×6 for two armies.
+    assert!(armies_coexist_by_brute_force(4, 2, 2) && !armies_coexist_by_brute_force(4, 2, 3));
+}
+
+/// Three armies (OEIS A328283: 0, 0, 0, 1, 1, 2, 3 for n = 1..7) and the missing terms of
+/// A306954 the model proves: T(7,4) = 2, T(8,4) = 3, T(8,5) = 2; knights and kings in three
+/// armies are accepted too (their pairwise model), checked against the verifier.
+#[test]
+fn three_armies_match_a328283_and_the_missing_terms_are_proved() {
+    for (n, q) in (1..=7).zip([0, 0, 0, 1, 1, 2, 3]) {
+        assert_eq!(armies_optimum(n, 3, "Q"), q, "n = {n}");
+    }
+    assert_eq!(armies_optimum(7, 4, "Q"), 2);
+    assert_eq!(armies_optimum(8, 4, "Q"), 3);
+    assert_eq!(armies_optimum(8, 5, "Q"), 2);
+    assert!(armies_optimum(5, 3, "N") >= 1);
+    assert!(armies_optimum(5, 3, "K") >= 1);
+}
+
+/// A bad number of armies, and `--count` with other than two, are clear errors.
+#[test]
+fn a_bad_number_of_armies_is_a_clear_error() {
+    for (args, says) in [
+        (
+            &["chess", "peaceable", "6", "--armies", "0"][..],
+            "from 1 to 10",
+        ),
+        (
+            &["chess", "peaceable", "6", "--armies", "11"][..],
+            "from 1 to 10",
+        ),
+        (
+            &["chess", "peaceable", "6", "--armies", "3", "--count"][..],
+            "two armies",
+        ),
+    ] {
+        let (code, out, err, _) = common::quandary(args);
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+/// The verifier of k armies rejects a board where a piece attacks one of another army, and
+/// armies of unequal size.
+#[test]
+fn the_armies_verifier_rejects_an_attack_and_unequal_armies() {
+    let board = |rows: &[&str]| chess::PeaceableSolution {
+        rows: rows.iter().map(|r| r.to_string()).collect(),
+    };
+    let attack = chess::verify_armies(Piece::Queen, 3, &board(&["W..", "...", "R.B"]));
+    assert!(attack.unwrap_err().contains("attacks"));
+    let unequal = chess::verify_armies(Piece::Queen, 3, &board(&["W.W", "...", ".R."]));
+    assert!(unequal.unwrap_err().contains("army"));
+    // W and B are a knight's move apart, as are W and R; B and R share a diagonal.
+    assert_eq!(
+        chess::verify_armies(Piece::Queen, 3, &board(&["W..", "..B", ".R."])),
+        Err("the piece of army B on square 5 attacks the one of army R on 7".into())
+    );
+    assert_eq!(
+        chess::verify_armies(Piece::Knight, 3, &board(&["W..", "..B", ".R."])),
+        Err("the piece of army W on square 0 attacks the one of army B on 5".into())
+    );
+    assert_eq!(
+        chess::verify_armies(Piece::Queen, 3, &board(&["W..", "..R", ".B."])),
+        Err("the piece of army R on square 5 attacks the one of army B on 7".into())
+    );
+}

@@ -51,6 +51,54 @@ pub fn lex_leader(
     added
 }
 
+/// Adds the rows that break the symmetry of interchangeable values by precedence: `slots[j][c]`
+/// says "slot j takes value c" (at most one value a slot, none allowed), and value c + 1 may
+/// stand in a slot only after value c has stood in an earlier one. Of every orbit of
+/// assignments under the permutations of the values, exactly one survives: the one whose
+/// values appear first in the order 0, 1, 2, … (the lex-leader of its orbit, reading the
+/// slots in order). Each slot after the first gets one auxiliary variable per value but the
+/// last (`{name}_seen_{c}_{j}`: value c stands somewhere in slots 0..=j). Returns the number
+/// of auxiliary variables added.
+pub fn value_precedence(
+    model: &mut Model,
+    family: &'static str,
+    name: &str,
+    slots: &[Vec<Lit>],
+) -> usize {
+    let values = slots.iter().map(Vec::len).max().unwrap_or(0);
+    let mut added = 0;
+    // seen[c]: a literal true when value c stands in some slot so far (None: not yet possible).
+    let mut seen: Vec<Option<Lit>> = vec![None; values];
+    for (j, slot) in slots.iter().enumerate() {
+        for c in 1..slot.len() {
+            // Value c here needs value c - 1 in an earlier slot.
+            match seen[c - 1] {
+                None => model.at_least_one(family, &[!slot[c]]),
+                Some(s) => model.implies(family, slot[c], s),
+            };
+        }
+        if j + 1 == slots.len() {
+            break;
+        }
+        let open = values.saturating_sub(1);
+        for (c, seen_c) in seen.iter_mut().enumerate().take(open) {
+            let Some(&here) = slot.get(c) else { continue };
+            let now = model.var(format!("{name}_seen_{c}_{j}")).pos();
+            added += 1;
+            // now ↔ (seen before ∨ here)
+            model.implies(family, here, now);
+            let mut back = vec![!now, here];
+            if let Some(s) = *seen_c {
+                model.implies(family, s, now);
+                back.push(s);
+            }
+            model.at_least_one(family, &back);
+            *seen_c = Some(now);
+        }
+    }
+    added
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +177,67 @@ mod tests {
         // Burnside: (32 + 8 + 0 + 0) / 4 = 10 orbits (a 5-bit word equal to its complement
         // reversed has a middle bit equal to its own complement: none).
         assert_eq!(got.len(), 10);
+    }
+
+    #[test]
+    fn interchangeable_values_keep_one_of_each_orbit() {
+        // 5 slots, each empty or one of 3 interchangeable values: the survivors are exactly
+        // one assignment per orbit under the 6 permutations of the values, counted apart.
+        let (n, k) = (5, 3);
+        let mut model = Model::new();
+        let mut vars = Vec::new();
+        let slots: Vec<Vec<Lit>> = (0..n)
+            .map(|j| {
+                let slot: Vec<Lit> = (0..k)
+                    .map(|c| {
+                        let v = model.var(format!("x{j}_{c}"));
+                        vars.push(v);
+                        v.pos()
+                    })
+                    .collect();
+                model.at_most_one("one value", &slot);
+                slot
+            })
+            .collect();
+        value_precedence(&mut model, "precedence", "p", &slots);
+        let mut search =
+            crate::solve::search::Search::new(crate::solve::default_backend(&model), None);
+        let mut got = std::collections::BTreeSet::new();
+        search.enumerate(&vars, &[], None, |a| {
+            // Slot j's value, k for empty.
+            let word: Vec<usize> = (0..n)
+                .map(|j| (0..k).find(|&c| a[j * k + c]).unwrap_or(k))
+                .collect();
+            assert!(got.insert(word), "an assignment listed twice");
+            true
+        });
+        // Brute force: every word over {0..k-1, empty}, its orbit's least member relabelling
+        // the values in order of first appearance.
+        let mut orbits = std::collections::BTreeSet::new();
+        for code in 0..(k + 1).pow(n as u32) {
+            let word: Vec<usize> = (0..n)
+                .map(|j| code / (k + 1).pow(j as u32) % (k + 1))
+                .collect();
+            let mut relabel = vec![usize::MAX; k];
+            let mut next = 0;
+            let least: Vec<usize> = word
+                .iter()
+                .map(|&v| {
+                    if v == k {
+                        return k;
+                    }
+                    if relabel[v] == usize::MAX {
+                        relabel[v] = next;
+                        next += 1;
+                    }
+                    relabel[v]
+                })
+                .collect();
+            orbits.insert(least);
+        }
+        assert_eq!(got, orbits);
+        // Σ over the m occupied slots of C(5, m) · (set partitions of m into at most 3
+        // blocks, Stirling numbers of the second kind): 1 + 5 + 20 + 50 + 70 + 41 = 187.
+        assert_eq!(orbits.len(), 187);
     }
 }

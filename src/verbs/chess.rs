@@ -25,6 +25,12 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
         )
         .default("colouring"),
         Param::new(
+            "armies",
+            Kind::Whole,
+            "The number of armies (1 to 10), each of m pieces, no piece attacking one of another army: 2 is OEIS A250000 for queens, k armies A306954 (3: A328283). Other than 2, a line-colouring model with one colour an army (the armies' order broken, not the board's symmetries), ascending",
+        )
+        .default("2"),
+        Param::new(
             "count",
             Kind::Switch,
             "Then count the optimal placements, all of them and up to the 16 symmetries (the square's 8, each with the colours swapped or not): OEIS A260680 for queens",
@@ -48,7 +54,22 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
         ))
         .map_err(|e| Error::input(format!("--model: {e}")))?;
         let count = call.args.switch("count");
-        peaceable(&call.args.needed("n")?, piece, how, count, call.limits)
+        let armies = call.args.whole("armies").unwrap_or(2);
+        let armies = usize::try_from(armies)
+            .ok()
+            .filter(|a| (1..=chess::ARMY_MARKS.len()).contains(a))
+            .ok_or_else(|| {
+                Error::input(format!(
+                    "--armies {armies}: the number of armies is a whole number from 1 to {}",
+                    chess::ARMY_MARKS.len()
+                ))
+            })?;
+        if count && armies != 2 {
+            return Err(Error::input(format!(
+                "--count counts the optima of two armies; --armies {armies} finds the largest m only"
+            )));
+        }
+        peaceable(&call.args.needed("n")?, piece, how, count, armies, call.limits)
     },
 }];
 
@@ -59,6 +80,7 @@ fn peaceable(
     piece: Piece,
     how: chess::PeaceModel,
     count: bool,
+    armies: usize,
     limits: &Limits,
 ) -> Result<Report> {
     let n: usize = word
@@ -75,8 +97,12 @@ fn peaceable(
         chess::PeaceModel::Colouring => chess::peaceable_k(n, piece, 1).is_some(),
         _ => false,
     };
-    let mut o = if ascending {
-        ascend(n, piece, limits)?
+    let mut o = if armies != 2 {
+        ascend(n, None, limits, |q| {
+            Some(chess::armies_k(n, piece, armies, q))
+        })?
+    } else if ascending {
+        ascend(n, Some(piece), limits, |k| chess::peaceable_k(n, piece, k))?
     } else {
         bounded(limits, "the peaceable-armies model", || {
             drive(
@@ -88,7 +114,10 @@ fn peaceable(
         })?
     };
     note_what_stopped(&mut o, limits);
-    let instance = format!("peaceable {} armies on {n}×{n}", piece.letter());
+    let instance = match armies {
+        2 => format!("peaceable {} armies on {n}×{n}", piece.letter()),
+        _ => format!("{armies} peaceable {} armies on {n}×{n}", piece.letter()),
+    };
     let mut r = Report::new("chess", "peaceable", instance.clone(), o.status);
     // A run stopped says what stopped it, in the headline and in `stats.stopped_by`, as the
     // generic verbs do (it said neither).
@@ -97,7 +126,7 @@ fn peaceable(
         other => status_word(other).to_string(),
     };
     if let Some(s) = o.solutions.first() {
-        chess::verify_peaceable(piece, s)
+        chess::verify_armies(piece, armies, s)
             .map_err(|why| Error::Internal(format!("peaceable armies fail the check: {why}")))?;
         r.solution = serde_json::to_value(s).ok();
         r.svg = Some(chess::peaceable_svg(piece, s));
@@ -142,20 +171,25 @@ fn peaceable(
 /// The largest m by ascending questions "m >= k?" on the colouring model: each answer with
 /// armies of size m asks next for m + 1; the refutation of m + 1 proves m the largest (the
 /// last solve is the proof, certified when the run is recorded).
-fn ascend(n: usize, piece: Piece, limits: &Limits) -> Result<Outcome<chess::PeaceableSolution>> {
+fn ascend<'a>(
+    n: usize,
+    cubes: Option<Piece>,
+    limits: &Limits,
+    question: impl Fn(usize) -> Option<crate::puzzles::Formulated<'a, chess::PeaceableSolution>>,
+) -> Result<Outcome<chess::PeaceableSolution>> {
     let mut best = chess::PeaceableSolution::empty(n);
     let mut asked = Vec::new();
     let mut method;
     let mut calls = 0;
     let status = loop {
         let k = best.size() + 1;
-        let Some(f) = chess::peaceable_k(n, piece, k) else {
+        let Some(f) = question(k) else {
             return Err(Error::Internal("no colouring model for this piece".into()));
         };
         method = f.method.clone();
         limits.phase(&format!("m >= {k}?"));
         let started = std::time::Instant::now();
-        let built = ask(f, n, piece, k, limits);
+        let built = ask(f, n, cubes, k, limits);
         let o = match built {
             Ok(o) => o,
             // Stopped while building: what was found stands, unproved.
@@ -226,25 +260,25 @@ fn count_optima(n: usize, piece: Piece, m: usize, limits: &Limits) -> Result<cra
 /// sibling's cube is done. A recorded run asks the question whole, so that one refutation is
 /// its proof.
 fn ask(
-    whole: crate::puzzles::Formulated<'static, chess::PeaceableSolution>,
+    whole: crate::puzzles::Formulated<'_, chess::PeaceableSolution>,
     n: usize,
-    piece: Piece,
+    cubes: Option<Piece>,
     k: usize,
     limits: &Limits,
 ) -> Result<Outcome<chess::PeaceableSolution>> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let split = n >= 10
-        && limits.recorder.is_none()
-        && chess::peaceable_k_cube(n, piece, k, (0, 0)).is_some();
+    let piece = match cubes {
+        Some(piece @ (Piece::Queen | Piece::Rook)) if n >= 10 && limits.recorder.is_none() => piece,
+        _ => {
+            return bounded(limits, "the peaceable-armies model", || {
+                drive(whole, Query::First, limits, false)
+            })
+        }
+    };
     let method = format!(
         "{}, in cubes of white rows and columns on two threads",
         whole.method
     );
-    if !split {
-        return bounded(limits, "the peaceable-armies model", || {
-            drive(whole, Query::First, limits, false)
-        });
-    }
     // Most questions (every yes, the easy noes) are answered whole within a few seconds;
     // only a question that outlasts them is split.
     let budget = std::time::Instant::now() + std::time::Duration::from_secs(3);

@@ -10,9 +10,9 @@ mod verify;
 
 pub use model::{Aim, ChessModel, Formulation};
 pub use peaceable::{
-    peaceable, peaceable_at_least, peaceable_exactly, peaceable_k, peaceable_k_cube,
-    peaceable_model, peaceable_model_by, peaceable_svg, verify_peaceable, PeaceModel,
-    PeaceableSolution,
+    armies_at_least, armies_k, peaceable, peaceable_at_least, peaceable_exactly, peaceable_k,
+    peaceable_k_cube, peaceable_model, peaceable_model_by, peaceable_svg, verify_armies,
+    verify_peaceable, PeaceModel, PeaceableSolution, ARMY_MARKS,
 };
 pub use puzzle::{load_board, ChessAvoidance, Instance, Options, Solution, SEED_BOARD};
 pub use verify::{reach, verify};

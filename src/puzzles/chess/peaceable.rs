@@ -5,7 +5,7 @@ use crate::model::{Lit, Model, Sense, Var};
 use crate::puzzles::{Formulated, Goal, Meaning, Place};
 
 /// Peaceable armies as SVG: the board's squares, white pieces drawn light with a dark edge,
-/// black pieces dark.
+/// black pieces dark, further armies in their colours.
 pub fn peaceable_svg(piece: Piece, s: &PeaceableSolution) -> String {
     let n = s.rows.len();
     let title = format!("Peaceable armies of {}", piece.name());
@@ -21,27 +21,33 @@ pub fn peaceable_svg(piece: Piece, s: &PeaceableSolution) -> String {
                     "#b58863"
                 },
             );
-            match ch {
-                'W' => pic.shape(
+            if let Some(a) = ARMY_MARKS.iter().position(|&m| m == ch) {
+                pic.shape(
                     r,
                     c,
                     piece.outline(),
-                    "#fafafa",
-                    &format!("white {}", piece.name()),
-                ),
-                'B' => pic.shape(
-                    r,
-                    c,
-                    piece.outline(),
-                    "#111",
-                    &format!("black {}", piece.name()),
-                ),
-                _ => {}
+                    ARMY_COLOURS[a].1,
+                    &format!("{} {}", ARMY_COLOURS[a].0, piece.name()),
+                );
             }
         }
     }
     pic.finish()
 }
+
+/// Each army's name and fill, in the order of [`ARMY_MARKS`].
+const ARMY_COLOURS: [(&str, &str); 10] = [
+    ("white", "#fafafa"),
+    ("black", "#111"),
+    ("red", "#d62728"),
+    ("green", "#2ca02c"),
+    ("yellow", "#f2d43d"),
+    ("orange", "#ff7f0e"),
+    ("purple", "#7b3fa0"),
+    ("cyan", "#17becf"),
+    ("magenta", "#e377c2"),
+    ("teal", "#1b7a72"),
+];
 
 /// How the peaceable-armies model says that no piece attacks one of the other colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -248,25 +254,7 @@ fn colouring_model(
         })
         .collect();
     let grid = crate::geometry::Grid::new(n, n);
-    // The order the colourings are compared in: rows and columns from the board's edges
-    // inwards (a row before its column), then the diagonals, longest first. It matters to the
-    // search: on 9×9 (m >= 13?) 7.3–7.8 s against 8.4–9.6 s in the lines' own order (rows,
-    // columns, diagonals) and 76 s with the diagonals first.
-    let mut order: Vec<usize> = (0..lines.len()).collect();
-    order.sort_by_key(|&i| {
-        let (name, squares) = &lines[i];
-        let at: i64 = name
-            .rsplit('_')
-            .next()
-            .and_then(|w| w.parse().ok())
-            .unwrap_or(0);
-        if name.starts_with("row") || name.starts_with("col") {
-            let inward = (2 * at - n as i64 + 1).abs();
-            (0, -inward, i64::from(name.starts_with("col")))
-        } else {
-            (1, -(squares.len() as i64), at)
-        }
-    });
+    let order = comparison_order(n, lines);
     let x: Vec<Lit> = order.iter().map(|&i| owners[i].pos()).collect();
     // The identity last: its own image adds no row, its colour swap does (when asked).
     let all = grid.symmetries();
@@ -307,6 +295,29 @@ fn colouring_model(
     (model, white, black)
 }
 
+/// The order line colourings are compared in: rows and columns from the board's edges inwards
+/// (a row before its column), then the diagonals, longest first. It matters to the search: on
+/// 9×9 (m >= 13?) 7.3–7.8 s against 8.4–9.6 s in the lines' own order (rows, columns,
+/// diagonals) and 76 s with the diagonals first.
+fn comparison_order(n: usize, lines: &[(String, Vec<usize>)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by_key(|&i| {
+        let (name, squares) = &lines[i];
+        let at: i64 = name
+            .rsplit('_')
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(0);
+        if name.starts_with("row") || name.starts_with("col") {
+            let inward = (2 * at - n as i64 + 1).abs();
+            (0, -inward, i64::from(name.starts_with("col")))
+        } else {
+            (1, -(squares.len() as i64), at)
+        }
+    });
+    order
+}
+
 /// Peaceable armies as a runnable formulation: maximise m, the size of each army.
 pub fn peaceable<'a>(n: usize, piece: Piece, how: PeaceModel) -> Formulated<'a, PeaceableSolution> {
     let (model, white, black) = peaceable_model_by(n, piece, how);
@@ -317,7 +328,7 @@ pub fn peaceable<'a>(n: usize, piece: Piece, how: PeaceModel) -> Formulated<'a, 
         }
         _ => "SAT (CaDiCaL), peaceable-armies pairwise model",
     };
-    let mut f = formulated(n, model, white, black, method);
+    let mut f = formulated(n, model, vec![white, black], method);
     f.goal = Some(Goal {
         name: "pieces a side",
         maximise: true,
@@ -342,8 +353,7 @@ pub fn peaceable_k<'a>(
     Some(formulated(
         n,
         model,
-        white,
-        black,
+        vec![white, black],
         "SAT (CaDiCaL), peaceable-armies line-colouring model, 16 symmetries broken, ascending",
     ))
 }
@@ -380,7 +390,7 @@ pub fn peaceable_exactly<'a>(
             "pairwise"
         }
     );
-    let mut f = formulated(n, model, white, black, &method);
+    let mut f = formulated(n, model, vec![white, black], &method);
     f.block_by_true_decisions = true;
     f.classes = Some(Box::new(move |s: &PeaceableSolution| class_of(n, s)));
     f
@@ -440,23 +450,22 @@ pub fn peaceable_k_cube<'a>(
     Some(f)
 }
 
-/// A model over white and black squares as a formulation: its solutions read as boards, as
-/// many pieces of each colour as the smaller army has (the first in reading order), since the
-/// colouring model holds every square its colours allow.
+/// A model over each army's squares as a formulation: its solutions read as boards, as many
+/// pieces of each army as the smallest army has (the first in reading order), since the
+/// colouring models hold every square their colours allow.
 fn formulated<'a>(
     n: usize,
     model: Model,
-    white: Vec<Var>,
-    black: Vec<Var>,
+    armies: Vec<Vec<Var>>,
     method: &str,
 ) -> Formulated<'a, PeaceableSolution> {
-    let decisions: Vec<Var> = white.iter().chain(&black).copied().collect();
-    let meanings = (0..2 * n * n)
-        .map(|k| {
-            Meaning::at(
-                Place::Cell((k % (n * n)) / n, k % n),
-                if k < n * n { "W" } else { "B" },
-            )
+    let decisions: Vec<Var> = armies.iter().flatten().copied().collect();
+    let meanings = armies
+        .iter()
+        .enumerate()
+        .flat_map(|(a, army)| {
+            (0..army.len())
+                .map(move |k| Meaning::at(Place::Cell(k / n, k % n), ARMY_MARKS[a].to_string()))
         })
         .collect();
     Formulated::new(
@@ -465,26 +474,194 @@ fn formulated<'a>(
         meanings,
         move |x| {
             let on = |army: &[Var]| army.iter().filter(|v| x[v.index()]).count();
-            let m = on(&white).min(on(&black));
-            let (mut whites, mut blacks) = (0, 0);
-            let shown: Vec<char> = (0..n * n)
-                .map(|k| {
-                    if x[white[k].index()] && whites < m {
-                        whites += 1;
-                        'W'
-                    } else if x[black[k].index()] && blacks < m {
-                        blacks += 1;
-                        'B'
-                    } else {
-                        '.'
+            let m = armies.iter().map(|a| on(a)).min().unwrap_or(0);
+            let mut shown = vec!['.'; n * n];
+            for (a, army) in armies.iter().enumerate() {
+                let mut placed = 0;
+                for (k, v) in army.iter().enumerate() {
+                    if placed < m && x[v.index()] && shown[k] == '.' {
+                        shown[k] = ARMY_MARKS[a];
+                        placed += 1;
                     }
-                })
-                .collect();
+                }
+            }
             PeaceableSolution {
                 rows: shown.chunks(n.max(1)).map(|r| r.iter().collect()).collect(),
             }
         },
         method.into(),
+    )
+}
+
+/// The marks of the armies on a board, in order: white, black, red, green, yellow, orange,
+/// purple, cyan, magenta, teal; as many armies as marks at most.
+pub const ARMY_MARKS: [char; 10] = ['W', 'B', 'R', 'G', 'Y', 'O', 'P', 'C', 'M', 'T'];
+
+/// The question "do `armies` armies of `q` pieces each coexist, no piece attacking one of
+/// another army?" (OEIS A306954 for queens) as a model, with each army's square variables.
+/// For the sliders, the colouring model with one colour an army: each line takes at most one
+/// army's colour (a line no piece stands on may take none), a piece stands only on lines of its
+/// army's colour, and a square whose lines all have one army's colour holds that army's piece.
+/// For the knight and the king, one row a square and army for every attacked square: the piece
+/// there, or none of another army. The armies are interchangeable: their permutations are
+/// broken by precedence ([`crate::model::symmetry::value_precedence`]: army a + 1 appears only
+/// after army a, over the lines in [`comparison_order`], or the squares row by row), and the
+/// board's 8 symmetries by lex-leader rows over the same order.
+pub fn armies_at_least(n: usize, piece: Piece, armies: usize, q: usize) -> (Model, Vec<Vec<Var>>) {
+    let mut model = Model::new();
+    let squares: Vec<Vec<Var>> = ARMY_MARKS[..armies]
+        .iter()
+        .map(|mark| {
+            let mark = mark.to_ascii_lowercase();
+            (0..n * n)
+                .map(|k| model.var(format!("{mark}_{}_{}", k / n, k % n)))
+                .collect()
+        })
+        .collect();
+    let lines = lines(n, piece);
+    let on_square = |k: usize| -> Vec<Lit> { squares.iter().map(|army| army[k].pos()).collect() };
+    // The units the armies' colours are given to, in the order they are compared in: squares
+    // row by row for the knight and the king, lines for the sliders; each with its literals
+    // "army a has this unit" and the squares it covers (for the board's symmetries).
+    let (units, slots): (Vec<Vec<usize>>, Vec<Vec<Lit>>) = if lines.is_empty() {
+        let board = Board::rectangle(n, n);
+        for k in 0..n * n {
+            crate::guard::tick();
+            model.at_most_one("one piece per square", &on_square(k));
+            for t in (0..n * n).filter(|&t| board.attacks(piece, k, t, false)) {
+                for a in 0..armies {
+                    let mut pair = vec![squares[a][k].pos()];
+                    pair.extend((0..armies).filter(|&b| b != a).map(|b| squares[b][t].pos()));
+                    model.at_most_one("no piece attacks one of another army", &pair);
+                }
+            }
+        }
+        (
+            (0..n * n).map(|k| vec![k]).collect(),
+            (0..n * n).map(on_square).collect(),
+        )
+    } else {
+        let colours: Vec<Vec<Lit>> = lines
+            .iter()
+            .map(|(name, _)| {
+                ARMY_MARKS[..armies]
+                    .iter()
+                    .map(|mark| model.var(format!("{mark}_owns_{name}")).pos())
+                    .collect()
+            })
+            .collect();
+        let mut through: Vec<Vec<usize>> = vec![Vec::new(); n * n];
+        for (l, (_, on)) in lines.iter().enumerate() {
+            model.at_most_one("a line has one army's colour at most", &colours[l]);
+            for &k in on {
+                through[k].push(l);
+            }
+        }
+        for k in 0..n * n {
+            crate::guard::tick();
+            if through[k].is_empty() {
+                model.at_most_one("one piece per square", &on_square(k));
+                continue;
+            }
+            for a in 0..armies {
+                let mut all: Vec<Lit> = Vec::new();
+                for &l in &through[k] {
+                    model.implies(
+                        "a piece's lines have its army's colour",
+                        squares[a][k].pos(),
+                        colours[l][a],
+                    );
+                    all.push(!colours[l][a]);
+                }
+                all.push(squares[a][k].pos());
+                model.at_least_one(
+                    "a square whose lines all have one colour holds that army",
+                    &all,
+                );
+            }
+        }
+        comparison_order(n, &lines)
+            .into_iter()
+            .map(|l| (lines[l].1.clone(), colours[l].clone()))
+            .unzip()
+    };
+    // Symmetry breaking, every row of one kind: the unit-by-army matrix read unit by unit is
+    // no less, lexicographically with true above false, than its image under the symmetry.
+    // Precedence is that for the armies' permutations; lex-leader rows over the negated
+    // literals are that for the board's 8 symmetries. Both keep the greatest of each orbit of
+    // the group they make together, so together they keep it too.
+    crate::model::symmetry::value_precedence(
+        &mut model,
+        "army symmetry breaking (precedence)",
+        "armies",
+        &slots,
+    );
+    let at: std::collections::HashMap<Vec<usize>, usize> = units
+        .iter()
+        .enumerate()
+        .map(|(j, on)| {
+            let mut sorted = on.clone();
+            sorted.sort_unstable();
+            (sorted, j)
+        })
+        .collect();
+    let grid = crate::geometry::Grid::new(n, n);
+    let x: Vec<Lit> = slots.iter().flatten().map(|&l| !l).collect();
+    for (g, s) in grid.symmetries().into_iter().enumerate() {
+        let y: Vec<Lit> = units
+            .iter()
+            .flat_map(|on| {
+                let mut moved: Vec<usize> = on
+                    .iter()
+                    .map(|&k| {
+                        let (r, c) = grid.map(s, (k / n, k % n));
+                        r * n + c
+                    })
+                    .collect();
+                moved.sort_unstable();
+                slots[at[&moved]].iter().map(|&l| !l)
+            })
+            .collect();
+        crate::model::symmetry::lex_leader(
+            &mut model,
+            "board symmetry breaking (lex-leader)",
+            &format!("sym{g}"),
+            &x,
+            &y,
+        );
+    }
+    for (a, army) in squares.iter().enumerate() {
+        let lits: Vec<Lit> = army.iter().map(|v| v.pos()).collect();
+        let family = match a {
+            0 => "at least q pieces in army W",
+            1 => "at least q pieces in army B",
+            _ => "at least q pieces in each further army",
+        };
+        model.cardinality(family, &lits, Sense::Ge, q as i64);
+    }
+    (model, squares)
+}
+
+/// [`armies_at_least`] as a runnable formulation.
+pub fn armies_k<'a>(
+    n: usize,
+    piece: Piece,
+    armies: usize,
+    q: usize,
+) -> Formulated<'a, PeaceableSolution> {
+    let (model, squares) = armies_at_least(n, piece, armies, q);
+    let how = if lines(n, piece).is_empty() {
+        "pairwise"
+    } else {
+        "line-colouring"
+    };
+    formulated(
+        n,
+        model,
+        squares,
+        &format!(
+            "SAT (CaDiCaL), {armies} peaceable armies, {how} model, the armies' permutations and the board's symmetries broken, ascending"
+        ),
     )
 }
 
@@ -514,25 +691,65 @@ pub struct PeaceableSolution {
 /// The independent check of peaceable armies: equal sizes, and walking every white piece's
 /// moves on the open board reaches no black piece.
 pub fn verify_peaceable(piece: Piece, s: &PeaceableSolution) -> std::result::Result<usize, String> {
+    verify_armies(piece, 2, s)
+}
+
+/// The independent check of `armies` peaceable armies (marked by the first `armies` of
+/// [`ARMY_MARKS`]): every army the same size, and walking every piece's moves on the open board
+/// reaches no piece of another army. Returns the size of an army.
+pub fn verify_armies(
+    piece: Piece,
+    armies: usize,
+    s: &PeaceableSolution,
+) -> std::result::Result<usize, String> {
     let n = s.rows.len();
+    let marks = &ARMY_MARKS[..armies.min(ARMY_MARKS.len())];
     let cells: Vec<char> = s.rows.iter().flat_map(|r| r.chars()).collect();
-    let (w, b) = (
-        cells.iter().filter(|&&c| c == 'W').count(),
-        cells.iter().filter(|&&c| c == 'B').count(),
-    );
-    if w != b {
-        return Err(format!("{w} white pieces but {b} black ones"));
+    if let Some((r, row)) = s
+        .rows
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.chars().count() != n)
+    {
+        return Err(format!(
+            "row {} has {} squares on a board of {n} rows",
+            r + 1,
+            row.chars().count()
+        ));
+    }
+    if let Some(k) = (0..cells.len()).find(|&k| cells[k] != '.' && !marks.contains(&cells[k])) {
+        return Err(format!(
+            "square {k} holds '{}', not one of {armies} armies",
+            cells[k]
+        ));
+    }
+    let sizes: Vec<usize> = marks
+        .iter()
+        .map(|m| cells.iter().filter(|&c| c == m).count())
+        .collect();
+    if let Some(a) = (1..sizes.len()).find(|&a| sizes[a] != sizes[0]) {
+        return Err(match (armies, a) {
+            (2, _) => format!("{} white pieces but {} black ones", sizes[0], sizes[1]),
+            _ => format!(
+                "army {} has {} pieces but army {} has {}",
+                marks[0], sizes[0], marks[a], sizes[a]
+            ),
+        });
     }
     let board = Board::rectangle(n, n);
-    for k in (0..n * n).filter(|&k| cells[k] == 'W') {
+    for k in (0..n * n).filter(|&k| cells[k] != '.') {
         if let Some(t) = reach(&board, piece, k, false)
             .into_iter()
-            .find(|&t| cells[t] == 'B')
+            .find(|&t| cells[t] != '.' && cells[t] != cells[k])
         {
-            return Err(format!(
-                "the white piece on square {k} attacks the black one on {t}"
-            ));
+            return Err(match armies {
+                2 => format!("the white piece on square {k} attacks the black one on {t}"),
+                _ => format!(
+                    "the piece of army {} on square {k} attacks the one of army {} on {t}",
+                    cells[k], cells[t]
+                ),
+            });
         }
     }
-    Ok(w)
+    Ok(sizes.first().copied().unwrap_or(0))
 }
