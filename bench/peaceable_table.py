@@ -1,11 +1,13 @@
 """Writes data/chess/peaceable.csv and one optimal board a row (data/chess/peaceable/) from
-quandary's own answers: `quandary chess peaceable N --json` (with --count where asked), for
-peaceable queens on n×n. Every value is what the run proved; the seconds are that one run's
-(a record, not a benchmark: docs/chess.md has the three-run figures). tests/chess.rs checks
-every board against the verifier and the values against OEIS A250000 / A260680.
+quandary's own answers: `quandary chess peaceable N --type T --armies K --json` (with --count
+where asked), on n×n. Every value is what the run proved; the seconds are that one run's (a
+record, not a benchmark: docs/chess.md has the three-run figures). tests/chess.rs checks every
+board against the verifier and the values against OEIS A250000 / A260680 / A306954 / A328283.
 
-Usage: python3 bench/peaceable_table.py [--min N] [--max N] [--count-max N]
-(rows of the file outside --min..--max are kept as they are)
+Usage: python3 bench/peaceable_table.py [--type Q] [--armies 2] [--min N] [--max N]
+       [--count-max N] [--time-limit S]
+(rows of the file for other pieces, armies or sides are kept as they are; a side not proved
+within the time limit is left out and said)
 (release binary built: cargo build --release)."""
 
 import argparse
@@ -21,17 +23,40 @@ BIN = os.path.join(ROOT, "target", "release", "quandary")
 CSV = os.path.join(ROOT, "data", "chess", "peaceable.csv")
 BOARDS = os.path.join(ROOT, "data", "chess", "peaceable")
 FIELDS = ["piece", "armies", "n", "m", "status", "method", "seconds", "certificate",
-          "optima", "optima_up_to_symmetry", "board"]
+          "optima", "optima_up_to_symmetry", "board", "published"]
+NAMES = {"Q": "queens", "R": "rooks", "B": "bishops", "N": "knights", "K": "kings"}
+
+# What OEIS gives, read 2026-11-29: A306954 (T(n, k), k armies of queens; 23 terms: rows
+# n = 1..6 and T(7,1), T(7,2)) and A328283 (three armies, n = 1..14).
+A306954 = {(1, 1): 1, (2, 1): 4, (2, 2): 0, (3, 1): 9, (3, 2): 1, (3, 3): 0, (4, 1): 16,
+           (4, 2): 2, (4, 3): 1, (4, 4): 1, (5, 1): 25, (5, 2): 4, (5, 3): 1, (5, 4): 1,
+           (5, 5): 1, (6, 1): 36, (6, 2): 5, (6, 3): 2, (6, 4): 1, (6, 5): 1, (6, 6): 1,
+           (7, 1): 49, (7, 2): 7}
+A328283 = [0, 0, 0, 1, 1, 2, 3, 4, 5, 7, 8, 10, 12, 14]
 
 
-def run(n, count):
-    args = [BIN, "chess", "peaceable", str(n), "--json"] + (["--count"] if count else [])
+def published(piece, armies, n):
+    """What OEIS publishes for this row, or why nothing."""
+    if piece != "Q":
+        return ""
+    if armies == 2:
+        return "A250000"
+    if armies == 3 and n <= len(A328283):
+        return f"A328283: {A328283[n - 1]}"
+    if (n, armies) in A306954:
+        return f"A306954: {A306954[(n, armies)]}"
+    if armies == n > 3:
+        return "A306954's comment: T(n, n) = 1 for n > 3"
+    return "not found published (A306954 has 23 terms)"
+
+
+def run(n, piece, armies, count, limit):
+    args = [BIN, "chess", "peaceable", str(n), "--type", piece, "--armies", str(armies),
+            "--json", "--time-limit", str(limit)] + (["--count"] if count else [])
     started = time.monotonic()
     out = subprocess.run(args, capture_output=True, text=True, check=False)
     seconds = time.monotonic() - started
     report = json.loads(out.stdout)
-    if report.get("status") != "optimal":
-        sys.exit(f"n = {n}: {report.get('status')}: {out.stdout[:300]}")
     return report, seconds
 
 
@@ -40,31 +65,48 @@ def main():
     p.add_argument("--min", type=int, default=1, help="the smallest side (default 1)")
     p.add_argument("--max", type=int, default=9, help="the largest side (default 9)")
     p.add_argument("--count-max", type=int, default=8,
-                   help="count the optima up to this side (default 8)")
+                   help="count the optima up to this side (default 8; two armies only)")
+    p.add_argument("--type", default="Q", choices=sorted(NAMES), help="the piece (default Q)")
+    p.add_argument("--armies", type=int, default=2, help="the number of armies (default 2)")
+    p.add_argument("--time-limit", type=int, default=3600,
+                   help="seconds a side may take (default 3600)")
     a = p.parse_args()
     os.makedirs(BOARDS, exist_ok=True)
     rows = []
+    mine = lambda r: (r["piece"], int(r["armies"])) == (a.type, a.armies)
     if os.path.exists(CSV):
         with open(CSV, newline="") as f:
-            rows = [r for r in csv.DictReader(f) if not a.min <= int(r["n"]) <= a.max]
+            rows = [r for r in csv.DictReader(f)
+                    if not (mine(r) and a.min <= int(r["n"]) <= a.max)]
     for n in range(a.min, a.max + 1):
-        report, seconds = run(n, n <= a.count_max)
-        board = f"peaceable/queens-{n}.txt"
-        with open(os.path.join(BOARDS, f"queens-{n}.txt"), "w") as f:
+        count = a.armies == 2 and n <= a.count_max
+        report, seconds = run(n, a.type, a.armies, count, a.time_limit)
+        if report.get("status") != "optimal":
+            print(f"n = {n}: {report.get('status')} after {seconds:.0f} s: left out", flush=True)
+            continue
+        name = NAMES[a.type] + ("" if a.armies == 2 else f"-{a.armies}-armies") + f"-{n}.txt"
+        board = f"peaceable/{name}"
+        with open(os.path.join(BOARDS, name), "w") as f:
             f.write(f"# {report['instance']}: m = {report['objective']}, proved; "
-                    "W white, B black, . empty\n")
+                    + ("W white, B black" if a.armies == 2 else
+                       "one letter an army (W, B, R, G, Y, O, P, C, M, T)")
+                    + ", . empty\n")
             f.write("\n".join(report["solution"]["rows"]) + "\n")
+        certified = a.type == "Q" and a.armies == 2 and 2 <= n <= 8
         rows.append({
-            "piece": "Q", "armies": 2, "n": n, "m": report["objective"],
+            "piece": a.type, "armies": a.armies, "n": n, "m": report["objective"],
             "status": report["status"], "method": report["stats"]["method"],
             "seconds": f"{seconds:.2f}",
-            "certificate": "rate in tests/certificates.rs" if 2 <= n <= 8 else "",
+            "certificate": "rate in tests/certificates.rs" if certified else "",
             "optima": report.get("count", ""), "optima_up_to_symmetry": report.get("classes", ""),
-            "board": board,
+            "board": board, "published": published(a.type, a.armies, n),
         })
         print(n, rows[-1]["m"], rows[-1]["seconds"], rows[-1]["optima_up_to_symmetry"],
               flush=True)
-    rows.sort(key=lambda r: int(r["n"]))
+    order = {p: i for i, p in enumerate(NAMES)}
+    rows.sort(key=lambda r: (order[r["piece"]], int(r["armies"]), int(r["n"])))
+    for r in rows:
+        r["published"] = published(r["piece"], int(r["armies"]), int(r["n"]))
     with open(CSV, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()

@@ -399,12 +399,23 @@ fn brute_force_placements(n: usize, m: usize) -> u64 {
     count
 }
 
-/// data/chess/peaceable.csv: every row's board passes the verifier with the row's m, and the
-/// values are A250000's (and A260680's where counted).
+/// data/chess/peaceable.csv: every row's board passes the verifier of its piece and number of
+/// armies with the row's m, and the values are OEIS's where published: A250000 (two armies of
+/// queens), A260680 (where counted), A328283 (three), A306954 (k armies; T(6,4) excepted).
 #[test]
 fn the_peaceable_data_file_holds_its_boards_and_the_published_values() {
     let a250000 = [0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21, 24, 28, 32];
     let a260680 = [1, 1, 1, 10, 3, 35, 19, 71, 18, 380];
+    let a328283 = [0, 0, 0, 1, 1, 2, 3, 4, 5, 7, 8, 10, 12, 14];
+    let a306954: [&[usize]; 7] = [
+        &[1],
+        &[4, 0],
+        &[9, 1, 0],
+        &[16, 2, 1, 1],
+        &[25, 4, 1, 1, 1],
+        &[36, 5, 2, 1, 1, 1],
+        &[49, 7],
+    ];
     let text = std::fs::read_to_string("data/chess/peaceable.csv").expect("the data file");
     let mut lines = text.lines();
     // Fields split at commas outside double quotes (the method names have commas).
@@ -428,9 +439,24 @@ fn the_peaceable_data_file_holds_its_boards_and_the_published_values() {
         let f: Vec<&str> = f.iter().map(String::as_str).collect();
         let n: usize = f[col("n")].parse().unwrap();
         let m: usize = f[col("m")].parse().unwrap();
-        assert_eq!((f[col("piece")], f[col("armies")]), ("Q", "2"), "{line}");
-        assert_eq!(m, a250000[n - 1], "n = {n}");
+        let armies: usize = f[col("armies")].parse().unwrap();
+        let piece: Piece = serde_json::from_value(serde_json::json!(f[col("piece")])).unwrap();
+        match (piece, armies) {
+            (Piece::Queen, 2) => assert_eq!(m, a250000[n - 1], "n = {n}"),
+            (Piece::Queen, 3) => assert_eq!(m, a328283[n - 1], "n = {n}"),
+            (Piece::Queen, k) => {
+                // A306954's published terms, but T(6,4) = 2 (see the armies test above).
+                let published = a306954.get(n - 1).and_then(|row| row.get(k - 1));
+                match (n, k, published) {
+                    (6, 4, _) => assert_eq!(m, 2),
+                    (_, _, Some(&q)) => assert_eq!(m, q, "T({n},{k})"),
+                    _ => assert!(f[col("published")].starts_with("not found") || k == n),
+                }
+            }
+            _ => {}
+        }
         if let Ok(classes) = f[col("optima_up_to_symmetry")].parse::<u64>() {
+            assert_eq!((piece, armies), (Piece::Queen, 2));
             assert_eq!(classes, a260680[n - 1], "n = {n}");
         }
         let board = std::fs::read_to_string(format!("data/chess/{}", f[col("board")])).unwrap();
@@ -441,10 +467,10 @@ fn the_peaceable_data_file_holds_its_boards_and_the_published_values() {
             .collect();
         assert_eq!(rows_of.len(), n, "n = {n}");
         let s = chess::PeaceableSolution { rows: rows_of };
-        assert_eq!(chess::verify_peaceable(Piece::Queen, &s), Ok(m), "n = {n}");
+        assert_eq!(chess::verify_armies(piece, armies, &s), Ok(m), "{line}");
         rows += 1;
     }
-    assert!(rows >= 9, "{rows} rows");
+    assert!(rows >= 30, "{rows} rows");
 }
 
 /// Peaceable knights (the pairwise model; knights have no lines): 18 a side on 7×7, proved,
