@@ -70,6 +70,9 @@ def main():
     p.add_argument("--armies", type=int, default=2, help="the number of armies (default 2)")
     p.add_argument("--time-limit", type=int, default=3600,
                    help="seconds a side may take (default 3600)")
+    p.add_argument("--report", help="take the one side --min from this saved JSON report of "
+                   "`quandary chess peaceable ... --json` instead of running it (its own "
+                   "stats.seconds are the row's)")
     a = p.parse_args()
     os.makedirs(BOARDS, exist_ok=True)
     rows = []
@@ -80,7 +83,12 @@ def main():
                     if not (mine(r) and a.min <= int(r["n"]) <= a.max)]
     for n in range(a.min, a.max + 1):
         count = a.armies == 2 and n <= a.count_max
-        report, seconds = run(n, a.type, a.armies, count, a.time_limit)
+        if a.report:
+            with open(a.report) as f:
+                report = json.load(f)
+            seconds = report["stats"]["seconds"]
+        else:
+            report, seconds = run(n, a.type, a.armies, count, a.time_limit)
         if report.get("status") != "optimal":
             print(f"n = {n}: {report.get('status')} after {seconds:.0f} s: left out", flush=True)
             continue

@@ -703,3 +703,87 @@ fn the_armies_verifier_rejects_an_attack_and_unequal_armies() {
         Err("the piece of army R on square 5 attacks the one of army B on 7".into())
     );
 }
+
+/// One question asked whole (`--at-least`) and in parts (`--part P/M`, its cubes P, P + M, ...)
+/// through `quandary jobs`, `batch` and `merge`: on 7×7 "m >= 8?" is refuted by the four parts
+/// together and "m >= 7?" answered yes, as the whole question is.
+#[test]
+fn a_peaceable_question_split_into_parts_merges_to_the_whole_answer() {
+    let dir = std::env::temp_dir().join(format!("quandary-peaceable-parts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (k, whole) in [("8", "infeasible"), ("7", "solved")] {
+        let (code, out, err, _) =
+            common::quandary(&["chess", "peaceable", "7", "--at-least", k, "--json"]);
+        assert!(code == 0 || code == 1, "{out} {err}");
+        assert_eq!(common::one_json(&out)["status"], whole, "{out}");
+        let jobs = dir.join(format!("p{k}.jsonl"));
+        let jobs = jobs.to_str().unwrap();
+        let results = jobs.replace(".jsonl", ".results.jsonl");
+        let parts = [
+            "chess",
+            "peaceable",
+            "7",
+            "--at-least",
+            k,
+            "--part",
+            "1..4/4",
+        ];
+        let mut args = vec!["jobs", "-o", jobs];
+        args.extend(parts);
+        let (code, _, err, _) = common::quandary(&args);
+        assert_eq!(code, 0, "{err}");
+        let (code, _, err, _) = common::quandary(&["batch", jobs, "--jobs", "2"]);
+        assert!(code == 0 || code == 1, "{err}");
+        let (code, out, err, _) = common::quandary(&["merge", &results, "--json"]);
+        assert!(code == 0 || code == 1, "{out} {err}");
+        let merged = common::one_json(&out);
+        let merged = merged["answers"][0].clone();
+        assert_eq!(merged["status"], whole, "{merged}");
+        assert!(
+            merged["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("4 parts covering the whole space"),
+            "{merged}"
+        );
+    }
+    // A part of a question the cubes cannot split, and a part without a question, are errors.
+    for (args, says) in [
+        (
+            &[
+                "chess",
+                "peaceable",
+                "7",
+                "--at-least",
+                "3",
+                "--armies",
+                "3",
+                "--part",
+                "1/2",
+            ][..],
+            "two armies",
+        ),
+        (
+            &["chess", "peaceable", "7", "--part", "1/2"][..],
+            "--at-least",
+        ),
+        (
+            &[
+                "chess",
+                "peaceable",
+                "7",
+                "--at-least",
+                "3",
+                "--part",
+                "3/2",
+            ][..],
+            "K/N",
+        ),
+    ] {
+        let (code, _, err, _) = common::quandary(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

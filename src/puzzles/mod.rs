@@ -648,3 +648,21 @@ pub trait Puzzle: 'static {
         None
     }
 }
+
+/// Reads `--part K/N` (a puzzle's own split of its search: pieces K, K + N, K + 2N, ...) as
+/// (K − 1, N).
+pub fn parse_part(part: &Option<String>) -> Result<Option<(usize, usize)>> {
+    let Some(text) = part else { return Ok(None) };
+    let bad = || {
+        crate::error::Error::input(format!(
+            "--part '{text}' is not a part: give K/N with 1 <= K <= N, e.g. 3/40"
+        ))
+    };
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok(Some((k - 1, n)))
+}

@@ -31,6 +31,16 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
         )
         .default("2"),
         Param::new(
+            "at-least",
+            Kind::Whole,
+            "Ask one question instead of the largest m: do armies of at least K pieces each coexist? Solved (a board) or infeasible (a refutation)",
+        ),
+        Param::new(
+            "part",
+            Kind::Text,
+            "With --at-least, two armies of queens or rooks: answer part P/M of the question only, its cubes (white rows a, white columns b, every pair from 0 to n, most room first) P, P + M, P + 2M, ...; `quandary merge` combines the M parts (docs/cluster.md)",
+        ),
+        Param::new(
             "count",
             Kind::Switch,
             "Then count the optimal placements, all of them and up to the 16 symmetries (the square's 8, each with the colours swapped or not): OEIS A260680 for queens",
@@ -69,22 +79,37 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
                 "--count counts the optima of two armies; --armies {armies} finds the largest m only"
             )));
         }
-        peaceable(&call.args.needed("n")?, piece, how, count, armies, call.limits)
+        let part = crate::puzzles::parse_part(&call.args.text("part"))?;
+        let at_least = match call.args.whole("at-least") {
+            None if part.is_some() => {
+                return Err(Error::input(
+                    "--part splits one question: give it with --at-least K".to_string(),
+                ))
+            }
+            None => None,
+            Some(_) if count => {
+                return Err(Error::input(
+                    "--count counts the optima, --at-least asks one question: give one of them"
+                        .to_string(),
+                ))
+            }
+            Some(k) => Some(usize::try_from(k).map_err(|_| {
+                Error::input(format!("--at-least {k}: give a whole number of pieces"))
+            })?),
+        };
+        let n = side(&call.args.needed("n")?)?;
+        if let Some(k) = at_least {
+            return question(n, piece, armies, k, part, call.limits);
+        }
+        peaceable(n, piece, how, count, armies, call.limits)
     },
 }];
 
 /// Peaceable armies: the largest m, by ascending questions on the colouring model or the
 /// runner's optimum on another model; with `count`, then every optimal placement counted.
-fn peaceable(
-    word: &str,
-    piece: Piece,
-    how: chess::PeaceModel,
-    count: bool,
-    armies: usize,
-    limits: &Limits,
-) -> Result<Report> {
-    let n: usize = word
-        .trim()
+/// The board's side, 1 to 32.
+fn side(word: &str) -> Result<usize> {
+    word.trim()
         .parse()
         .ok()
         .filter(|n| (1..=32).contains(n))
@@ -92,7 +117,155 @@ fn peaceable(
             Error::input(format!(
                 "board side '{word}' is not a whole number from 1 to 32"
             ))
-        })?;
+        })
+}
+
+/// The instance's name in headlines and JSON.
+fn instance(n: usize, piece: Piece, armies: usize) -> String {
+    match armies {
+        2 => format!("peaceable {} armies on {n}×{n}", piece.letter()),
+        _ => format!("{armies} peaceable {} armies on {n}×{n}", piece.letter()),
+    }
+}
+
+/// One question "m >= k?" (`--at-least`): the whole of it, or with `part` = (P − 1, M) the
+/// cubes P, P + M, ... of its split (two armies of queens or rooks).
+fn question(
+    n: usize,
+    piece: Piece,
+    armies: usize,
+    k: usize,
+    part: Option<(usize, usize)>,
+    limits: &Limits,
+) -> Result<Report> {
+    let name = format!("{}, m >= {k}?", instance(n, piece, armies));
+    let split = armies == 2 && matches!(piece, Piece::Queen | Piece::Rook);
+    let mut o = match part {
+        Some(_) if !split => {
+            return Err(Error::input(
+                "--part splits the questions of two armies of queens or rooks (their cubes are white rows and columns)"
+                    .to_string(),
+            ))
+        }
+        Some((p, m)) => {
+            let mut o = in_cubes(n, piece, k, p, m, limits)?;
+            o.scope = Some(format!(
+                "part {} of {m} of the cubes (white rows, white columns)",
+                p + 1
+            ));
+            o
+        }
+        None => {
+            // Two armies of sliders: the colouring model with its 16 symmetries broken;
+            // otherwise the k-army model (the pairwise one for the knight and the king).
+            let f = match (armies, chess::peaceable_k(n, piece, k)) {
+                (2, Some(f)) => f,
+                _ => chess::armies_k(n, piece, armies, k),
+            };
+            limits.phase(&format!("m >= {k}?"));
+            let mut f = f;
+            f.method = f.method.replace(", ascending", "");
+            match ask(f, n, split.then_some(piece), k, limits) {
+                Ok(o) => o,
+                Err(Error::Stopped(_)) => Outcome::new(Query::First, Status::Unknown),
+                Err(e) => return Err(e),
+            }
+        }
+    };
+    note_what_stopped(&mut o, limits);
+    let mut r = Report::new("chess", "peaceable", name.clone(), o.status);
+    let within = o
+        .scope
+        .as_ref()
+        .map(|s| format!(" [in {s} only]"))
+        .unwrap_or_default();
+    r.text = match (o.status, o.solutions.first()) {
+        (Status::Solved, Some(s)) => {
+            chess::verify_armies(piece, armies, s).map_err(|why| {
+                Error::Internal(format!("peaceable armies fail the check: {why}"))
+            })?;
+            r.solution = serde_json::to_value(s).ok();
+            r.svg = Some(chess::peaceable_svg(piece, s));
+            format!(
+                "{name} yes: armies of {}{within}\n\n{}\n",
+                s.size(),
+                s.rows.join("\n")
+            )
+        }
+        (Status::Infeasible, _) => format!("{name} no: infeasible{within}\n"),
+        _ => format!(
+            "{name} {}{within}\n",
+            unknown_word(o.stats.stopped_by.as_deref())
+        ),
+    };
+    r.facts = o.facts;
+    r.stats.seconds = limits.seconds();
+    Ok(r)
+}
+
+/// Cubes p, p + m, p + 2m, ... of the question "m >= k?" (two armies), one after another: a
+/// board in one of them answers yes, all refuted no.
+fn in_cubes(
+    n: usize,
+    piece: Piece,
+    k: usize,
+    p: usize,
+    m: usize,
+    limits: &Limits,
+) -> Result<Outcome<chess::PeaceableSolution>> {
+    let mut status = Status::Infeasible;
+    let mut found = None;
+    let mut calls = 0;
+    let mut method = String::new();
+    for &cube in cube_order(n).iter().skip(p).step_by(m) {
+        let Some(f) = chess::peaceable_k_cube(n, piece, k, cube) else {
+            break;
+        };
+        method.clone_from(&f.method);
+        let o = bounded(limits, "the peaceable-armies model", || {
+            drive(f, Query::First, limits, false)
+        });
+        match o {
+            Ok(o) => {
+                calls += o.stats.solver_calls.unwrap_or(1);
+                match (o.status, o.solutions.into_iter().next()) {
+                    (Status::Infeasible, _) => continue,
+                    (Status::Solved, Some(s)) => {
+                        status = Status::Solved;
+                        found = Some(s);
+                    }
+                    _ => status = Status::Unknown,
+                }
+            }
+            Err(Error::Stopped(_)) => status = Status::Unknown,
+            Err(e) => return Err(e),
+        }
+        break;
+    }
+    let mut o = Outcome::new(Query::First, status);
+    o.solutions.extend(found);
+    o.stats.solver_calls = Some(calls);
+    o.stats.method = method;
+    Ok(o)
+}
+
+/// The cubes of a question "m >= k?" on n×n: every (white rows a, white columns b) from 0 to n,
+/// the ones with the most room for both armies (min(ab, (n − a)(n − b))) first.
+fn cube_order(n: usize) -> Vec<(usize, usize)> {
+    let mut cubes: Vec<(usize, usize)> =
+        (0..=n).flat_map(|a| (0..=n).map(move |b| (a, b))).collect();
+    cubes.sort_by_key(|&(a, b)| std::cmp::Reverse((a * b).min((n - a) * (n - b))));
+    cubes
+}
+
+fn peaceable(
+    n: usize,
+    piece: Piece,
+    how: chess::PeaceModel,
+    count: bool,
+    armies: usize,
+    limits: &Limits,
+) -> Result<Report> {
     let ascending = match how {
         chess::PeaceModel::Colouring => chess::peaceable_k(n, piece, 1).is_some(),
         _ => false,
@@ -114,10 +287,7 @@ fn peaceable(
         })?
     };
     note_what_stopped(&mut o, limits);
-    let instance = match armies {
-        2 => format!("peaceable {} armies on {n}×{n}", piece.letter()),
-        _ => format!("{armies} peaceable {} armies on {n}×{n}", piece.letter()),
-    };
+    let instance = instance(n, piece, armies);
     let mut r = Report::new("chess", "peaceable", instance.clone(), o.status);
     // A run stopped says what stopped it, in the headline and in `stats.stopped_by`, as the
     // generic verbs do (it said neither).
@@ -292,9 +462,7 @@ fn ask(
         _ if limits.expired() => return Ok(Outcome::new(Query::First, Status::Unknown)),
         _ => {}
     }
-    let mut cubes: Vec<(usize, usize)> =
-        (0..=n).flat_map(|a| (0..=n).map(move |b| (a, b))).collect();
-    cubes.sort_by_key(|&(a, b)| std::cmp::Reverse((a * b).min((n - a) * (n - b))));
+    let cubes = cube_order(n);
     let next = AtomicUsize::new(0);
     let done = AtomicBool::new(false);
     let answer: std::sync::Mutex<(Option<chess::PeaceableSolution>, bool, u64, Option<Error>)> =

@@ -50,23 +50,6 @@ pub struct Options {
     pub fix: Vec<String>,
 }
 
-/// Reads `--part K/N` as (K − 1, N).
-pub(super) fn parse_part(part: &Option<String>) -> Result<Option<(usize, usize)>> {
-    let Some(text) = part else { return Ok(None) };
-    let bad = || {
-        Error::input(format!(
-            "--part '{text}' is not a part: give K/N with 1 <= K <= N, e.g. 3/40"
-        ))
-    };
-    let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let k: usize = k.trim().parse().map_err(|_| bad())?;
-    let n: usize = n.trim().parse().map_err(|_| bad())?;
-    if k == 0 || n == 0 || k > n {
-        return Err(bad());
-    }
-    Ok(Some((k - 1, n)))
-}
-
 /// Reads `--mark ROW,COL` (1-based) as a 0-based cell of an n×n board.
 pub(super) fn parse_mark(mark: &Option<String>, n: usize) -> Result<Option<(usize, usize)>> {
     let Some(text) = mark else { return Ok(None) };
@@ -133,7 +116,7 @@ impl Puzzle for TankAttack {
         let [word] = crate::puzzles::words(words, "one word, the side n of the n×n board")?;
         let t = Tank::parse(word)?.with_givens(&options.fix)?;
         parse_mark(&options.mark, t.n)?;
-        if parse_part(&options.part)?.is_some()
+        if crate::puzzles::parse_part(&options.part)?.is_some()
             && (options.method == Method::Sat
                 || (options.symmetry.is_some() && options.method != Method::Gac))
         {
@@ -300,7 +283,7 @@ impl Puzzle for TankAttack {
         // images; the line search has no such restriction (SAT answers).
         let applies =
             (2..=exact::MAX_EXACT_SIDE).contains(&t.n) && (o.symmetry.is_none() || consistent);
-        let part = parse_part(&o.part).ok().flatten();
+        let part = crate::puzzles::parse_part(&o.part).ok().flatten();
         let wanted = consistent
             || o.method == Method::Exact
             || part.is_some()
