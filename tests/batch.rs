@@ -890,3 +890,40 @@ fn a_batch_time_limit_stops_the_batch_and_a_resume_goes_on() {
     assert!(err.contains("1 done already"), "{err}");
     assert!(err.contains("running 2"), "{err}");
 }
+
+quandary_probe::needs_kubernetes_validate! {
+/// deploy/kubernetes-job.yaml is a valid Job: `kubernetes-validate --strict` (from PyPI, the
+/// Kubernetes API's own schemas, unknown fields refused) accepts it, and refuses a copy with
+/// a misspelt field, so the check can fail. (It does not run the Job: no Kubernetes here.)
+#[test]
+fn the_kubernetes_manifest_is_a_valid_job() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/kubernetes-job.yaml");
+    let validate = |file: &Path| {
+        Command::new("kubernetes-validate")
+            .arg("--strict")
+            .arg(file)
+            .output()
+            .expect("kubernetes-validate runs")
+    };
+    let out = validate(&manifest);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("parallelism:"));
+    let bad = std::env::temp_dir().join(format!("quandary-k8s-{}.yaml", std::process::id()));
+    std::fs::write(&bad, text.replace("parallelism:", "parallelismm:")).unwrap();
+    let out = validate(&bad);
+    let _ = std::fs::remove_file(&bad);
+    assert!(!out.status.success(), "a misspelt field passed");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("parallelismm"), "{said}");
+}
+}

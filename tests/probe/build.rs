@@ -17,7 +17,7 @@ fn main() {
     println!("cargo::rerun-if-env-changed=PATH");
     println!("cargo::rerun-if-env-changed=QUANDARY_DRAT_CHECKER");
     println!(
-        "cargo::rustc-check-cfg=cfg(quandary_missing, values(\"chromium\", \"glpsol\", \"parallel\", \"rate\"))"
+        "cargo::rustc-check-cfg=cfg(quandary_missing, values(\"chromium\", \"glpsol\", \"parallel\", \"rate\", \"slurm\", \"kubernetes-validate\"))"
     );
     let dirs: Vec<PathBuf> = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect())
@@ -47,6 +47,15 @@ fn main() {
         ("glpsol", on_path("glpsol")),
         ("parallel", on_path("parallel")),
         ("rate", on_path(&checker)),
+        ("kubernetes-validate", on_path("kubernetes-validate")),
+        // The daemons are in /usr/sbin, which a user's PATH may lack.
+        (
+            "slurm",
+            on_path("sbatch")
+                && ["slurmctld", "slurmd", "munged"]
+                    .iter()
+                    .all(|d| on_path(d) || Path::new("/usr/sbin").join(d).is_file()),
+        ),
     ];
     for (tool, here) in missing {
         if !here {

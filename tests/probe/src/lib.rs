@@ -68,3 +68,33 @@ macro_rules! needs_chromium {
 macro_rules! needs_chromium {
     ($($t:tt)*) => { $($t)* };
 }
+
+#[cfg(quandary_missing = "slurm")]
+#[macro_export]
+macro_rules! needs_slurm {
+    ($(#[$m:meta])* fn $name:ident() $body:block) => {
+        $(#[$m])*
+        #[ignore = "needs Slurm and munge (apt-get install slurm-wlm munge); CI runs it"]
+        fn $name() $body
+    };
+}
+#[cfg(not(quandary_missing = "slurm"))]
+#[macro_export]
+macro_rules! needs_slurm {
+    ($($t:tt)*) => { $($t)* };
+}
+
+#[cfg(quandary_missing = "kubernetes-validate")]
+#[macro_export]
+macro_rules! needs_kubernetes_validate {
+    ($(#[$m:meta])* fn $name:ident() $body:block) => {
+        $(#[$m])*
+        #[ignore = "needs kubernetes-validate (pip install kubernetes-validate); CI runs it"]
+        fn $name() $body
+    };
+}
+#[cfg(not(quandary_missing = "kubernetes-validate"))]
+#[macro_export]
+macro_rules! needs_kubernetes_validate {
+    ($($t:tt)*) => { $($t)* };
+}
