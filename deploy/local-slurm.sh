@@ -22,6 +22,25 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
 stop() {
+  # The cluster's jobs first: cancelled while the daemons still run, so that their step
+  # daemons (slurmstepd, which have no pid file) end them; then any step daemon slurmd
+  # started that is still there, with what it runs.
+  export SLURM_CONF="$dir/slurm.conf" PATH="$PATH:/usr/sbin"
+  if [[ -s "$dir/slurmctld.pid" ]] && kill -0 "$(cat "$dir/slurmctld.pid")" 2>/dev/null; then
+    squeue -h -o %A 2>/dev/null | xargs -r scancel 2>/dev/null || true
+    for _ in $(seq 100); do
+      [[ -z "$(squeue -h 2>/dev/null)" ]] && break
+      sleep 0.1
+    done
+  fi
+  # A step daemon detaches from slurmd; it is this cluster's if it carries its SLURM_CONF
+  # (exported to the daemons by `start`).
+  for step in $(pgrep -f '^slurmstepd' 2>/dev/null); do
+    if tr '\0' '\n' < "/proc/$step/environ" 2>/dev/null | grep -qx "SLURM_CONF=$dir/slurm.conf"; then
+      pkill -KILL -P "$step" 2>/dev/null || true
+      kill -KILL "$step" 2>/dev/null || true
+    fi
+  done
   # slurmd first (it reports to slurmctld), munged last (both authenticate through it).
   for name in slurmd slurmctld munged; do
     pidfile="$dir/$name.pid"

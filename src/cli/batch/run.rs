@@ -258,6 +258,21 @@ pub(super) fn run_job(
         }
         std::thread::sleep(Duration::from_millis(20));
     };
+    // A job ended by the signal that is stopping the batch too (Slurm's scancel and its time
+    // limit signal every process of the task, so the job may end first): the batch's own stop,
+    // not an end of the job's, and not recorded, as the jobs in flight a stop kills are not
+    // (it was recorded `killed`, under the batch's word that nothing in flight was).
+    if let Some(signal) = status.and_then(|s| std::os::unix::process::ExitStatusExt::signal(&s)) {
+        if [libc::SIGTERM, libc::SIGINT, libc::SIGHUP].contains(&signal) {
+            let wait_until = Instant::now() + Duration::from_millis(500);
+            while !STOP.load(Ordering::SeqCst) && Instant::now() < wait_until {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if STOP.load(Ordering::SeqCst) {
+                return None;
+            }
+        }
+    }
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
     let seconds = started.elapsed().as_secs_f64();
