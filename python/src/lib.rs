@@ -304,6 +304,7 @@ fn run(
     let query = explaining(query, &mut options)?;
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
     let input = Input::new(words, text);
+    let started = std::time::Instant::now();
     let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
         e.run(
             &input.words,
@@ -314,7 +315,7 @@ fn run(
             None,
         )
     })?;
-    answer(result, puzzle, verb, interrupted)
+    answer(result, puzzle, verb, interrupted, Some(started))
 }
 
 /// The limits of a run from Python: its time limit, the cancel flag Ctrl-C raises, the
@@ -350,6 +351,7 @@ fn run_own(
         quandary::verbs::prepare(e.name(), own, given, &input.words, serde_json::Map::new())
             .map_err(to_py)?;
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
+    let started = std::time::Instant::now();
     let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
         let limits = limits_of(limit, cancel, sink);
         let mut lines: Vec<String> = Vec::new();
@@ -367,15 +369,17 @@ fn run_own(
             r
         })
     })?;
-    answer(result, e.name(), own.name, interrupted)
+    answer(result, e.name(), own.name, interrupted, Some(started))
 }
 
-/// What a run hands back to Python, from its report or its error.
+/// What a run hands back to Python, from its report or its error (`started`: when the run
+/// began, for a stopped run's own clock).
 fn answer(
     result: quandary::error::Result<registry::Report>,
     puzzle: &str,
     verb: &str,
     interrupted: bool,
+    started: Option<std::time::Instant>,
 ) -> PyResult<Answer> {
     match result {
         Ok(report) => {
@@ -386,13 +390,17 @@ fn answer(
             Ok((json, report.text, pictures, steps, interrupted))
         }
         // Stopped before it had anything to report: an answer of its own, as the command
-        // line's JSON gives it (status unknown).
-        Err(Error::Stopped(why)) => {
-            let json = serde_json::json!({"puzzle": puzzle, "verb": verb, "status": "unknown",
-                                          "error": why});
-            Ok((json.to_string(), why, Vec::new(), Vec::new(), interrupted))
+        // line's JSON gives it (status unknown, the run's own clock).
+        Err(e) => {
+            let seconds = started.map(|s| s.elapsed().as_secs_f64());
+            match quandary::runner::report::stopped_answer(&e, Some(puzzle), Some(verb), seconds) {
+                Some(v) => {
+                    let why = v["error"].as_str().unwrap_or_default().to_string();
+                    Ok((v.to_string(), why, Vec::new(), Vec::new(), interrupted))
+                }
+                None => Err(to_py(e)),
+            }
         }
-        Err(e) => Err(to_py(e)),
     }
 }
 
@@ -556,19 +564,20 @@ impl OpenedModel {
         })?;
         let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
         let inner = self.inner.clone();
+        let started = std::time::Instant::now();
         let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
             let limits = limits_of(limit, cancel, sink).with_count_cap(cap);
             let m = inner.lock().unwrap_or_else(|e| e.into_inner());
             m.run(query, &limits)
         })?;
-        answer(result, self.puzzle, verb, interrupted)
+        answer(result, self.puzzle, verb, interrupted, Some(started))
     }
 
     /// Another solver's answer judged: `values` gives each variable (by index) 0 or 1; the
     /// answer as `run` gives it, with `verified` and `violations`.
     fn judge(&self, values: Vec<bool>) -> PyResult<Answer> {
         let result = self.with(|m| m.judge(&values));
-        answer(result, self.puzzle, "judge", false)
+        answer(result, self.puzzle, "judge", false, None)
     }
 
     /// The LP relaxation of the model as changed (HiGHS): a JSON object as `model --relax

@@ -425,16 +425,14 @@ pub fn main() -> i32 {
             progress::finish();
             eprintln!("quandary: error: {e}");
             if json {
-                let status = if matches!(e, Error::Stopped(_)) {
-                    "unknown"
-                } else {
-                    "error"
-                };
-                outln!(
-                    "{}",
-                    serde_json::json!({"status": status, "error": e.to_string(),
-                        "stats": {"seconds": started.elapsed().as_secs_f64()}})
-                );
+                let seconds = started.elapsed().as_secs_f64();
+                let answer =
+                    quandary::runner::report::stopped_answer(&e, None, None, Some(seconds))
+                        .unwrap_or_else(|| {
+                            serde_json::json!({"status": "error", "error": e.to_string(),
+                            "stats": {"seconds": seconds}})
+                        });
+                outln!("{answer}");
             }
             e.exit_code()
         }

@@ -107,6 +107,32 @@ pub fn status_word(s: Status) -> &'static str {
     }
 }
 
+/// A run stopped before it had anything to report, as every front end answers it in JSON:
+/// status `unknown`, the reason as `error`, the puzzle and verb where known, and the run's own
+/// clock as `stats.seconds` where the caller keeps one; `None` for any other error. The one
+/// place `Error::Stopped` becomes an answer (the command line's `--json`, the page, Python).
+pub fn stopped_answer(
+    e: &crate::error::Error,
+    puzzle: Option<&str>,
+    verb: Option<&str>,
+    seconds: Option<f64>,
+) -> Option<serde_json::Value> {
+    let crate::error::Error::Stopped(why) = e else {
+        return None;
+    };
+    let mut v = serde_json::json!({"status": "unknown", "error": why});
+    if let Some(p) = puzzle {
+        v["puzzle"] = serde_json::json!(p);
+    }
+    if let Some(verb) = verb {
+        v["verb"] = serde_json::json!(verb);
+    }
+    if let Some(s) = seconds {
+        v["stats"] = serde_json::json!({ "seconds": s });
+    }
+    Some(v)
+}
+
 /// How "unknown" reads in a headline when what stopped the run is known
 /// ([`Stats::stopped_by`](super::answer::Stats)); [`status_word`] when not.
 pub fn unknown_word(stopped_by: Option<&str>) -> String {

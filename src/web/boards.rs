@@ -132,11 +132,13 @@ impl Boards {
                 out["details"]["held_bytes"] = json!(if kept { held } else { 0 });
                 Ok(out)
             }
-            Err(Error::Stopped(why)) => {
-                Ok(json!({"status": "unknown", "error": why, "puzzle": puzzle}))
+            Err(e) => {
+                match quandary::runner::report::stopped_answer(&e, Some(puzzle), None, None) {
+                    Some(v) => Ok(v),
+                    None if matches!(e, Error::Internal(_)) => Err((500, e.to_string())),
+                    None => Err((400, e.to_string())),
+                }
             }
-            Err(e @ Error::Internal(_)) => Err((500, e.to_string())),
-            Err(e) => Err((400, e.to_string())),
         }
     }
 

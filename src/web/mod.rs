@@ -481,13 +481,7 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
             Answer::json(200, out)
         }
         // A stopped run's own clock, as the command line's `--json` error objects carry it.
-        Err(Error::Stopped(why)) => Answer::json(
-            200,
-            json!({"status": "unknown", "error": why, "puzzle": name,
-                   "stats": {"seconds": started.elapsed().as_secs_f64()}}),
-        ),
-        Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
-        Err(e) => Answer::error(400, e.to_string()),
+        Err(e) => failed(e, name, None, started),
     }
 }
 
@@ -904,13 +898,18 @@ fn model(
                        "lp": text(lp), "opb": text(opb)}),
             )
         }
-        Err(Error::Stopped(why)) => Answer::json(
-            200,
-            json!({"status": "unknown", "error": why, "puzzle": entry.name(), "verb": "model",
-                   "stats": {"seconds": started.elapsed().as_secs_f64()}}),
-        ),
-        Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
-        Err(e) => Answer::error(400, e.to_string()),
+        Err(e) => failed(e, entry.name(), Some("model"), started),
+    }
+}
+
+/// A run's error as the page's answer: a stopped run is an answer (status unknown, with its
+/// own clock), an internal error a 500, any other a 400.
+fn failed(e: Error, puzzle: &str, verb: Option<&str>, started: std::time::Instant) -> Answer {
+    let seconds = Some(started.elapsed().as_secs_f64());
+    match quandary::runner::report::stopped_answer(&e, Some(puzzle), verb, seconds) {
+        Some(v) => Answer::json(200, v),
+        None if matches!(e, Error::Internal(_)) => Answer::error(500, e.to_string()),
+        None => Answer::error(400, e.to_string()),
     }
 }
 
