@@ -244,36 +244,14 @@ fn colouring_model(
         }
     }
     // The board's symmetries permute the lines: of each orbit of colourings, the least.
-    let index: std::collections::HashMap<Vec<usize>, usize> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, (_, squares))| {
-            let mut sorted = squares.clone();
-            sorted.sort_unstable();
-            (sorted, i)
-        })
-        .collect();
-    let grid = crate::geometry::Grid::new(n, n);
+    let squares: Vec<Vec<usize>> = lines.iter().map(|(_, on)| on.clone()).collect();
+    let maps = unit_maps(n, &squares);
     let order = comparison_order(n, lines);
     let x: Vec<Lit> = order.iter().map(|&i| owners[i].pos()).collect();
     // The identity last: its own image adds no row, its colour swap does (when asked).
-    let all = grid.symmetries();
-    let count = all.len();
-    for (g, s) in all.into_iter().enumerate().cycle().skip(1).take(count) {
-        let image: Vec<Lit> = lines
-            .iter()
-            .map(|(_, squares)| {
-                let mut moved: Vec<usize> = squares
-                    .iter()
-                    .map(|&k| {
-                        let (r, c) = grid.map(s, (k / n, k % n));
-                        r * n + c
-                    })
-                    .collect();
-                moved.sort_unstable();
-                owners[index[&moved]].pos()
-            })
-            .collect();
+    let count = maps.len();
+    for (g, map) in maps.iter().enumerate().cycle().skip(1).take(count) {
+        let image: Vec<Lit> = map.iter().map(|&j| owners[j].pos()).collect();
         let image: Vec<Lit> = order.iter().map(|&i| image[i]).collect();
         let mut images = vec![(format!("sym{g}"), image.clone())];
         if at_least.is_some() {
@@ -293,6 +271,41 @@ fn colouring_model(
         model.maximise(whites.iter().map(|&l| (1, l)).collect());
     }
     (model, white, black)
+}
+
+/// Where each of the board's symmetries sends each unit (a set of squares: a line, or one
+/// square), as the index of its image among `units`: one map a symmetry, in the order of
+/// `Grid::symmetries` (the identity first).
+fn unit_maps(n: usize, units: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let sorted = |on: &[usize]| {
+        let mut on = on.to_vec();
+        on.sort_unstable();
+        on
+    };
+    let at: std::collections::HashMap<Vec<usize>, usize> = units
+        .iter()
+        .enumerate()
+        .map(|(j, on)| (sorted(on), j))
+        .collect();
+    let grid = crate::geometry::Grid::new(n, n);
+    grid.symmetries()
+        .into_iter()
+        .map(|s| {
+            units
+                .iter()
+                .map(|on| {
+                    let moved: Vec<usize> = on
+                        .iter()
+                        .map(|&k| {
+                            let (r, c) = grid.map(s, (k / n, k % n));
+                            r * n + c
+                        })
+                        .collect();
+                    at[&sorted(&moved)]
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The order line colourings are compared in: rows and columns from the board's edges inwards
@@ -596,31 +609,11 @@ pub fn armies_at_least(n: usize, piece: Piece, armies: usize, q: usize) -> (Mode
         "armies",
         &slots,
     );
-    let at: std::collections::HashMap<Vec<usize>, usize> = units
-        .iter()
-        .enumerate()
-        .map(|(j, on)| {
-            let mut sorted = on.clone();
-            sorted.sort_unstable();
-            (sorted, j)
-        })
-        .collect();
-    let grid = crate::geometry::Grid::new(n, n);
     let x: Vec<Lit> = slots.iter().flatten().map(|&l| !l).collect();
-    for (g, s) in grid.symmetries().into_iter().enumerate() {
-        let y: Vec<Lit> = units
+    for (g, map) in unit_maps(n, &units).iter().enumerate() {
+        let y: Vec<Lit> = map
             .iter()
-            .flat_map(|on| {
-                let mut moved: Vec<usize> = on
-                    .iter()
-                    .map(|&k| {
-                        let (r, c) = grid.map(s, (k / n, k % n));
-                        r * n + c
-                    })
-                    .collect();
-                moved.sort_unstable();
-                slots[at[&moved]].iter().map(|&l| !l)
-            })
+            .flat_map(|&j| slots[j].iter().map(|&l| !l))
             .collect();
         crate::model::symmetry::lex_leader(
             &mut model,
