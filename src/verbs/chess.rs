@@ -107,6 +107,16 @@ pub(super) static VERBS: &[OwnVerb] = &[OwnVerb {
 
 /// Peaceable armies: the largest m, by ascending questions on the colouring model or the
 /// runner's optimum on another model; with `count`, then every optimal placement counted.
+/// Puts a board in the report, after the verifier of `armies` armies has passed it (an
+/// internal error if it does not), with its picture.
+fn show(r: &mut Report, piece: Piece, armies: usize, s: &chess::PeaceableSolution) -> Result<()> {
+    chess::verify_armies(piece, armies, s)
+        .map_err(|why| Error::Internal(format!("peaceable armies fail the check: {why}")))?;
+    r.solution = serde_json::to_value(s).ok();
+    r.svg = Some(chess::peaceable_svg(piece, s));
+    Ok(())
+}
+
 /// The board's side, 1 to 32.
 fn side(word: &str) -> Result<usize> {
     word.trim()
@@ -181,11 +191,7 @@ fn question(
         .unwrap_or_default();
     r.text = match (o.status, o.solutions.first()) {
         (Status::Solved, Some(s)) => {
-            chess::verify_armies(piece, armies, s).map_err(|why| {
-                Error::Internal(format!("peaceable armies fail the check: {why}"))
-            })?;
-            r.solution = serde_json::to_value(s).ok();
-            r.svg = Some(chess::peaceable_svg(piece, s));
+            show(&mut r, piece, armies, s)?;
             format!(
                 "{name} yes: armies of {}{within}\n\n{}\n",
                 s.size(),
@@ -296,10 +302,7 @@ fn peaceable(
         other => status_word(other).to_string(),
     };
     if let Some(s) = o.solutions.first() {
-        chess::verify_armies(piece, armies, s)
-            .map_err(|why| Error::Internal(format!("peaceable armies fail the check: {why}")))?;
-        r.solution = serde_json::to_value(s).ok();
-        r.svg = Some(chess::peaceable_svg(piece, s));
+        show(&mut r, piece, armies, s)?;
         let m = o.objective.unwrap_or(0);
         let m = match o.status {
             Status::Optimal => format!("m = {m}"),
