@@ -86,6 +86,11 @@ impl Engine {
             "sat" => SAT_CONFIG.iter().for_each(|&(n, v)| e.set_option(n, v)),
             "unsat" => UNSAT_CONFIG.iter().for_each(|&(n, v)| e.set_option(n, v)),
             "plain" => PLAIN_OFF.iter().for_each(|n| e.set_option(n, 0)),
+            // Not a CaDiCaL configuration: bounded variable elimination off, for refutations of
+            // small formulas held together by symmetry-breaking rows (peaceable armies' cubes:
+            // 10×10 "m >= 15?" in 121 cubes on two threads, 47 s against 56 s, the heaviest
+            // cubes 30-40 % faster alone; docs/chess.md).
+            "no-elim" => e.set_option("elim", 0),
             // Not portfolio members: engines asked thousands of short questions under
             // hundreds of assumptions (explain's). No "lucky" assignments tried before each
             // solve (each is a pass over the assumptions: CSPLib 1233 1.30 s with, 0.44 s

@@ -428,10 +428,11 @@ fn count_optima(n: usize, piece: Piece, m: usize, limits: &Limits) -> Result<cra
 
 /// One question "m >= k?". From 10×10 up, for queens and rooks, and when no certificate is being
 /// written, its space is split into cubes by the number of white rows and white columns (every
-/// pair from 0 to n: a partition), solved on two threads, the cubes with the most room for both
-/// armies first, once the whole question has had 3 s; the first yes ends the question when its
-/// sibling's cube is done. A recorded run asks the question whole, so that one refutation is
-/// its proof.
+/// pair from 0 to n: a partition), the cubes with the most room for both armies first, solved
+/// on two threads. For its first 3 s one thread asks the question whole instead (most
+/// questions, every yes and the easy noes, end there), while the other starts on the cubes;
+/// the first answer that settles the question stops the other thread's run. A recorded run
+/// asks the question whole, so that one refutation is its proof.
 fn ask(
     whole: crate::puzzles::Formulated<'_, chess::PeaceableSolution>,
     n: usize,
@@ -440,6 +441,7 @@ fn ask(
     limits: &Limits,
 ) -> Result<Outcome<chess::PeaceableSolution>> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
     let piece = match cubes {
         Some(piece @ (Piece::Queen | Piece::Rook)) if n >= 10 && limits.recorder.is_none() => piece,
         _ => {
@@ -452,26 +454,20 @@ fn ask(
         "{}, in cubes of white rows and columns on two threads",
         whole.method
     );
-    // Most questions (every yes, the easy noes) are answered whole within a few seconds;
-    // only a question that outlasts them is split.
+    // Both threads' runs stop on `stop`: raised by an answer that settles the question, and
+    // by the run's own stop request (forwarded while the threads work).
+    let stop = Arc::new(AtomicBool::new(false));
+    let steered = limits.clone().with_cancel(stop.clone());
     let budget = std::time::Instant::now() + std::time::Duration::from_secs(3);
-    let first = limits.until(Some(limits.deadline.map_or(budget, |d| d.min(budget))));
-    let tried = bounded(&first, "the peaceable-armies model", || {
-        drive(whole, Query::First, &first, false)
-    });
-    match tried {
-        Ok(o) if o.status != Status::Unknown => return Ok(o),
-        Err(e) if !matches!(e, Error::Stopped(_)) => return Err(e),
-        _ if limits.expired() => return Ok(Outcome::new(Query::First, Status::Unknown)),
-        _ => {}
-    }
+    let first = steered.until(Some(limits.deadline.map_or(budget, |d| d.min(budget))));
     let cubes = cube_order(n);
     let next = AtomicUsize::new(0);
-    let done = AtomicBool::new(false);
+    let working = AtomicBool::new(true);
+    let settled = || stop.store(true, Ordering::SeqCst);
     let answer: std::sync::Mutex<(Option<chess::PeaceableSolution>, bool, u64, Option<Error>)> =
         std::sync::Mutex::new((None, false, 0, None));
     let work = || loop {
-        if done.load(Ordering::SeqCst) {
+        if stop.load(Ordering::SeqCst) {
             return;
         }
         let i = next.fetch_add(1, Ordering::SeqCst);
@@ -479,8 +475,8 @@ fn ask(
         let Some(f) = chess::peaceable_k_cube(n, piece, k, cube) else {
             return;
         };
-        let o = bounded(limits, "the peaceable-armies model", || {
-            drive(f, Query::First, limits, false)
+        let o = bounded(&steered, "the peaceable-armies model", || {
+            drive(f, Query::First, &steered, false)
         });
         let mut a = answer.lock().unwrap_or_else(|e| e.into_inner());
         match o {
@@ -490,25 +486,54 @@ fn ask(
                     (Status::Infeasible, _) => {}
                     (Status::Solved, Some(s)) => {
                         a.0 = Some(s);
-                        done.store(true, Ordering::SeqCst);
+                        settled();
                     }
                     _ => {
                         a.1 = true;
-                        done.store(true, Ordering::SeqCst);
+                        settled();
                     }
                 }
             }
             Err(e) => {
-                a.3 = Some(e);
-                done.store(true, Ordering::SeqCst);
+                if !matches!(e, Error::Stopped(_)) {
+                    a.3 = Some(e);
+                }
+                a.1 = true;
+                settled();
             }
         }
     };
-    std::thread::scope(|scope| {
+    let whole_answer = std::thread::scope(|scope| {
+        let forward = scope.spawn(|| {
+            while working.load(Ordering::SeqCst) {
+                if limits.expired() {
+                    settled();
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        });
         let other = scope.spawn(work);
-        work();
+        let tried = bounded(&first, "the peaceable-armies model", || {
+            drive(whole, Query::First, &first, false)
+        });
+        let whole_answer = match tried {
+            Ok(o) if o.status != Status::Unknown => Some(Ok(o)),
+            Err(e) if !matches!(e, Error::Stopped(_)) => Some(Err(e)),
+            _ => None,
+        };
+        if whole_answer.is_some() {
+            settled();
+        } else {
+            work();
+        }
         let _ = other.join();
+        working.store(false, Ordering::SeqCst);
+        let _ = forward.join();
+        whole_answer
     });
+    if let Some(whole) = whole_answer {
+        return whole;
+    }
     let (found, stopped, calls, error) = answer.into_inner().unwrap_or_else(|e| e.into_inner());
     let status = match (&found, stopped, error) {
         (Some(_), _, _) => Status::Solved,

@@ -242,7 +242,8 @@ impl SatBackend {
         SatBackend::with_config(model, "default")
     }
 
-    /// CaDiCaL with one of its named configurations ("default", "plain", "sat", "unsat").
+    /// CaDiCaL with one of its named configurations ("default", "plain", "sat", "unsat"), or one of
+    /// ours ([`super::cadical::Engine::new`]: "no-elim", "explain", ...).
     pub fn with_config(model: &Model, config: &str) -> SatBackend {
         SatBackend::recorded(model, config, None)
     }
