@@ -13,6 +13,7 @@ pub mod model;
 pub mod output;
 pub mod puzzles;
 pub mod render;
+pub mod request;
 pub mod runner;
 pub mod solve;
 pub mod verbs;

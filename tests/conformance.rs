@@ -265,6 +265,81 @@ fn rejects_spoiled<P: Puzzle>(cases: &[(&[&str], Value)], spoil: fn(&mut P::Solu
     assert!(checked > 0, "{}: no small instance had a solution", P::NAME);
 }
 
+/// The page and Python send a puzzle's options as one JSON object keyed by flag name (a
+/// switch `true`, any other value as the command line writes it), the command line as flags:
+/// every flag the command line offers, with each of its values (a choice's every value, a
+/// free one's samples), reads the same both ways, or fails both ways.
+fn flags_and_json_agree<P: Puzzle>()
+where
+    P::Options: std::fmt::Debug,
+{
+    let cmd =
+        <P::Options as clap::Args>::augment_args(clap::Command::new(P::NAME)).no_binary_name(true);
+    let samples = [
+        "2",
+        "10",
+        "Q4R4",
+        "1,1=hole",
+        "2,3=4 1,1=2",
+        "1/2",
+        "default,sat",
+        "x",
+    ];
+    let (mut flags, mut agreed) = (0, 0);
+    for a in cmd.get_arguments() {
+        let Some(long) = a.get_long() else { continue };
+        flags += 1;
+        let switch = matches!(a.get_action(), clap::ArgAction::SetTrue);
+        let choices: Vec<String> = a
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        let values: Vec<Option<String>> = match (switch, choices.is_empty()) {
+            (true, _) => vec![None],
+            (false, false) => choices.into_iter().map(Some).collect(),
+            (false, true) => samples.iter().map(|s| Some(s.to_string())).collect(),
+        };
+        let mut read = 0;
+        for value in values {
+            let mut args = vec![format!("--{long}")];
+            let mut json = serde_json::Map::new();
+            match &value {
+                None => {
+                    json.insert(long.to_string(), Value::Bool(true));
+                }
+                Some(v) => {
+                    args.push(v.clone());
+                    json.insert(long.to_string(), Value::String(v.clone()));
+                }
+            }
+            let json = Value::Object(json);
+            let from_flags = cmd
+                .clone()
+                .try_get_matches_from(&args)
+                .map_err(|e| e.to_string())
+                .and_then(|m| options::<P>(OptionsIn::Matches(&m)).map_err(|e| e.to_string()));
+            let from_json = options::<P>(OptionsIn::Json(&json)).map_err(|e| e.to_string());
+            match (from_flags, from_json) {
+                (Ok(f), Ok(j)) => {
+                    assert_eq!(format!("{f:?}"), format!("{j:?}"), "{} {args:?}", P::NAME);
+                    read += 1;
+                }
+                (Err(_), Err(_)) => {}
+                (f, j) => panic!("{} {args:?}: as flags {f:?}, as JSON {j:?}", P::NAME),
+            }
+        }
+        agreed += usize::from(read > 0);
+    }
+    // Every flag has a value both read (else the samples missed it, and it went unchecked).
+    assert_eq!(
+        agreed,
+        flags,
+        "{}: flags with no value read both ways",
+        P::NAME
+    );
+}
+
 macro_rules! conformance {
     ($module:ident, $p:ty, small: [$(($w:expr, $o:expr)),+ $(,)?], spoil: $spoil:expr) => {
         mod $module {
@@ -288,6 +363,10 @@ macro_rules! conformance {
             #[test]
             fn model_files_are_written_and_read_back() {
                 $(files_read_back::<$p>($w, &$o);)+
+            }
+            #[test]
+            fn flags_and_json_give_equal_options() {
+                flags_and_json_agree::<$p>();
             }
         }
     };

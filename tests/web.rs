@@ -270,19 +270,19 @@ fn options_are_the_command_lines_flags() {
         .contains(&json!("cell")));
     let url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c";
     let (code, r) = server.run(json!({"puzzle": "battleship", "verb": "solve", "text": url,
-                                      "args": ["--formulation", "cell"]}));
+                                      "options": {"formulation": "cell"}}));
     assert_eq!(code, 200, "{r}");
     assert!(
         r["stats"]["method"].as_str().unwrap().contains("cell"),
         "{r}"
     );
     let (code, r) = server.run(json!({"puzzle": "battleship", "verb": "solve", "text": url,
-                                      "args": ["--formulation", "nonsense"]}));
+                                      "options": {"formulation": "nonsense"}}));
     assert_eq!(code, 400, "{r}");
     assert!(r["error"].as_str().unwrap().contains("nonsense"), "{r}");
     // Givens as the page's --fix box sends them: one word holding several, and as JSON.
     let (code, r) = server.run(json!({"puzzle": "tank", "verb": "unique", "words": ["5"],
-                                      "args": ["--fix", "1,2=4 3,3=4"]}));
+                                      "options": {"fix": "1,2=4 3,3=4"}}));
     assert_eq!(code, 200, "{r}");
     assert_eq!(r["unique"], true, "{r}");
     let (code, r) = server.run(
@@ -292,7 +292,7 @@ fn options_are_the_command_lines_flags() {
     assert_eq!(code, 200, "{r}");
     assert_eq!(r["objective"], 7, "{r}");
     let (code, r) = server.run(json!({"puzzle": "tank", "verb": "solve", "words": ["5"],
-                                      "args": ["--fix", "9,9=1"]}));
+                                      "options": {"fix": "9,9=1"}}));
     assert_eq!(code, 400, "{r}");
     assert!(
         r["error"].as_str().unwrap().contains("off the board"),
@@ -548,7 +548,7 @@ fn model_requests_are_bounded_like_every_run() {
     let started = Instant::now();
     let (code, r) = server.run(
         json!({"puzzle": "gunport", "verb": "model", "words": ["60", "60"],
-                                      "args": ["--formulation", "domino"], "time_limit": 2}),
+                                      "options": {"formulation": "domino"}, "time_limit": 2}),
     );
     assert_eq!(code, 200, "{r}");
     assert_eq!(r["status"], "unknown", "{r}");
@@ -598,11 +598,11 @@ fn a_stop_ends_every_kind_of_search() {
         json!({"puzzle": "tank", "verb": "count", "words": ["7"]}),
         json!({"puzzle": "gunport", "verb": "solve", "words": ["19", "19"]}),
         json!({"puzzle": "gunport", "verb": "reach", "words": ["19", "19"], "at_least": 119,
-               "args": ["--method", "budget"]}),
-        json!({"puzzle": "chess", "verb": "count", "words": ["10"], "args": ["--army", "Q4R4"]}),
-        json!({"puzzle": "tantrix", "verb": "count", "args": ["-n", "10"]}),
+               "options": {"method": "budget"}}),
+        json!({"puzzle": "chess", "verb": "count", "words": ["10"], "options": {"army": "Q4R4"}}),
+        json!({"puzzle": "tantrix", "verb": "count", "options": {"challenge": "10"}}),
         json!({"puzzle": "chess", "verb": "count", "words": ["12"],
-               "args": ["--army", "Q12", "--type", "Q", "--sat"]}),
+               "options": {"army": "Q12", "type": "Q", "sat": true}}),
     ];
     for (k, case) in cases.into_iter().enumerate() {
         let id = format!("case-{k}");
@@ -629,7 +629,7 @@ fn a_stop_ends_every_kind_of_search() {
         assert_eq!(r["status"], "unknown", "{case}: {r}");
         // Said as a stop, not as a limit; a count by SAT keeps what it found.
         assert_eq!(r["stats"]["stopped_by"], "a stop request", "{case}: {r}");
-        if case["args"][4] == "--sat" {
+        if case["options"]["sat"] == true {
             assert!(
                 r["count_at_least"].as_u64().is_some_and(|n| n > 0),
                 "{case}: {r}"
@@ -659,7 +659,7 @@ fn a_long_run_reports_its_progress() {
             server.run(
                 json!({"id": "watched", "puzzle": "gunport", "verb": "reach",
                               "words": ["19", "19"], "at_least": 119,
-                              "args": ["--method", "budget"], "time_limit": 30}),
+                              "options": {"method": "budget"}, "time_limit": 30}),
             )
         })
     };
@@ -881,9 +881,9 @@ fn the_board_is_drawn_and_edited_through_the_api() {
             .contains("the page's counts beside the board"),
         "{r}"
     );
-    // A Tank Attack given, by flags and by JSON alike.
+    // A Tank Attack given, as one word holding the givens and as a list.
     for options in [
-        json!({"args": ["--fix", "1,1=2"]}),
+        json!({"options": {"fix": ["1,1=2"]}}),
         json!({"options": {"fix": "1,1=2"}}),
     ] {
         let mut req =

@@ -13,12 +13,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use quandary::guard::progress::Latest;
-use quandary::input::Files;
 use quandary::runner::opened::OpenModel;
-use quandary::runner::registry::{self, Entry, OptionsIn};
+use quandary::runner::registry::{self, Entry};
 use quandary::runner::{Limits, Query};
 use quandary::Error;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -129,23 +127,21 @@ fn describe(puzzle: &str) -> PyResult<(&'static str, &'static str, &'static str,
 /// step pictures, and whether a signal stopped it.
 type Answer = (String, String, Vec<String>, Vec<String>, bool);
 
-/// The words and input texts of a call: a `text` becomes the only input file (`input`, put
-/// before the words), as the server does; otherwise words name files on disk.
-struct Input {
+/// A call's input and options as a request: a `text` is the only input file (`input`, put
+/// before the words), as the page's is; otherwise words name files on disk.
+fn request(
+    puzzle: &str,
     words: Vec<String>,
-    texts: Option<HashMap<String, String>>,
-}
-
-impl Input {
-    fn new(mut words: Vec<String>, text: Option<String>) -> Input {
-        let texts = text.map(|t| quandary::input::text_as_input(t, &mut words));
-        Input { words, texts }
-    }
-    fn files(&self) -> Files<'_> {
-        match &self.texts {
-            Some(t) => Files::Only(t),
-            None => Files::Disk,
-        }
+    text: Option<String>,
+    options: serde_json::Value,
+) -> quandary::request::Request {
+    quandary::request::Request {
+        puzzle: puzzle.to_string(),
+        words,
+        text,
+        disk: true,
+        options,
+        ..Default::default()
     }
 }
 
@@ -155,43 +151,6 @@ fn options_value(options: Option<String>) -> PyResult<serde_json::Value> {
         None => Ok(serde_json::Value::Null),
         Some(o) => serde_json::from_str(&o)
             .map_err(|e| InputError::new_err(format!("the options are not JSON: {e}"))),
-    }
-}
-
-/// `explain`'s own keywords, `threads` and `plain` (the command line's `--threads 1`, `--plain`),
-/// taken out of the options and read into the query as every front end reads them; for another
-/// verb they stay, and the puzzle's options refuse them by name.
-fn explaining(query: Query, options: &mut serde_json::Value) -> PyResult<Query> {
-    let Query::Explain(_) = query else {
-        return Ok(query);
-    };
-    let Some(o) = options.as_object_mut() else {
-        return Ok(query);
-    };
-    let plain = match o.remove("plain") {
-        None | Some(serde_json::Value::Null) => false,
-        Some(serde_json::Value::Bool(b)) => b,
-        Some(v) => {
-            return Err(InputError::new_err(format!(
-                "plain: True or False, not {v}"
-            )))
-        }
-    };
-    let threads = match o.remove("threads") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(v) => Some(
-            v.as_u64()
-                .and_then(|t| u32::try_from(t).ok())
-                .ok_or_else(|| InputError::new_err(format!("threads: a whole number, not {v}")))?,
-        ),
-    };
-    query.explaining(plain, threads).map_err(to_py)
-}
-
-fn options_in(v: &serde_json::Value) -> OptionsIn<'_> {
-    match v {
-        serde_json::Value::Null => OptionsIn::Default,
-        v => OptionsIn::Json(v),
     }
 }
 
@@ -258,7 +217,9 @@ fn detached<R: Send + 'static>(
 }
 
 /// Answers `verb` on the instance the words (or `text`) give, with the puzzle's `options`
-/// (a JSON object), within `time_limit` seconds. See `quandary.run`.
+/// (a JSON object; for an own verb, its parameters and the puzzle's options together), within
+/// `time_limit` seconds: a [`quandary::request::Request`] run as the page runs it. See
+/// `quandary.run`.
 #[pyfunction]
 #[pyo3(signature = (puzzle, verb, words, text=None, options=None, time_limit=None, at_least=None, progress=None, cap=None))]
 #[allow(clippy::too_many_arguments)] // the Python call's own arguments, one each
@@ -274,48 +235,43 @@ fn run(
     progress: Option<Bound<'_, PyAny>>,
     cap: Option<u64>,
 ) -> PyResult<Answer> {
-    let e = entry(puzzle)?;
-    if cap == Some(0) || (cap.is_some() && verb != "count") {
+    entry(puzzle)?;
+    if verb == "model" {
         return Err(InputError::new_err(
-            "cap: a whole number of solutions, 1 or more, for count only",
+            "model is quandary.model(puzzle, *words, **options)",
         ));
     }
-    let query = match e.query(verb, at_least).map_err(to_py)? {
-        Some(q) => q,
-        None if verb == "model" => {
-            return Err(InputError::new_err(
-                "model is quandary.model(puzzle, *words, **options)",
-            ))
-        }
-        None => match quandary::verbs::find(puzzle, verb) {
-            Some(own) => {
-                let input = Input::new(words, text);
-                return run_own(py, e, own, input, options, time_limit, progress);
-            }
-            None => {
-                return Err(InputError::new_err(format!(
-                    "{puzzle} has no verb '{verb}' (its verbs: {})",
-                    verbs(puzzle)?.join(", ")
-                )))
-            }
-        },
+    let mut req = quandary::request::Request {
+        verb: verb.to_string(),
+        at_least,
+        cap,
+        ..request(puzzle, words, text, options_value(options)?)
     };
-    let mut options = options_value(options)?;
-    let query = explaining(query, &mut options)?;
+    // An own verb's keywords are its parameters, and the puzzle's options where it takes them.
+    if quandary::request::query(&req).map_err(to_py)?.is_none() {
+        if let serde_json::Value::Object(o) = std::mem::take(&mut req.options) {
+            req.params = o;
+        }
+    }
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
-    let input = Input::new(words, text);
-    let started = std::time::Instant::now();
     let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
-        e.run(
-            &input.words,
-            input.files(),
-            options_in(&options),
-            query,
-            &limits_of(limit, cancel, sink).with_count_cap(cap),
-            None,
-        )
+        let limits = limits_of(limit, cancel, sink);
+        let result = quandary::request::run(&req, &limits);
+        quandary::request::answer(result, &req, Some(limits.seconds()))
     })?;
-    answer(result, puzzle, verb, interrupted, Some(started))
+    answered(result, interrupted)
+}
+
+/// What a run hands back to Python: its answer (a report, or a stopped run's own object) as
+/// JSON, its text, its pictures and an explanation's step pictures, and whether Ctrl-C
+/// stopped it.
+fn answered(
+    a: quandary::error::Result<quandary::request::Answer>,
+    interrupted: bool,
+) -> PyResult<Answer> {
+    let a = a.map_err(to_py)?;
+    let pictures = a.svg.into_iter().chain(a.other_svg).collect();
+    Ok((a.json.to_string(), a.text, pictures, a.steps, interrupted))
 }
 
 /// The limits of a run from Python: its time limit, the cancel flag Ctrl-C raises, the
@@ -329,79 +285,6 @@ fn limits_of(
         .with_cancel(cancel)
         .with_progress(Some(sink))
         .with_resident_cap(quandary::guard::memory_limit())
-}
-
-/// Runs a verb only one puzzle has: the call's options (a JSON object) and words are its
-/// arguments, checked by its table; the puzzle's options, for a verb that takes them, are the
-/// names it does not know. The lines it reports as it goes come before its text.
-fn run_own(
-    py: Python<'_>,
-    e: &'static dyn Entry,
-    own: &'static quandary::verbs::OwnVerb,
-    input: Input,
-    options: Option<String>,
-    time_limit: Option<f64>,
-    progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<Answer> {
-    let given = match options_value(options)? {
-        serde_json::Value::Object(o) => o,
-        _ => serde_json::Map::new(),
-    };
-    let (args, rest) =
-        quandary::verbs::prepare(e.name(), own, given, &input.words, serde_json::Map::new())
-            .map_err(to_py)?;
-    let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
-    let started = std::time::Instant::now();
-    let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
-        let limits = limits_of(limit, cancel, sink);
-        let mut lines: Vec<String> = Vec::new();
-        (own.run)(quandary::verbs::Call {
-            args,
-            options: quandary::verbs::options_in(&rest),
-            files: input.files(),
-            limits: &limits,
-            line: &mut |l| lines.push(l.to_string()),
-        })
-        .map(|mut r| {
-            if !lines.is_empty() {
-                r.text = format!("{}\n{}", lines.join("\n"), r.text);
-            }
-            r
-        })
-    })?;
-    answer(result, e.name(), own.name, interrupted, Some(started))
-}
-
-/// What a run hands back to Python, from its report or its error (`started`: when the run
-/// began, for a stopped run's own clock).
-fn answer(
-    result: quandary::error::Result<registry::Report>,
-    puzzle: &str,
-    verb: &str,
-    interrupted: bool,
-    started: Option<std::time::Instant>,
-) -> PyResult<Answer> {
-    match result {
-        Ok(report) => {
-            let json = serde_json::to_string(&report)
-                .map_err(|e| InternalError::new_err(format!("the report: {e}")))?;
-            let steps = report.step_svgs();
-            let pictures = report.svg.into_iter().chain(report.other_svg).collect();
-            Ok((json, report.text, pictures, steps, interrupted))
-        }
-        // Stopped before it had anything to report: an answer of its own, as the command
-        // line's JSON gives it (status unknown, the run's own clock).
-        Err(e) => {
-            let seconds = started.map(|s| s.elapsed().as_secs_f64());
-            match quandary::runner::report::stopped_answer(&e, Some(puzzle), Some(verb), seconds) {
-                Some(v) => {
-                    let why = v["error"].as_str().unwrap_or_default().to_string();
-                    Ok((v.to_string(), why, Vec::new(), Vec::new(), interrupted))
-                }
-                None => Err(to_py(e)),
-            }
-        }
-    }
 }
 
 /// An instance's 0-1 program, opened: built as `quandary PUZZLE model` builds it (for `count`,
@@ -427,12 +310,14 @@ fn open_model(
     } else {
         Query::Count
     };
-    let input = Input::new(words, text);
+    let req = request(puzzle, words, text, options);
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
     let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
         let limits = limits_of(limit, cancel, sink);
         quandary::runner::bounded(&limits, "building the model", || {
-            e.open(&input.words, input.files(), options_in(&options), query)
+            quandary::request::with_input(&req, |e, words, files, options| {
+                e.open(words, files, options, query)
+            })
         })
     })?;
     if interrupted {
@@ -551,33 +436,40 @@ impl OpenedModel {
         progress: Option<Bound<'_, PyAny>>,
         cap: Option<u64>,
     ) -> PyResult<Answer> {
-        let e = entry(self.puzzle)?;
-        if cap == Some(0) || (cap.is_some() && verb != "count") {
-            return Err(InputError::new_err(
-                "cap: a whole number of solutions, 1 or more, for count only",
-            ));
-        }
-        let query = e.query(verb, None).map_err(to_py)?.ok_or_else(|| {
-            InputError::new_err(format!(
-                "a changed model answers solve, count, unique and optimum, not {verb}"
-            ))
-        })?;
+        let req = quandary::request::Request {
+            puzzle: self.puzzle.to_string(),
+            verb: verb.to_string(),
+            cap,
+            ..Default::default()
+        };
+        let query = quandary::request::query(&req)
+            .map_err(to_py)?
+            .ok_or_else(|| {
+                InputError::new_err(format!(
+                    "a changed model answers solve, count, unique and optimum, not {verb}"
+                ))
+            })?;
         let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
         let inner = self.inner.clone();
-        let started = std::time::Instant::now();
         let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
-            let limits = limits_of(limit, cancel, sink).with_count_cap(cap);
+            let limits = limits_of(limit, cancel, sink).with_count_cap(req.cap);
             let m = inner.lock().unwrap_or_else(|e| e.into_inner());
-            m.run(query, &limits)
+            let result = m.run(query, &limits);
+            quandary::request::answer(result, &req, Some(limits.seconds()))
         })?;
-        answer(result, self.puzzle, verb, interrupted, Some(started))
+        answered(result, interrupted)
     }
 
     /// Another solver's answer judged: `values` gives each variable (by index) 0 or 1; the
     /// answer as `run` gives it, with `verified` and `violations`.
     fn judge(&self, values: Vec<bool>) -> PyResult<Answer> {
         let result = self.with(|m| m.judge(&values));
-        answer(result, self.puzzle, "judge", false, None)
+        let req = quandary::request::Request {
+            puzzle: self.puzzle.to_string(),
+            verb: "judge".to_string(),
+            ..Default::default()
+        };
+        answered(quandary::request::answer(result, &req, None), false)
     }
 
     /// The LP relaxation of the model as changed (HiGHS): a JSON object as `model --relax
@@ -624,42 +516,36 @@ fn board(
     String,
 )> {
     let e = entry(puzzle)?;
-    let mut options = options_value(options)?;
-    let (mut words, mut text, mut set) = (words, text, serde_json::Map::new());
+    let mut req = request(puzzle, words, text, options_value(options)?);
+    let mut set = serde_json::Map::new();
     if let Some((at, value)) = edit {
-        let input = Input::new(words.clone(), text.clone());
-        let changed = e
-            .edit(
-                &input.words,
-                input.files(),
-                options_in(&options),
-                &at,
-                &value,
-            )
-            .map_err(to_py)?;
-        set = changed.set_in(&mut options);
-        words = changed.words;
-        text = (!changed.text.is_empty()).then_some(changed.text);
+        let changed = quandary::request::with_input(&req, |e, words, files, options| {
+            e.edit(words, files, options, &at, &value)
+        })
+        .map_err(to_py)?;
+        set = changed.set_in(&mut req.options);
+        req.words = changed.words;
+        req.text = (!changed.text.is_empty()).then_some(changed.text);
     }
-    let input = Input::new(words.clone(), text.clone());
-    let (title, sketch) = e
-        .sketch(&input.words, input.files(), options_in(&options))
-        .map_err(to_py)?
-        .ok_or_else(|| {
-            InputError::new_err(format!(
-                "no board to draw for editing: this {} input has none, or more than {} places",
-                e.title(),
-                quandary::puzzles::sketch::MOST_PLACES
-            ))
-        })?;
+    let (title, sketch) = quandary::request::with_input(&req, |e, words, files, options| {
+        e.sketch(words, files, options)
+    })
+    .map_err(to_py)?
+    .ok_or_else(|| {
+        InputError::new_err(format!(
+            "no board to draw for editing: this {} input has none, or more than {} places",
+            e.title(),
+            quandary::puzzles::sketch::MOST_PLACES
+        ))
+    })?;
     let fields = serde_json::to_string(&sketch.fields).unwrap_or_default();
     Ok((
         title,
         sketch.svg,
         fields,
         sketch.help,
-        words,
-        text,
+        req.words,
+        req.text,
         serde_json::Value::Object(set).to_string(),
     ))
 }

@@ -406,6 +406,30 @@ pub fn one_or_many<'de, D: serde::Deserializer<'de>>(
     })
 }
 
+/// A number option given as a JSON number or as the command line writes it (`"n": 10` as well
+/// as `"n": "10"`: the page sends its fields' text), `null` for none.
+pub fn number_or_text<'de, D, T>(d: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr + serde::Deserialize<'de>,
+    T::Err: std::fmt::Display,
+{
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Given<T> {
+        Number(T),
+        Text(String),
+    }
+    match <Option<Given<T>> as serde::Deserialize>::deserialize(d)? {
+        None => Ok(None),
+        Some(Given::Number(n)) => Ok(Some(n)),
+        Some(Given::Text(t)) if t.trim().is_empty() => Ok(None),
+        Some(Given::Text(t)) => t.trim().parse().map(Some).map_err(|e| {
+            serde::de::Error::custom(format!("'{}' is not a number: {e}", crate::error::clip(&t)))
+        }),
+    }
+}
+
 /// What a puzzle gives a person to solve it from, drawn on its pictures ([`Puzzle::givens`]).
 #[derive(Clone, Debug, Default)]
 pub struct Givens {

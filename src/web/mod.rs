@@ -23,9 +23,8 @@ use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
 use quandary::guard;
 use quandary::guard::progress::{Latest, Progress};
-use quandary::input::Files;
 use quandary::model::{lp, opb};
-use quandary::runner::registry::{self, Entry, OptionsIn};
+use quandary::runner::registry;
 use quandary::runner::{Limits, Query};
 use quandary::Error;
 use serde_json::{json, Value};
@@ -42,7 +41,7 @@ mod offer;
 use answer::Answer;
 use boards::Boards;
 use gate::{check_api, check_host, is_loopback, new_token, query_value, Who};
-use offer::{options_in, puzzles};
+use offer::puzzles;
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 1 << 20;
@@ -344,83 +343,13 @@ fn route(
 /// "time_limit": secs, "at_least": n, "id": "..."}` → the report the CLI prints with
 /// `--json`, plus `text` and `svg`.
 fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
-    let Some(name) = v["puzzle"].as_str() else {
-        let names: Vec<&str> = registry::PUZZLES.iter().map(|e| e.name()).collect();
-        return Answer::error(400, format!("give \"puzzle\": one of {}", names.join(", ")));
-    };
-    let Some(entry) = registry::find(name) else {
-        return Answer::error(400, format!("no puzzle '{name}'"));
-    };
-    let verb = v["verb"].as_str().unwrap_or("solve");
-    let mut words = match words_of(v) {
-        Ok(w) => w,
+    let req = match request_of(v) {
+        Ok(r) => r,
         Err(a) => return a,
-    };
-    let mut files = HashMap::new();
-    match &v["text"] {
-        Value::Null => {}
-        Value::String(t) if t.trim().is_empty() => {}
-        Value::String(t) => {
-            files = quandary::input::text_as_input(t.clone(), &mut words);
-        }
-        _ => return Answer::error(400, "\"text\" must be a string"),
-    }
-    // A generic verb's options; an own verb's flags are read with the verb below (where a
-    // field the verb does not know is refused by its parser).
-    let own = verb != "model" && !entry.verbs().contains(&verb);
-    if !own {
-        if let Err(a) = known_fields(v, offer::REQUEST_FIELDS) {
-            return a;
-        }
-    }
-    let at_least = match &v["at_least"] {
-        Value::Null => None,
-        n => match n.as_i64() {
-            Some(k) => Some(k),
-            None => return Answer::error(400, "at_least must be a whole number"),
-        },
-    };
-    let mut parsed = None;
-    let options = if own {
-        OptionsIn::Default
-    } else {
-        match options_in(entry, v, &mut parsed) {
-            Ok(o) => o,
-            Err(e) => return Answer::error(400, e),
-        }
     };
     let limit = match time_limit(v, shared) {
         Ok(l) => l,
         Err(a) => return a,
-    };
-    let cap = match &v["cap"] {
-        Value::Null => None,
-        n => match n.as_u64() {
-            Some(k) if k >= 1 && verb == "count" => Some(k),
-            _ => {
-                return Answer::error(
-                    400,
-                    "cap must be a whole number of solutions, 1 or more, for count only",
-                )
-            }
-        },
-    };
-    let query = match entry.query(verb, at_least) {
-        Ok(q) => q,
-        Err(e) => return Answer::error(400, e.to_string()),
-    };
-    // An own verb's arguments, read by its table; the puzzle's options it takes.
-    let mut own_options = Value::Null;
-    let own_call = if own {
-        let Some(ov) = quandary::verbs::find(name, verb) else {
-            return Answer::error(400, format!("{name} has no verb '{verb}'"));
-        };
-        match offer::own_args(entry, ov, v, &words, &mut own_options) {
-            Ok(args) => Some((ov, args)),
-            Err(e) => return Answer::error(400, e),
-        }
-    } else {
-        None
     };
     // A slot for the search, or 503 at once. The slot is given back however the run ends.
     let _slot = match Slot::take(shared) {
@@ -432,57 +361,92 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Err(a) => return a,
     };
     let limits = Limits::new(Some(limit))
-        .with_count_cap(cap)
         .with_cancel(cancel)
         .with_memory(shared.memory_per_run)
         .with_resident_cap(shared.memory_limit)
         .with_progress(Some(reported));
-    let started = std::time::Instant::now();
-    if verb == "model" {
-        return model(
-            entry,
-            &words,
-            Files::Only(&files),
-            options,
-            &limits,
-            started,
-        );
+    if req.verb == "model" {
+        return model(&req, &limits);
     }
-    let files = Files::Only(&files);
-    let result = match (query, own_call) {
-        (Some(query), _) => entry.run(&words, files, options, query, &limits, None),
-        (None, Some((ov, args))) => {
-            let mut lines = Vec::new();
-            (ov.run)(quandary::verbs::Call {
-                args,
-                options: quandary::verbs::options_in(&own_options),
-                files,
-                limits: &limits,
-                line: &mut |l| lines.push(l.to_string()),
-            })
-            .map(|mut r| {
-                if !lines.is_empty() {
-                    r.text = format!("{}\n{}", lines.join("\n"), r.text);
-                }
-                r
-            })
-        }
-        (None, None) => Err(Error::input(format!("{name} has no verb '{verb}'"))),
+    let result = quandary::request::run(&req, &limits);
+    match quandary::request::answer(result, &req, Some(limits.seconds())) {
+        Ok(a) => Answer::json(200, a.whole()),
+        Err(e) => failed(e, &req, &limits),
+    }
+}
+
+/// A `POST /api/run` body as a [`Request`](quandary::request::Request), checked before a
+/// slot is taken: the fields' kinds, the puzzle and the verb, a generic verb's fields (an
+/// unknown one is refused by name); an own verb's parameters are the body's other fields.
+fn request_of(v: &Value) -> Result<quandary::request::Request, Answer> {
+    let Some(puzzle) = v["puzzle"].as_str() else {
+        let names: Vec<&str> = registry::PUZZLES.iter().map(|e| e.name()).collect();
+        return Err(Answer::error(
+            400,
+            format!("give \"puzzle\": one of {}", names.join(", ")),
+        ));
     };
-    match result {
-        Ok(report) => {
-            let mut out = serde_json::to_value(&report).unwrap_or_else(|_| json!({}));
-            out["text"] = json!(report.text);
-            out["svg"] = json!(report.svg);
-            out["other_svg"] = json!(report.other_svg);
-            if report.facts.explanation.is_some() {
-                out["step_svgs"] = json!(report.step_svgs());
-            }
-            Answer::json(200, out)
-        }
-        // A stopped run's own clock, as the command line's `--json` error objects carry it.
-        Err(e) => failed(e, name, None, started),
+    if !v["args"].is_null() {
+        return Err(Answer::error(
+            400,
+            "\"args\" (the command line's words) is not read: send the options as \"options\": {\"flag\": value}",
+        ));
     }
+    let text = match &v["text"] {
+        Value::Null => None,
+        Value::String(t) => Some(t.clone()),
+        _ => return Err(Answer::error(400, "\"text\" must be a string")),
+    };
+    let at_least = match &v["at_least"] {
+        Value::Null => None,
+        n => match n.as_i64() {
+            Some(k) => Some(k),
+            None => return Err(Answer::error(400, "at_least must be a whole number")),
+        },
+    };
+    let cap = match &v["cap"] {
+        Value::Null => None,
+        n => match n.as_u64() {
+            Some(k) => Some(k),
+            None => {
+                return Err(Answer::error(
+                    400,
+                    "cap must be a whole number of solutions, 1 or more, for count only",
+                ))
+            }
+        },
+    };
+    let options = match &v["options"] {
+        o @ (Value::Null | Value::Object(_)) => o.clone(),
+        _ => return Err(Answer::error(400, "\"options\" must be an object")),
+    };
+    let mut req = quandary::request::Request {
+        puzzle: puzzle.to_string(),
+        verb: v["verb"].as_str().unwrap_or("solve").to_string(),
+        words: words_of(v)?,
+        text,
+        disk: false,
+        options,
+        params: serde_json::Map::new(),
+        at_least,
+        cap,
+    };
+    let own = match quandary::request::query(&req) {
+        Ok(query) => query.is_none() && req.verb != "model",
+        Err(e) => return Err(Answer::error(400, e.to_string())),
+    };
+    if own {
+        req.params = v
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| !offer::REQUEST_FIELDS.contains(&k.as_str()))
+            .map(|(k, x)| (k.clone(), x.clone()))
+            .collect();
+    } else {
+        known_fields(v, offer::REQUEST_FIELDS)?;
+    }
+    Ok(req)
 }
 
 /// `POST /api/board` bounded like a run: a drawing slot (503 at once when every one is
@@ -502,41 +466,38 @@ fn drawn(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
 }
 
 /// The fields of `POST /api/board`.
-const BOARD_FIELDS: &[&str] = &["puzzle", "words", "text", "args", "options", "edit"];
+const BOARD_FIELDS: &[&str] = &["puzzle", "words", "text", "options", "edit"];
 
-/// `POST /api/board`: `{"puzzle", "words" | "text", "args" | "options", "edit": {"at",
-/// "value"}}` → the instance drawn for editing (`svg` with its places marked, `fields`,
-/// `help`, `title`) and the input it was drawn from (`words`, `text`, and `set`: the options
-/// the edit changed, by flag name, `null` for back to the default). With `edit`, the change is
-/// made first and the new input read again by the puzzle's reader, so an edit the puzzle
-/// cannot take is a 400 naming it, and the page keeps what it had.
+/// `POST /api/board`: `{"puzzle", "words" | "text", "options", "edit": {"at", "value"}}` →
+/// the instance drawn for editing (`svg` with its places marked, `fields`, `help`, `title`)
+/// and the input it was drawn from (`words`, `text`, and `set`: the options the edit changed,
+/// by flag name, `null` for back to the default). With `edit`, the change is made first and
+/// the new input read again by the puzzle's reader, so an edit the puzzle cannot take is a 400
+/// naming it, and the page keeps what it had.
 fn board(v: &Value) -> Answer {
     if let Err(a) = known_fields(v, BOARD_FIELDS) {
         return a;
     }
-    let Some(entry) = v["puzzle"].as_str().and_then(registry::find) else {
+    let Some(puzzle) = v["puzzle"].as_str().filter(|p| registry::find(p).is_some()) else {
         return Answer::error(400, "give \"puzzle\": the name of a puzzle");
     };
-    let words = match words_of(v) {
-        Ok(w) => w,
-        Err(a) => return a,
+    let mut req = quandary::request::Request {
+        puzzle: puzzle.to_string(),
+        words: match words_of(v) {
+            Ok(w) => w,
+            Err(a) => return a,
+        },
+        text: match &v["text"] {
+            Value::Null => None,
+            Value::String(t) => Some(t.clone()),
+            _ => return Answer::error(400, "\"text\" must be a string"),
+        },
+        options: match &v["options"] {
+            o @ (Value::Null | Value::Object(_)) => o.clone(),
+            _ => return Answer::error(400, "\"options\" must be an object"),
+        },
+        ..Default::default()
     };
-    let text = match &v["text"] {
-        Value::Null => String::new(),
-        Value::String(t) => t.clone(),
-        _ => return Answer::error(400, "\"text\" must be a string"),
-    };
-    // The words the reader takes, with the text as the one input file there is.
-    let read = |words: &[String], text: &str| {
-        let mut words = words.to_vec();
-        let files = match text.trim().is_empty() {
-            true => HashMap::new(),
-            false => quandary::input::text_as_input(text.to_string(), &mut words),
-        };
-        (words, files)
-    };
-    let mut request = v.clone();
-    let (mut words, mut text) = (words, text);
     let mut set = serde_json::Map::new();
     if !v["edit"].is_null() {
         let fields = v["edit"].as_object().into_iter().flat_map(|o| o.keys());
@@ -553,41 +514,28 @@ fn board(v: &Value) -> Answer {
         else {
             return Answer::error(400, "\"edit\" must be {\"at\": place, \"value\": what}");
         };
-        let (w, files) = read(&words, &text);
-        let mut parsed = None;
-        let options = match options_in(entry, v, &mut parsed) {
-            Ok(o) => o,
-            Err(e) => return Answer::error(400, e),
-        };
-        let input = match entry.edit(&w, Files::Only(&files), options, at, value) {
+        let input = quandary::request::with_input(&req, |entry, words, files, options| {
+            entry.edit(words, files, options, at, value)
+        });
+        let input = match input {
             Ok(i) => i,
             Err(e) => return Answer::error(400, e.to_string()),
         };
-        set = match request["args"].is_array() {
-            true => {
-                for (flag, value) in &input.options {
-                    set_args(&mut request, flag, value.as_deref());
-                }
-                input.set_in(&mut json!({}))
-            }
-            false => input.set_in(&mut request["options"]),
-        };
-        (words, text) = (input.words, input.text);
+        set = input.set_in(&mut req.options);
+        req.words = input.words;
+        req.text = Some(input.text);
     }
-    let (w, files) = read(&words, &text);
-    let mut parsed = None;
-    let options = match options_in(entry, &request, &mut parsed) {
-        Ok(o) => o,
-        Err(e) => return Answer::error(400, e),
-    };
-    match entry.sketch(&w, Files::Only(&files), options) {
-        Ok(Some((title, sketch))) => Answer::json(
+    let sketched = quandary::request::with_input(&req, |entry, words, files, options| {
+        Ok((entry, entry.sketch(words, files, options)?))
+    });
+    match sketched {
+        Ok((entry, Some((title, sketch)))) => Answer::json(
             200,
             json!({"puzzle": entry.name(), "title": title, "svg": sketch.svg,
                    "fields": sketch.fields, "help": sketch.help, "owns": sketch.owns,
-                   "words": words, "text": text, "set": set}),
+                   "words": req.words, "text": req.text.unwrap_or_default(), "set": set}),
         ),
-        Ok(None) => Answer::error(
+        Ok((entry, None)) => Answer::error(
             400,
             format!(
                 "no board to draw for editing: this {} input has none, or more than {} places (edit it as text)",
@@ -597,28 +545,6 @@ fn board(v: &Value) -> Answer {
         ),
         Err(e) => Answer::error(400, e.to_string()),
     }
-}
-
-/// Sets option `flag` of a request's `args` (the command line's words) to `value` (`None`:
-/// its default): every `--flag VALUE` and `--flag=VALUE` replaced.
-fn set_args(request: &mut Value, flag: &str, value: Option<&str>) {
-    let long = format!("--{flag}");
-    let mut kept = Vec::new();
-    let mut skip = false;
-    for a in request["args"].as_array().into_iter().flatten() {
-        let word = a.as_str().unwrap_or_default();
-        if skip {
-            skip = false;
-        } else if word == long {
-            skip = true;
-        } else if !word.starts_with(&format!("{long}=")) {
-            kept.push(a.clone());
-        }
-    }
-    if let Some(v) = value {
-        kept.extend([json!(long), json!(v)]);
-    }
-    request["args"] = json!(kept);
 }
 
 /// The fields of `POST /api/bench`.
@@ -859,18 +785,13 @@ impl Drop for Listed<'_> {
 
 /// The model's size per family and its LP and OPB files (each up to [`MAX_MODEL_TEXT`]),
 /// built within the run's limits like any other run.
-fn model(
-    entry: &dyn Entry,
-    words: &[String],
-    files: Files,
-    options: OptionsIn,
-    limits: &Limits,
-    started: std::time::Instant,
-) -> Answer {
+fn model(req: &quandary::request::Request, limits: &Limits) -> Answer {
     let built = quandary::runner::bounded(limits, "building the model", || {
         let quandary::runner::registry::Built {
             title, model: m, ..
-        } = entry.model(words, files, options, Query::Count)?;
+        } = quandary::request::with_input(req, |entry, words, files, options| {
+            entry.model(words, files, options, Query::Count)
+        })?;
         let lp = lp::to_lp_within(&m, &title, MAX_MODEL_TEXT);
         let opb = opb::to_opb_within(&m, &title, MAX_MODEL_TEXT);
         Ok((title, m.size(), m.families(), lp, opb))
@@ -886,30 +807,29 @@ fn model(
                 Some(t) => json!(t),
                 None => json!(format!(
                     "\\ over {MAX_MODEL_TEXT} bytes: larger than this server sends; write it with `quandary {} model ... --lp FILE`",
-                    entry.name()
+                    req.puzzle
                 )),
             }
             };
             Answer::json(
                 200,
-                json!({"puzzle": entry.name(), "verb": "model", "status": "solved",
-                       "title": title, "stats": {"model": size, "seconds": started.elapsed().as_secs_f64()},
+                json!({"puzzle": req.puzzle, "verb": "model", "status": "solved",
+                       "title": title, "stats": {"model": size, "seconds": limits.seconds()},
                        "families": families,
                        "lp": text(lp), "opb": text(opb)}),
             )
         }
-        Err(e) => failed(e, entry.name(), Some("model"), started),
+        Err(e) => failed(e, req, limits),
     }
 }
 
 /// A run's error as the page's answer: a stopped run is an answer (status unknown, with its
 /// own clock), an internal error a 500, any other a 400.
-fn failed(e: Error, puzzle: &str, verb: Option<&str>, started: std::time::Instant) -> Answer {
-    let seconds = Some(started.elapsed().as_secs_f64());
-    match quandary::runner::report::stopped_answer(&e, Some(puzzle), verb, seconds) {
-        Some(v) => Answer::json(200, v),
-        None if matches!(e, Error::Internal(_)) => Answer::error(500, e.to_string()),
-        None => Answer::error(400, e.to_string()),
+fn failed(e: Error, req: &quandary::request::Request, limits: &Limits) -> Answer {
+    match quandary::request::answer(Err(e), req, Some(limits.seconds())) {
+        Ok(stopped) => Answer::json(200, stopped.whole()),
+        Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
+        Err(e) => Answer::error(400, e.to_string()),
     }
 }
 

@@ -2,8 +2,8 @@
 //! with their verbs and flags (generic and own), and the command line's parser over a
 //! request's fields.
 
-use quandary::runner::registry::{self, Entry, OptionsIn};
-use quandary::verbs::{Args, Kind, OwnVerb, Param};
+use quandary::runner::registry::{self, Entry};
+use quandary::verbs::{Kind, Param};
 use serde_json::{json, Value};
 
 /// Every puzzle of the registry: what the page needs to offer it.
@@ -101,37 +101,6 @@ fn flags_of(cmd: &clap::Command) -> Vec<Value> {
         .collect()
 }
 
-/// The options of a request: `"args"`, the command line's flags (`["--formulation", "cell"]`),
-/// read by the same parser as the command line; or `"options"`, a JSON object.
-pub(super) fn options_in<'a>(
-    e: &dyn Entry,
-    v: &'a Value,
-    parsed: &'a mut Option<clap::ArgMatches>,
-) -> Result<OptionsIn<'a>, String> {
-    match &v["args"] {
-        Value::Null => {}
-        Value::Array(a) => {
-            let args: Vec<&str> = a
-                .iter()
-                .map(|w| w.as_str().ok_or("\"args\" must be a list of strings"))
-                .collect::<Result<_, _>>()?;
-            let cmd = e
-                .options_args(clap::Command::new(e.name()))
-                .no_binary_name(true);
-            let m = cmd
-                .try_get_matches_from(args)
-                .map_err(|err| err.render().to_string())?;
-            return Ok(OptionsIn::Matches(parsed.insert(m)));
-        }
-        _ => return Err("\"args\" must be a list of strings".into()),
-    }
-    match &v["options"] {
-        Value::Null => Ok(OptionsIn::Default),
-        o @ Value::Object(_) => Ok(OptionsIn::Json(o)),
-        _ => Err("\"options\" must be an object".into()),
-    }
-}
-
 /// The fields of a server request that are the request's own (what to run, on what, within
 /// what), not an own verb's parameters; a generic verb takes no other field.
 pub(super) const REQUEST_FIELDS: &[&str] = &[
@@ -139,54 +108,9 @@ pub(super) const REQUEST_FIELDS: &[&str] = &[
     "verb",
     "words",
     "text",
-    "args",
     "options",
     "id",
     "time_limit",
     "at_least",
     "cap",
 ];
-
-/// The arguments of an own verb (e.g. Battleship's `generate`): the request's other fields
-/// by name, its words by position, checked by the verb's table ([`Args::read`]). For a verb
-/// that takes the puzzle's options, the fields it does not know and the request's
-/// `"options"` go to `options`, read there as the puzzle's options are.
-pub(super) fn own_args(
-    entry: &dyn Entry,
-    verb: &OwnVerb,
-    v: &Value,
-    words: &[String],
-    options: &mut Value,
-) -> Result<Args, String> {
-    let Some(fields) = v.as_object() else {
-        return Err("the request must be a JSON object".into());
-    };
-    if v["args"].as_array().is_some_and(|a| !a.is_empty()) {
-        return Err(format!(
-            "{} {} takes its options as fields of the request (\"rows\": 10), not as \"args\"",
-            entry.name(),
-            verb.name
-        ));
-    }
-    let given: serde_json::Map<String, Value> = fields
-        .iter()
-        .filter(|(k, _)| !REQUEST_FIELDS.contains(&k.as_str()))
-        .map(|(k, x)| (k.clone(), x.clone()))
-        .collect();
-    let rest = match &v["options"] {
-        Value::Object(o) if verb.options => o.clone(),
-        Value::Null => serde_json::Map::new(),
-        Value::Object(o) if o.is_empty() => serde_json::Map::new(),
-        _ => {
-            return Err(format!(
-                "{} {} takes no \"options\"",
-                entry.name(),
-                verb.name
-            ))
-        }
-    };
-    let (args, rest) = quandary::verbs::prepare(entry.name(), verb, given, words, rest)
-        .map_err(|e| e.to_string())?;
-    *options = rest;
-    Ok(args)
-}

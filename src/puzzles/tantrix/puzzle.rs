@@ -31,6 +31,7 @@ pub struct Options {
     /// The challenge number n ≥ 3 (default: the number of cells of the board; needed without
     /// a board)
     #[cfg_attr(feature = "cli", arg(long, short = 'n'))]
+    #[serde(deserialize_with = "crate::puzzles::number_or_text")]
     pub challenge: Option<usize>,
     /// Override the designated colour (red, blue, yellow)
     #[cfg_attr(feature = "cli", arg(long))]
@@ -64,6 +65,7 @@ pub struct Options {
     pub engines: crate::solve::Engines,
     /// No board: radius of the hexagon of candidate cells (default: about 2n cells)
     #[cfg_attr(feature = "cli", arg(long))]
+    #[serde(deserialize_with = "crate::puzzles::number_or_text")]
     pub radius: Option<i32>,
     /// No board: the board found may have no holes
     #[cfg_attr(feature = "cli", arg(long))]
