@@ -22,7 +22,7 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
 use quandary::guard;
-use quandary::guard::progress::{Latest, Progress};
+
 use quandary::model::{lp, opb};
 use quandary::runner::registry;
 use quandary::runner::{Limits, Query};
@@ -34,14 +34,18 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod answer;
+mod bench;
 mod boards;
+mod drawing;
 mod gate;
 mod offer;
+mod runs;
 
 use answer::Answer;
 use boards::Boards;
-use gate::{check_api, check_host, is_loopback, new_token, query_value, Who};
+use gate::{check_api, check_host, is_loopback, new_token, Who};
 use offer::puzzles;
+use runs::{list, Going, Slot};
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 1 << 20;
@@ -313,21 +317,21 @@ fn route(
     };
     match (method, path) {
         (&Method::GET, "/api/puzzles") => Answer::json(200, puzzles()),
-        (&Method::GET, "/api/progress") => progress(query, shared),
+        (&Method::GET, "/api/progress") => runs::progress(query, shared),
         (&Method::POST, "/api/run") => match json_body() {
             Ok(v) => run(&v, shared, cancel),
             Err(a) => a,
         },
         (&Method::POST, "/api/bench") => match json_body() {
-            Ok(v) => bench(&v, shared, cancel),
+            Ok(v) => bench::bench(&v, shared, cancel),
             Err(a) => a,
         },
         (&Method::POST, "/api/stop") => match json_body() {
-            Ok(v) => stop(&v, shared),
+            Ok(v) => runs::stop(&v, shared),
             Err(a) => a,
         },
         (&Method::POST, "/api/board") => match json_body() {
-            Ok(v) => drawn(&v, shared, cancel),
+            Ok(v) => drawing::drawn(&v, shared, cancel),
             Err(a) => a,
         },
         (
@@ -449,163 +453,6 @@ fn request_of(v: &Value) -> Result<quandary::request::Request, Answer> {
     Ok(req)
 }
 
-/// `POST /api/board` bounded like a run: a drawing slot (503 at once when every one is
-/// taken: 200 draws at once of a 992-place Tantrix board held both cores for 30 s, a small run
-/// waiting 13.7 s), the server's longest time limit, and a search slot's share of the memory.
-fn drawn(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
-    let _slot = match Slot::drawing(shared) {
-        Ok(slot) => slot,
-        Err(busy) => return busy,
-    };
-    let limits = Limits::new(Some(shared.settings.max_time))
-        .with_cancel(cancel)
-        .with_memory(shared.memory_per_run)
-        .with_resident_cap(shared.memory_limit);
-    quandary::runner::bounded(&limits, "drawing the board", || Ok(board(v)))
-        .unwrap_or_else(|e| Answer::error(503, e.to_string()))
-}
-
-/// The fields of `POST /api/board`.
-const BOARD_FIELDS: &[&str] = &["puzzle", "words", "text", "options", "edit"];
-
-/// `POST /api/board`: `{"puzzle", "words" | "text", "options", "edit": {"at", "value"}}` →
-/// the instance drawn for editing (`svg` with its places marked, `fields`, `help`, `title`)
-/// and the input it was drawn from (`words`, `text`, and `set`: the options the edit changed,
-/// by flag name, `null` for back to the default). With `edit`, the change is made first and
-/// the new input read again by the puzzle's reader, so an edit the puzzle cannot take is a 400
-/// naming it, and the page keeps what it had.
-fn board(v: &Value) -> Answer {
-    if let Err(a) = known_fields(v, BOARD_FIELDS) {
-        return a;
-    }
-    let Some(puzzle) = v["puzzle"].as_str().filter(|p| registry::find(p).is_some()) else {
-        return Answer::error(400, "give \"puzzle\": the name of a puzzle");
-    };
-    let mut req = quandary::request::Request {
-        puzzle: puzzle.to_string(),
-        words: match words_of(v) {
-            Ok(w) => w,
-            Err(a) => return a,
-        },
-        text: match &v["text"] {
-            Value::Null => None,
-            Value::String(t) => Some(t.clone()),
-            _ => return Answer::error(400, "\"text\" must be a string"),
-        },
-        options: match &v["options"] {
-            o @ (Value::Null | Value::Object(_)) => o.clone(),
-            _ => return Answer::error(400, "\"options\" must be an object"),
-        },
-        ..Default::default()
-    };
-    let mut set = serde_json::Map::new();
-    if !v["edit"].is_null() {
-        let fields = v["edit"].as_object().into_iter().flat_map(|o| o.keys());
-        if let Some(k) = fields
-            .into_iter()
-            .find(|k| !["at", "value"].contains(&k.as_str()))
-        {
-            return Answer::error(
-                400,
-                format!("unknown field \"{k}\" in \"edit\" (known: at, value)"),
-            );
-        }
-        let (Some(at), Some(value)) = (v["edit"]["at"].as_str(), v["edit"]["value"].as_str())
-        else {
-            return Answer::error(400, "\"edit\" must be {\"at\": place, \"value\": what}");
-        };
-        let input = quandary::request::with_input(&req, |entry, words, files, options| {
-            entry.edit(words, files, options, at, value)
-        });
-        let input = match input {
-            Ok(i) => i,
-            Err(e) => return Answer::error(400, e.to_string()),
-        };
-        set = input.set_in(&mut req.options);
-        req.words = input.words;
-        req.text = Some(input.text);
-    }
-    let sketched = quandary::request::with_input(&req, |entry, words, files, options| {
-        Ok((entry, entry.sketch(words, files, options)?))
-    });
-    match sketched {
-        Ok((entry, Some((title, sketch)))) => Answer::json(
-            200,
-            json!({"puzzle": entry.name(), "title": title, "svg": sketch.svg,
-                   "fields": sketch.fields, "help": sketch.help, "owns": sketch.owns,
-                   "words": req.words, "text": req.text.unwrap_or_default(), "set": set}),
-        ),
-        Ok((entry, None)) => Answer::error(
-            400,
-            format!(
-                "no board to draw for editing: this {} input has none, or more than {} places (edit it as text)",
-                entry.title(),
-                quandary::puzzles::sketch::MOST_PLACES
-            ),
-        ),
-        Err(e) => Answer::error(400, e.to_string()),
-    }
-}
-
-/// The fields of `POST /api/bench`.
-const BENCH_FIELDS: &[&str] = &["puzzle", "board", "text", "words", "time_limit", "id"];
-
-/// `POST /api/bench`: `{"puzzle": name, "board": id, "text": puzzle, "time_limit": secs}` →
-/// the workbench's answer for that board ([`Boards::check`]), for a puzzle that keeps boards
-/// ([`quandary::verbs::SESSIONS`]). `board` is the page's name for its board (1 to 64
-/// letters, digits, `-` or `_`); an `id`, as for `/api/run`, lists the check for
-/// `/api/progress` and `/api/stop`.
-fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
-    if let Err(a) = known_fields(v, BENCH_FIELDS) {
-        return a;
-    }
-    let puzzle = match v["puzzle"].as_str() {
-        Some(p) if quandary::verbs::SESSIONS.iter().any(|(name, _)| *name == p) => p,
-        other => return Answer::error(400, boards::no_session(other)),
-    };
-    let id = match v["board"].as_str() {
-        Some(id)
-            if (1..=64).contains(&id.len())
-                && id
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
-        {
-            id
-        }
-        _ => {
-            return Answer::error(
-                400,
-                "give \"board\": a name of 1 to 64 letters, digits, '-' or '_'",
-            )
-        }
-    };
-    let text = match bench_text(v) {
-        Ok(t) => t,
-        Err(a) => return a,
-    };
-    let limit = match time_limit(v, shared) {
-        Ok(l) => l,
-        Err(a) => return a,
-    };
-    let _slot = match Slot::take(shared) {
-        Ok(slot) => slot,
-        Err(busy) => return busy,
-    };
-    let (_listed, reported) = match list(v, shared, &cancel) {
-        Ok(listed) => listed,
-        Err(a) => return a,
-    };
-    let limits = Limits::new(Some(limit))
-        .with_cancel(cancel)
-        .with_memory(shared.memory_per_run)
-        .with_resident_cap(shared.memory_limit)
-        .with_progress(Some(reported));
-    match shared.boards.check(puzzle, id, &text, limits) {
-        Ok(out) => Answer::json(200, out),
-        Err((code, why)) => Answer::error(code, why),
-    }
-}
-
 /// A request's `words`: a list of strings, or none (400 for anything else).
 fn words_of(v: &Value) -> Result<Vec<String>, Answer> {
     let bad = || Answer::error(400, "\"words\" must be a list of strings");
@@ -617,24 +464,6 @@ fn words_of(v: &Value) -> Result<Vec<String>, Answer> {
             .collect::<Option<_>>()
             .ok_or_else(bad),
         _ => Err(bad()),
-    }
-}
-
-/// The puzzle a workbench request checks: its `text`, or else its `words` as the command line
-/// takes them: one naming a shipped puzzle file (`data/battleship/...`, compiled in) is that
-/// file's text, others are the puzzle itself (a puzz.link URL, a Boats game ID).
-fn bench_text(v: &Value) -> Result<String, Answer> {
-    let give = || Answer::error(400, "give \"text\" (the puzzle as text) or \"words\"");
-    if let Some(t) = v["text"].as_str().filter(|t| !t.trim().is_empty()) {
-        return Ok(t.to_string());
-    }
-    let words = words_of(v)?;
-    match words.as_slice() {
-        [] => Err(give()),
-        [one] if one.starts_with("data/") => quandary::input::shipped(one)
-            .map(str::to_string)
-            .ok_or_else(|| Answer::error(400, format!("no shipped puzzle file '{one}'"))),
-        _ => Ok(words.join(" ")),
     }
 }
 
@@ -676,110 +505,6 @@ fn time_limit(v: &Value, shared: &Shared) -> Result<Duration, Answer> {
             400,
             format!("time_limit {s} is not a number of seconds"),
         )),
-    }
-}
-
-/// One of the `max_runs` places for a search, held while it runs.
-struct Slot<'a>(&'a AtomicUsize);
-
-impl<'a> Slot<'a> {
-    /// A search slot, or the 503 answer when every slot is taken (never queued).
-    fn take(shared: &'a Shared) -> Result<Slot<'a>, Answer> {
-        Slot::of(&shared.running, shared.settings.max_runs, || {
-            format!(
-                "{} searches are running, as many as this server runs at once; try again shortly",
-                shared.settings.max_runs
-            )
-        })
-    }
-    /// A slot for drawing a board (`/api/board`): as many as search slots, apart from them
-    /// (a board is redrawn while its question runs), or 503 at once.
-    fn drawing(shared: &'a Shared) -> Result<Slot<'a>, Answer> {
-        Slot::of(&shared.drawing, shared.settings.max_runs, || {
-            format!(
-                "{} boards are being drawn, as many as this server draws at once; try again shortly",
-                shared.settings.max_runs
-            )
-        })
-    }
-    fn of(
-        taken: &'a AtomicUsize,
-        most: usize,
-        busy: impl Fn() -> String,
-    ) -> Result<Slot<'a>, Answer> {
-        if taken.fetch_add(1, Ordering::SeqCst) >= most {
-            taken.fetch_sub(1, Ordering::SeqCst);
-            return Err(Answer::error(503, busy()));
-        }
-        Ok(Slot(taken))
-    }
-}
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// A run in progress: what stops it, when it started and what it reports (for
-/// `/api/progress`: the same words the command line's spinner shows).
-#[derive(Clone)]
-struct Going {
-    cancel: Arc<AtomicBool>,
-    started: std::time::Instant,
-    progress: Arc<Latest>,
-}
-
-/// Lists a request's run under its `id`, if it gives one, for `/api/progress` and
-/// `/api/stop` (409 if a run with that id is going); where the run reports its progress.
-fn list<'a>(
-    v: &Value,
-    shared: &'a Shared,
-    cancel: &Arc<AtomicBool>,
-) -> Result<(Option<Listed<'a>>, Arc<Latest>), Answer> {
-    let reported = Arc::new(Latest::default());
-    reported.phase("starting");
-    let going = Going {
-        cancel: cancel.clone(),
-        started: std::time::Instant::now(),
-        progress: reported.clone(),
-    };
-    match v["id"].as_str().map(|id| Listed::new(shared, id, going)) {
-        Some(None) => Err(Answer::error(
-            409,
-            "a run with that id is going; give each run its own id",
-        )),
-        Some(Some(listed)) => Ok((Some(listed), reported)),
-        None => Ok((None, reported)),
-    }
-}
-
-/// A run listed under its id while it runs, for `/api/stop` and `/api/progress`.
-struct Listed<'a> {
-    shared: &'a Shared,
-    id: String,
-}
-
-impl<'a> Listed<'a> {
-    /// Lists the run; `None` if a run with that id is going.
-    fn new(shared: &'a Shared, id: &str, going: Going) -> Option<Listed<'a>> {
-        let mut runs = shared.runs.lock().ok()?;
-        if runs.contains_key(id) {
-            return None;
-        }
-        runs.insert(id.to_string(), going);
-        Some(Listed {
-            shared,
-            id: id.to_string(),
-        })
-    }
-}
-
-impl Drop for Listed<'_> {
-    fn drop(&mut self) {
-        if let Ok(mut runs) = self.shared.runs.lock() {
-            runs.remove(&self.id);
-        }
     }
 }
 
@@ -830,41 +555,5 @@ fn failed(e: Error, req: &quandary::request::Request, limits: &Limits) -> Answer
         Ok(stopped) => Answer::json(200, stopped.whole()),
         Err(e @ Error::Internal(_)) => Answer::error(500, e.to_string()),
         Err(e) => Answer::error(400, e.to_string()),
-    }
-}
-
-/// `GET /api/progress?id=ID`: what the run with that id reports now: its stage, its last
-/// message, the seconds since it started; `"going": false` when no such run is going.
-fn progress(query: &str, shared: &Shared) -> Answer {
-    let id = query_value(query, "id");
-    let going = shared.runs.lock().ok().and_then(|r| r.get(id).cloned());
-    match going {
-        Some(g) => {
-            let (stage, message, _) = g.progress.now();
-            Answer::json(
-                200,
-                json!({"going": true, "stage": stage, "message": message,
-                       "seconds": g.started.elapsed().as_secs_f64()}),
-            )
-        }
-        None => Answer::json(200, json!({"going": false})),
-    }
-}
-
-/// `POST /api/stop`: `{"id"}` raises that run's cancel flag.
-fn stop(v: &Value, shared: &Shared) -> Answer {
-    let Some(id) = v["id"].as_str() else {
-        return Answer::error(400, "give the \"id\" of the run to stop");
-    };
-    let going = shared.runs.lock().ok().and_then(|r| r.get(id).cloned());
-    match going {
-        Some(g) => {
-            g.cancel.store(true, Ordering::Relaxed);
-            Answer::json(200, json!({"stopped": true}))
-        }
-        None => Answer::json(
-            200,
-            json!({"stopped": false, "why": "no run with that id is going"}),
-        ),
     }
 }
