@@ -252,7 +252,7 @@ fn parts_merge_to_the_direct_answer_and_only_when_all_are_there() {
     let a = &answers[0];
     assert_eq!(a["question"], "tank count 6", "{a}");
     assert_eq!(a["status"], "solved", "{a}");
-    assert_eq!(a["count"], 13, "the direct count (tests/tank.rs): {a}");
+    assert_eq!(a["count"], 13, "the direct count (tests/tank/): {a}");
     assert!(a["within"].is_null(), "{a}");
     assert!(
         a["text"]

@@ -604,7 +604,7 @@ quandary_probe::needs_chromium! {
         let b = &page.b;
         let js = |s: &str| b.run(s);
         // Tank Attack 5×5: a given 4 at (1,2), clicked on (four clicks: 1, 2, 3, 4), makes
-        // the board unique (tests/tank.rs counts it by brute force).
+        // the board unique (tests/tank/ counts it by brute force).
         b.choose("puzzle", "tank");
         b.type_into("#words", "5");
         board_drawn(b, 25, "the 5×5 board");

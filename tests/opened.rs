@@ -131,7 +131,7 @@ fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_g
         .count
         .unwrap()
     };
-    // Tank 5×5 has two boards (tests/tank.rs counts them by brute force).
+    // Tank 5×5 has two boards (tests/tank/ counts them by brute force).
     let mut m = open(&["5"], serde_json::json!({}));
     let all = run(&*m, Query::Count, None).count.unwrap();
     assert_eq!(all, 2);
