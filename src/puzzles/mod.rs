@@ -175,6 +175,24 @@ impl Query {
             Query::Explain(_) => "explain",
         }
     }
+
+    /// The query a generic verb names: the one mapping from verbs to queries, the inverse of
+    /// [`Query::verb`]. `solve` names the first solution (a puzzle whose `solve` asks for its
+    /// optimum says so: [`crate::runner::registry::Entry::query`]); `reach` takes `at_least`
+    /// (`None`: an error for the caller to name), `explain` the default [`Reasons`]; `None`
+    /// for a verb that is not generic.
+    pub fn named(verb: &str, at_least: Option<i64>) -> Option<Query> {
+        Some(match verb {
+            "solve" => Query::First,
+            "optimum" => Query::Optimum,
+            "reach" => Query::AtLeast(at_least?),
+            "count" => Query::Count,
+            "unique" => Query::Unique,
+            "forced" => Query::Forced,
+            "explain" => Query::Explain(Reasons::Levels),
+            _ => return None,
+        })
+    }
 }
 
 /// Which method answers, for a puzzle with an exact method of its own beside the integer

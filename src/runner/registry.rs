@@ -75,21 +75,23 @@ pub trait Entry: Sync {
         v.push("model");
         v
     }
-    /// The query a generic verb asks (`reach` needs `at_least`): the one mapping from verbs to
-    /// queries. `Ok(None)` for `model` and for a verb that is not generic (an own verb).
+    /// The query a generic verb asks of this puzzle: [`Query::named`] (the one mapping from
+    /// verbs to queries), `solve` as this puzzle asks it, `optimum` and `reach` only with an
+    /// objective (`reach` needs `at_least`). `Ok(None)` for `model` and for a verb that is not
+    /// generic (an own verb).
     fn query(&self, verb: &str, at_least: Option<i64>) -> Result<Option<Query>> {
-        Ok(Some(match verb {
-            "solve" => self.solve_query(),
-            "count" => Query::Count,
-            "unique" => Query::Unique,
-            "forced" => Query::Forced,
-            "explain" => Query::Explain(crate::puzzles::Reasons::Levels),
-            "optimum" if self.has_goal() => Query::Optimum,
-            "reach" if self.has_goal() => Query::AtLeast(at_least.ok_or_else(|| {
-                Error::input("reach needs the value to reach (--at-least V, or \"at_least\")")
-            })?),
-            _ => return Ok(None),
-        }))
+        if matches!(verb, "optimum" | "reach") && !self.has_goal() {
+            return Ok(None);
+        }
+        if verb == "reach" && at_least.is_none() {
+            return Err(Error::input(
+                "reach needs the value to reach (--at-least V, or \"at_least\")",
+            ));
+        }
+        Ok(match Query::named(verb, at_least) {
+            Some(Query::First) => Some(self.solve_query()),
+            q => q,
+        })
     }
     /// Answers a query; with a cube, inside that cube only ([`crate::runner::cubes`]). The
     /// words' files are read through `files` only.

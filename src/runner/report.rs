@@ -50,9 +50,9 @@ impl std::ops::DerefMut for Report {
 impl Report {
     /// A report with only its status; verbs fill in what they have.
     pub fn new(puzzle: &str, verb: &str, instance: String, status: Status) -> Report {
-        let query = match verb {
-            "count" => Query::Count,
-            "unique" => Query::Unique,
+        // What the facts hold follows the verb where it is a counting one.
+        let query = match Query::named(verb, None) {
+            Some(q @ (Query::Count | Query::Unique)) => q,
             _ => Query::First,
         };
         Report {

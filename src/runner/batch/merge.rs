@@ -350,11 +350,10 @@ fn finish(q: &str, rs: &[&ResultLine], parts: &[Part], split: Split) -> Merged {
         });
     }
     let verb = rs[0].argv.get(1).map_or("", |s| s.as_str());
-    let query = match verb {
-        "count" => Query::Count,
-        "unique" => Query::Unique,
-        "optimum" => Query::Optimum,
-        "reach" => Query::AtLeast(0),
+    // The parts' verb, as the registry maps it (a `solve` with a value to maximise asks for
+    // the optimum; `reach`'s value does not matter to combining).
+    let query = match Query::named(verb, Some(0)) {
+        Some(q @ (Query::Count | Query::Unique | Query::Optimum | Query::AtLeast(_))) => q,
         _ if maximise.is_some() => Query::Optimum,
         _ => Query::First,
     };
