@@ -473,8 +473,9 @@ fn the_peaceable_data_file_holds_its_boards_and_the_published_values() {
     assert!(rows >= 30, "{rows} rows");
 }
 
-/// Peaceable knights (the pairwise model; knights have no lines): 18 a side on 7×7, proved,
-/// as A355509's closed form ⌊(n − 1)²/2⌋ for n > 6 says (OEIS states it without proof).
+/// Peaceable knights (the k-army model with two armies, ascending; knights have no lines): 18 a
+/// side on 7×7, proved, as A355509's closed form ⌊(n − 1)²/2⌋ for n > 6 says (OEIS states it
+/// without proof).
 #[test]
 fn peaceable_knights_on_7_by_7_are_18_a_side() {
     let (code, out, err, _) =

@@ -276,7 +276,10 @@ fn peaceable(
         chess::PeaceModel::Colouring => chess::peaceable_k(n, piece, 1).is_some(),
         _ => false,
     };
-    let mut o = if armies != 2 {
+    // Knights and kings (no lines): the k-army model with its symmetries broken, asked
+    // ascending, unless another model is asked for by name.
+    let pairwise_only = how == chess::PeaceModel::Colouring && !ascending;
+    let mut o = if armies != 2 || pairwise_only {
         ascend(n, None, limits, |q| {
             Some(chess::armies_k(n, piece, armies, q))
         })?
