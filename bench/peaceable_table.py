@@ -33,10 +33,16 @@ A306954 = {(1, 1): 1, (2, 1): 4, (2, 2): 0, (3, 1): 9, (3, 2): 1, (3, 3): 0, (4,
            (5, 5): 1, (6, 1): 36, (6, 2): 5, (6, 3): 2, (6, 4): 1, (6, 5): 1, (6, 6): 1,
            (7, 1): 49, (7, 2): 7}
 A328283 = [0, 0, 0, 1, 1, 2, 3, 4, 5, 7, 8, 10, 12, 14]
+# A355509 (two armies of knights), its first terms; its formula floor((n-1)^2/2) for n > 6 is
+# stated there without proof.
+A355509 = [0, 2, 3, 6, 10, 14, 18, 24, 32, 40, 50, 60]
 
 
 def published(piece, armies, n):
     """What OEIS publishes for this row, or why nothing."""
+    if piece == "N" and armies == 2 and n <= len(A355509):
+        closed = " (its closed form for n > 6, stated without proof)" if n > 6 else ""
+        return f"A355509: {A355509[n - 1]}{closed}"
     if piece != "Q":
         return ""
     if armies == 2:

@@ -401,12 +401,14 @@ fn brute_force_placements(n: usize, m: usize) -> u64 {
 
 /// data/chess/peaceable.csv: every row's board passes the verifier of its piece and number of
 /// armies with the row's m, and the values are OEIS's where published: A250000 (two armies of
-/// queens), A260680 (where counted), A328283 (three), A306954 (k armies; T(6,4) excepted).
+/// queens), A260680 (where counted), A328283 (three), A306954 (k armies; T(6,4) excepted),
+/// A355509 (two armies of knights).
 #[test]
 fn the_peaceable_data_file_holds_its_boards_and_the_published_values() {
     let a250000 = [0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21, 24, 28, 32];
     let a260680 = [1, 1, 1, 10, 3, 35, 19, 71, 18, 380];
     let a328283 = [0, 0, 0, 1, 1, 2, 3, 4, 5, 7, 8, 10, 12, 14];
+    let a355509 = [0, 2, 3, 6, 10, 14, 18, 24, 32, 40, 50, 60];
     let a306954: [&[usize]; 7] = [
         &[1],
         &[4, 0],
@@ -453,6 +455,7 @@ fn the_peaceable_data_file_holds_its_boards_and_the_published_values() {
                     _ => assert!(f[col("published")].starts_with("not found") || k == n),
                 }
             }
+            (Piece::Knight, 2) => assert_eq!(m, a355509[n - 1], "knights, n = {n}"),
             _ => {}
         }
         if let Ok(classes) = f[col("optima_up_to_symmetry")].parse::<u64>() {
