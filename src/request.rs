@@ -110,10 +110,7 @@ pub fn run(req: &Request, limits: &Limits) -> Result<Report> {
         ));
     }
     let (words, texts) = req.input();
-    let files = match &texts {
-        Some(t) => Files::Only(t),
-        None => Files::Disk,
-    };
+    let files = files_of(&texts);
     let limits = limits.clone().with_count_cap(req.cap);
     let Some(query) = query else {
         let verb = crate::verbs::find(entry.name(), &req.verb)
@@ -166,11 +163,16 @@ pub fn with_input<R>(
 ) -> Result<R> {
     let entry = req.entry()?;
     let (words, texts) = req.input();
-    let files = match &texts {
+    f(entry, &words, files_of(&texts), options_in(&req.options)?)
+}
+
+/// Where a request's words are read: the texts it carried (and the shipped files), or the
+/// disk ([`Request::input`]).
+fn files_of(texts: &Option<HashMap<String, String>>) -> Files<'_> {
+    match texts {
         Some(t) => Files::Only(t),
         None => Files::Disk,
-    };
-    f(entry, &words, files, options_in(&req.options)?)
+    }
 }
 
 /// The puzzle's options as a request carries them: a JSON object keyed by flag name (`null`

@@ -301,6 +301,34 @@ fn options_are_the_command_lines_flags() {
         r["error"].as_str().unwrap().contains("off the board"),
         "{r}"
     );
+    // The command line's words are not a second shape for options: refused, saying what to send.
+    let (code, r) = server.run(json!({"puzzle": "tank", "verb": "solve", "words": ["5"],
+                                      "args": ["--fix", "1,1=2"]}));
+    assert_eq!(code, 400, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("\"options\""), "{r}");
+    // A number option as the page's field sends it (text) and as a number: the same run.
+    for challenge in [json!("3"), json!(3)] {
+        let (code, r) = server.run(json!({"puzzle": "tantrix", "verb": "count",
+                                          "options": {"challenge": challenge}}));
+        assert_eq!(code, 200, "{r}");
+        assert_eq!(r["status"], "solved", "{r}");
+    }
+    // explain's own keys, read off the options as Python's are: one engine, or the plain
+    // baseline (which runs on one engine: the two together are refused, as on the command line).
+    for options in [json!({"threads": 1}), json!({"plain": true})] {
+        let (code, r) = server.run(json!({"puzzle": "tank", "verb": "explain", "words": ["4"],
+                                          "options": options}));
+        assert_eq!(code, 200, "{r}");
+        assert!(r["steps"].as_array().is_some_and(|s| !s.is_empty()), "{r}");
+    }
+    let (code, r) = server.run(json!({"puzzle": "tank", "verb": "explain", "words": ["4"],
+                                      "options": {"threads": 1, "plain": true}}));
+    assert_eq!(code, 400, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("--plain"), "{r}");
+    let (code, r) = server.run(json!({"puzzle": "tank", "verb": "explain", "words": ["4"],
+                                      "options": {"threads": "many"}}));
+    assert_eq!(code, 400, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("threads"), "{r}");
 }
 
 /// A request that says its body is ~1 TB long and sends 2 bytes: answered (413 for the API,
