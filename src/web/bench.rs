@@ -3,9 +3,8 @@
 
 use super::answer::Answer;
 use super::boards;
-use super::runs::{list, Slot};
-use super::{known_fields, time_limit, words_of, Shared};
-use quandary::runner::Limits;
+use super::runs::start;
+use super::{known_fields, words_of, Shared};
 use serde_json::Value;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -46,24 +45,14 @@ pub(super) fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answ
         Ok(t) => t,
         Err(a) => return a,
     };
-    let limit = match time_limit(v, shared) {
-        Ok(l) => l,
+    let started = match start(v, shared, cancel) {
+        Ok(s) => s,
         Err(a) => return a,
     };
-    let _slot = match Slot::take(shared) {
-        Ok(slot) => slot,
-        Err(busy) => return busy,
-    };
-    let (_listed, reported) = match list(v, shared, &cancel) {
-        Ok(listed) => listed,
-        Err(a) => return a,
-    };
-    let limits = Limits::new(Some(limit))
-        .with_cancel(cancel)
-        .with_memory(shared.memory_per_run)
-        .with_resident_cap(shared.memory_limit)
-        .with_progress(Some(reported));
-    match shared.boards.check(puzzle, id, &text, limits) {
+    match shared
+        .boards
+        .check(puzzle, id, &text, started.limits.clone())
+    {
         Ok(out) => Answer::json(200, out),
         Err((code, why)) => Answer::error(code, why),
     }

@@ -45,7 +45,7 @@ use answer::Answer;
 use boards::Boards;
 use gate::{check_api, check_host, is_loopback, new_token, Who};
 use offer::puzzles;
-use runs::{list, Going, Slot};
+use runs::Going;
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 1 << 20;
@@ -351,31 +351,18 @@ fn run(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answer {
         Ok(r) => r,
         Err(a) => return a,
     };
-    let limit = match time_limit(v, shared) {
-        Ok(l) => l,
+    let started = match runs::start(v, shared, cancel) {
+        Ok(s) => s,
         Err(a) => return a,
     };
-    // A slot for the search, or 503 at once. The slot is given back however the run ends.
-    let _slot = match Slot::take(shared) {
-        Ok(slot) => slot,
-        Err(busy) => return busy,
-    };
-    let (_listed, reported) = match list(v, shared, &cancel) {
-        Ok(listed) => listed,
-        Err(a) => return a,
-    };
-    let limits = Limits::new(Some(limit))
-        .with_cancel(cancel)
-        .with_memory(shared.memory_per_run)
-        .with_resident_cap(shared.memory_limit)
-        .with_progress(Some(reported));
+    let limits = &started.limits;
     if req.verb == "model" {
-        return model(&req, &limits);
+        return model(&req, limits);
     }
-    let result = quandary::request::run(&req, &limits);
+    let result = quandary::request::run(&req, limits);
     match quandary::request::answer(result, &req, Some(limits.seconds())) {
         Ok(a) => Answer::json(200, a.whole()),
-        Err(e) => failed(e, &req, &limits),
+        Err(e) => failed(e, &req, limits),
     }
 }
 

@@ -4,8 +4,9 @@
 
 use super::answer::Answer;
 use super::gate::query_value;
-use super::Shared;
+use super::{time_limit, Shared};
 use quandary::guard::progress::{Latest, Progress};
+use quandary::runner::Limits;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -15,7 +16,7 @@ pub(super) struct Slot<'a>(&'a AtomicUsize);
 
 impl<'a> Slot<'a> {
     /// A search slot, or the 503 answer when every slot is taken (never queued).
-    pub(super) fn take(shared: &'a Shared) -> Result<Slot<'a>, Answer> {
+    fn take(shared: &'a Shared) -> Result<Slot<'a>, Answer> {
         Slot::of(&shared.running, shared.settings.max_runs, || {
             format!(
                 "{} searches are running, as many as this server runs at once; try again shortly",
@@ -63,7 +64,7 @@ pub(super) struct Going {
 
 /// Lists a request's run under its `id`, if it gives one, for `/api/progress` and
 /// `/api/stop` (409 if a run with that id is going); where the run reports its progress.
-pub(super) fn list<'a>(
+fn list<'a>(
     v: &Value,
     shared: &'a Shared,
     cancel: &Arc<AtomicBool>,
@@ -148,4 +149,34 @@ pub(super) fn stop(v: &Value, shared: &Shared) -> Answer {
             json!({"stopped": false, "why": "no run with that id is going"}),
         ),
     }
+}
+
+/// A search request, started: its slot (503 at once when every one is taken, given back
+/// however the run ends), its listing under its id (409 for an id already going), and its
+/// limits: the request's time limit within the server's, its stop flag, a slot's share of the
+/// memory, the server's whole limit on the resident size, and its progress record.
+pub(super) struct Started<'a> {
+    _slot: Slot<'a>,
+    _listed: Option<Listed<'a>>,
+    pub(super) limits: Limits,
+}
+
+pub(super) fn start<'a>(
+    v: &Value,
+    shared: &'a Shared,
+    cancel: Arc<AtomicBool>,
+) -> Result<Started<'a>, Answer> {
+    let limit = time_limit(v, shared)?;
+    let slot = Slot::take(shared)?;
+    let (listed, reported) = list(v, shared, &cancel)?;
+    let limits = Limits::new(Some(limit))
+        .with_cancel(cancel)
+        .with_memory(shared.memory_per_run)
+        .with_resident_cap(shared.memory_limit)
+        .with_progress(Some(reported));
+    Ok(Started {
+        _slot: slot,
+        _listed: listed,
+        limits,
+    })
 }
