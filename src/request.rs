@@ -85,9 +85,8 @@ pub fn query(req: &Request) -> Result<Option<Query>> {
         None if req.verb == "model" => Ok(None),
         None if crate::verbs::find(entry.name(), &req.verb).is_some() => Ok(None),
         None => {
-            let mut all: Vec<&str> = entry.verbs();
+            let mut all = verbs(entry);
             all.retain(|v| *v != "model");
-            all.extend(crate::verbs::of(entry.name()).iter().map(|v| v.name));
             Err(Error::input(format!(
                 "{} has no verb '{}' (its verbs: {})",
                 entry.name(),
@@ -96,6 +95,14 @@ pub fn query(req: &Request) -> Result<Option<Query>> {
             )))
         }
     }
+}
+
+/// Every verb a puzzle answers: its generic verbs ([`Entry::verbs`], `model` last among them),
+/// then its own ([`crate::verbs::of`]).
+pub fn verbs(entry: &dyn Entry) -> Vec<&'static str> {
+    let mut all = entry.verbs();
+    all.extend(crate::verbs::of(entry.name()).iter().map(|v| v.name));
+    all
 }
 
 /// Answers a request within `limits`: a generic verb through the runner, an own verb through
@@ -173,6 +180,34 @@ fn files_of(texts: &Option<HashMap<String, String>>) -> Files<'_> {
         Some(t) => Files::Only(t),
         None => Files::Disk,
     }
+}
+
+/// A board drawn for editing ([`board`]): its title, the sketch, and the options an edit
+/// changed (by flag name, `null` for back to the default).
+pub struct Drawn {
+    pub title: String,
+    pub sketch: crate::puzzles::sketch::Sketch,
+    pub set: Map<String, Value>,
+}
+
+/// The request's instance drawn for editing; with `edit` (place, value), that change made
+/// first and written back into the request (its words, text and options), then read again by
+/// the puzzle's reader, so an edit the puzzle cannot take is an error naming it and the
+/// request is left as it was. `None`: this input has no board to draw.
+pub fn board(req: &mut Request, edit: Option<(&str, &str)>) -> Result<Option<Drawn>> {
+    let mut set = Map::new();
+    if let Some((at, value)) = edit {
+        let changed = with_input(req, |e, words, files, options| {
+            e.edit(words, files, options, at, value)
+        })?;
+        set = changed.set_in(&mut req.options);
+        req.words = changed.words;
+        req.text = (!changed.text.is_empty()).then_some(changed.text);
+    }
+    let sketched = with_input(req, |e, words, files, options| {
+        e.sketch(words, files, options)
+    })?;
+    Ok(sketched.map(|(title, sketch)| Drawn { title, sketch, set }))
 }
 
 /// The puzzle's options as a request carries them: a JSON object keyed by flag name (`null`

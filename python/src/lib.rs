@@ -64,9 +64,7 @@ fn puzzles() -> Vec<&'static str> {
 /// then its own ([`quandary::verbs`]).
 #[pyfunction]
 fn verbs(puzzle: &str) -> PyResult<Vec<&'static str>> {
-    let mut all = entry(puzzle)?.verbs();
-    all.extend(quandary::verbs::of(puzzle).iter().map(|v| v.name));
-    Ok(all)
+    Ok(quandary::request::verbs(entry(puzzle)?))
 }
 
 /// An own verb's parameters: (name, kind, default, required, positional, help), for the
@@ -517,27 +515,18 @@ fn board(
 )> {
     let e = entry(puzzle)?;
     let mut req = request(puzzle, words, text, options_value(options)?);
-    let mut set = serde_json::Map::new();
-    if let Some((at, value)) = edit {
-        let changed = quandary::request::with_input(&req, |e, words, files, options| {
-            e.edit(words, files, options, &at, &value)
-        })
-        .map_err(to_py)?;
-        set = changed.set_in(&mut req.options);
-        req.words = changed.words;
-        req.text = (!changed.text.is_empty()).then_some(changed.text);
-    }
-    let (title, sketch) = quandary::request::with_input(&req, |e, words, files, options| {
-        e.sketch(words, files, options)
-    })
-    .map_err(to_py)?
-    .ok_or_else(|| {
-        InputError::new_err(format!(
-            "no board to draw for editing: this {} input has none, or more than {} places",
-            e.title(),
-            quandary::puzzles::sketch::MOST_PLACES
-        ))
-    })?;
+    let edit = edit
+        .as_ref()
+        .map(|(at, value)| (at.as_str(), value.as_str()));
+    let quandary::request::Drawn { title, sketch, set } = quandary::request::board(&mut req, edit)
+        .map_err(to_py)?
+        .ok_or_else(|| {
+            InputError::new_err(format!(
+                "no board to draw for editing: this {} input has none, or more than {} places",
+                e.title(),
+                quandary::puzzles::sketch::MOST_PLACES
+            ))
+        })?;
     let fields = serde_json::to_string(&sketch.fields).unwrap_or_default();
     Ok((
         title,

@@ -58,7 +58,7 @@ fn board(v: &Value) -> Answer {
         },
         ..Default::default()
     };
-    let mut set = serde_json::Map::new();
+    let mut edit = None;
     if !v["edit"].is_null() {
         let fields = v["edit"].as_object().into_iter().flat_map(|o| o.keys());
         if let Some(k) = fields
@@ -74,32 +74,20 @@ fn board(v: &Value) -> Answer {
         else {
             return Answer::error(400, "\"edit\" must be {\"at\": place, \"value\": what}");
         };
-        let input = quandary::request::with_input(&req, |entry, words, files, options| {
-            entry.edit(words, files, options, at, value)
-        });
-        let input = match input {
-            Ok(i) => i,
-            Err(e) => return Answer::error(400, e.to_string()),
-        };
-        set = input.set_in(&mut req.options);
-        req.words = input.words;
-        req.text = Some(input.text);
+        edit = Some((at, value));
     }
-    let sketched = quandary::request::with_input(&req, |entry, words, files, options| {
-        Ok((entry, entry.sketch(words, files, options)?))
-    });
-    match sketched {
-        Ok((entry, Some((title, sketch)))) => Answer::json(
+    match quandary::request::board(&mut req, edit) {
+        Ok(Some(d)) => Answer::json(
             200,
-            json!({"puzzle": entry.name(), "title": title, "svg": sketch.svg,
-                   "fields": sketch.fields, "help": sketch.help, "owns": sketch.owns,
-                   "words": req.words, "text": req.text.unwrap_or_default(), "set": set}),
+            json!({"puzzle": req.puzzle, "title": d.title, "svg": d.sketch.svg,
+                   "fields": d.sketch.fields, "help": d.sketch.help, "owns": d.sketch.owns,
+                   "words": req.words, "text": req.text.unwrap_or_default(), "set": d.set}),
         ),
-        Ok((entry, None)) => Answer::error(
+        Ok(None) => Answer::error(
             400,
             format!(
                 "no board to draw for editing: this {} input has none, or more than {} places (edit it as text)",
-                entry.title(),
+                registry::find(&req.puzzle).map_or("", |e| e.title()),
                 quandary::puzzles::sketch::MOST_PLACES
             ),
         ),

@@ -11,9 +11,8 @@ pub(super) fn puzzles() -> Value {
     let list: Vec<Value> = registry::PUZZLES
         .iter()
         .map(|e| {
-            let mut verbs: Vec<String> = e.verbs().iter().map(|v| v.to_string()).collect();
+            let verbs = quandary::request::verbs(*e);
             let own = quandary::verbs::of(e.name());
-            verbs.extend(own.iter().map(|v| v.name.to_string()));
             // An own verb's parameters given by name (and the puzzle's options, where it
             // takes them), for the page to offer as fields.
             let own_flags: serde_json::Map<String, Value> = own
