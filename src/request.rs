@@ -81,7 +81,7 @@ pub fn query(req: &Request) -> Result<Option<Query>> {
         ));
     }
     match entry.query(&req.verb, req.at_least)? {
-        Some(q) => Ok(Some(q)),
+        Some(q) => Ok(Some(q.capped(req.cap))),
         None if req.verb == "model" => Ok(None),
         None if crate::verbs::find(entry.name(), &req.verb).is_some() => Ok(None),
         None => {
@@ -118,7 +118,6 @@ pub fn run(req: &Request, limits: &Limits) -> Result<Report> {
     }
     let (words, texts) = req.input();
     let files = files_of(&texts);
-    let limits = limits.clone().with_count_cap(req.cap);
     let Some(query) = query else {
         let verb = crate::verbs::find(entry.name(), &req.verb)
             .ok_or_else(|| Error::Internal(format!("no own verb '{}'", req.verb)))?;
@@ -140,7 +139,7 @@ pub fn run(req: &Request, limits: &Limits) -> Result<Report> {
             args,
             options: crate::verbs::options_in(&rest),
             files,
-            limits: &limits,
+            limits,
             line: &mut |l| lines.push(l.to_string()),
         })?;
         if !lines.is_empty() {
@@ -158,7 +157,7 @@ pub fn run(req: &Request, limits: &Limits) -> Result<Report> {
     }
     let mut options = req.options.clone();
     let query = explaining(query, &mut options)?;
-    entry.run(&words, files, options_in(&options)?, query, &limits, None)
+    entry.run(&words, files, options_in(&options)?, query, limits, None)
 }
 
 /// A request's input and options as the registry reads them, for the calls that are not a

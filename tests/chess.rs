@@ -364,6 +364,31 @@ fn peaceable_optima_are_counted_as_a260680() {
     }
 }
 
+/// Counting one placement a class (the 16 symmetries broken by lex-leader rows over the
+/// squares, each placement met standing for its class's size) gives the count and the classes
+/// that enumerating every placement gives (each named by its least image): queens on 5×5 to
+/// 7×7, knights on 4×4 and 5×5 (the pairwise model).
+#[test]
+fn counting_one_placement_a_class_agrees_with_counting_them_all() {
+    use quandary::runner::{drive, Limits, Query};
+    for (piece, n, m) in [
+        (Piece::Queen, 5, 4),
+        (Piece::Queen, 6, 5),
+        (Piece::Queen, 7, 7),
+        (Piece::Knight, 4, 6),
+        (Piece::Knight, 5, 10),
+    ] {
+        let count = |one_per_class| {
+            let f = chess::peaceable_exactly(n, piece, m, one_per_class);
+            let o = drive(f, Query::Count { cap: None }, &Limits::none(), false).expect("a count");
+            (o.facts.count, o.facts.classes)
+        };
+        let (all, classes) = count(false);
+        assert!(all.is_some() && classes.is_some(), "{piece:?} {n}");
+        assert_eq!(count(true), (all, classes), "{piece:?} on {n}×{n}");
+    }
+}
+
 /// Placements of m white and m black queens on n×n with no queen attacking one of the other
 /// colour, by trying every pair of square sets (the verifier's walk judges each).
 fn brute_force_placements(n: usize, m: usize) -> u64 {

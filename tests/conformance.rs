@@ -49,7 +49,7 @@ fn example_solves<P: Puzzle>() {
 /// Every solution (every optimal one, where there is an objective), as the decisions' values,
 /// by blocking clauses on the formulation: no runner involved.
 fn enumerate_all<P: Puzzle>(i: &P::Instance, o: &P::Options) -> Vec<Vec<bool>> {
-    enumerate_all_of::<P>(i, o, Query::Count)
+    enumerate_all_of::<P>(i, o, Query::Count { cap: None })
 }
 
 /// [`enumerate_all`] on the formulation `query` builds (`explain` may read its reasons off
@@ -94,7 +94,7 @@ fn agree_with_enumeration<P: Puzzle>(w: &[&str], o: &Value) {
     let all = enumerate_all::<P>(&i, &o);
     let n = all.len() as u128;
     let limits = Limits::none();
-    let count = run::<P>(&i, &o, Query::Count, &limits).unwrap();
+    let count = run::<P>(&i, &o, Query::Count { cap: None }, &limits).unwrap();
     assert_eq!(count.count, Some(n), "{} {w:?}: count", P::NAME);
 
     let unique = run::<P>(&i, &o, Query::Unique, &limits).unwrap();
@@ -208,7 +208,7 @@ fn explanations_hold_in_every_solution<P: Puzzle>(w: &[&str], o: &Value) {
 /// The LP and OPB files are written; the OPB file reads back with rustsat's reader.
 fn files_read_back<P: Puzzle>(w: &[&str], o: &Value) {
     let (i, o) = read::<P>(w, o);
-    let f = P::formulate(&i, &o, Query::Count).unwrap();
+    let f = P::formulate(&i, &o, Query::Count { cap: None }).unwrap();
     let text = lp::to_lp(&f.model, "conformance");
     assert!(text.contains("Subject To") && text.trim_end().ends_with("End"));
     let text = opb::to_opb(&f.model, "conformance");
@@ -434,7 +434,7 @@ fn latin_square_counts_are_the_published_ones() {
     // OEIS A002860: 1, 2, 12, 576 Latin squares of orders 1 to 4.
     for (n, want) in [(1, 1u128), (2, 2), (3, 12), (4, 576)] {
         let (i, o) = read::<LatinSquare>(&[&n.to_string()], &json!({}));
-        let out = run::<LatinSquare>(&i, &o, Query::Count, &Limits::none()).unwrap();
+        let out = run::<LatinSquare>(&i, &o, Query::Count { cap: None }, &Limits::none()).unwrap();
         assert_eq!(out.count, Some(want), "order {n}");
     }
 }

@@ -459,7 +459,8 @@ fn generate_makes_puzzles_in_the_band_asked_for() {
             ..Default::default()
         };
         let count =
-            run::<BattleshipPuzzle>(&grid, &cell, Query::Count, &Limits::none()).expect("counted");
+            run::<BattleshipPuzzle>(&grid, &cell, Query::Count { cap: None }, &Limits::none())
+                .expect("counted");
         assert_eq!(count.facts.count, Some(1), "{name}: unique");
         // On the one engine ratings use: the same steps every run.
         let alone = Query::Explain(Reasons::Alone);

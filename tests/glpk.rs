@@ -65,7 +65,7 @@ fn agrees<P: Puzzle>(words: &[&str], o: Value, tag: &str) {
     let o = options::<P>(OptionsIn::Json(&o)).unwrap();
     let w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
     let i = P::read(&w, &o, Files::Disk).unwrap();
-    let f = P::formulate(&i, &o, Query::Count).unwrap();
+    let f = P::formulate(&i, &o, Query::Count { cap: None }).unwrap();
     let started = std::time::Instant::now();
     let (status, objective) = glpk(&lp::to_lp(&f.model, tag), "lp", tag);
     eprintln!(

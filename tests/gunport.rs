@@ -42,7 +42,7 @@ fn count_optimal(
         up_to_symmetry,
         ..options(f)
     };
-    let c = ask(g, &o, Query::Count);
+    let c = ask(g, &o, Query::Count { cap: None });
     (c.status, c.objective, c.count.unwrap_or(0), c.classes)
 }
 
@@ -630,7 +630,7 @@ fn givens_leave_the_optimum_and_count_brute_force_finds() {
             g.givens = givens.clone();
             for f in [Formulation::Cell, Formulation::Strong, Formulation::Charge] {
                 let o = options(f);
-                let c = ask(g.clone(), &o, Query::Count);
+                let c = ask(g.clone(), &o, Query::Count { cap: None });
                 match best {
                     None => assert_eq!(c.status, Status::Infeasible, "{m}×{n} {givens:?} {f:?}"),
                     Some(b) => {

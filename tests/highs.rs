@@ -77,7 +77,7 @@ mod with_highs {
     #[test]
     fn tank_attack_agrees() {
         for n in ["3", "4", "5"] {
-            agree::<TankAttack>(&[n], &json!({}), Query::Count);
+            agree::<TankAttack>(&[n], &json!({}), Query::Count { cap: None });
             agree::<TankAttack>(&[n], &json!({"formulation": "seed"}), Query::First);
         }
     }
@@ -96,8 +96,11 @@ mod with_highs {
             }
             // 7 optimal packings (4 holes) of 3×4, by the transfer matrix; the domino formulation
             // counts packings, not numberings of their dominoes.
-            let count =
-                on_highs::<GunportProblem>(&["3", "4"], &json!({"formulation": f}), Query::Count);
+            let count = on_highs::<GunportProblem>(
+                &["3", "4"],
+                &json!({"formulation": f}),
+                Query::Count { cap: None },
+            );
             assert_eq!((count.count, count.objective), (Some(7), Some(4)), "{f}");
         }
     }
@@ -139,7 +142,7 @@ mod with_highs {
     #[test]
     fn chess_agrees() {
         agree::<ChessAvoidance>(&["data/chess/friedman-b4n2.txt"], &json!({}), Query::First);
-        agree::<ChessAvoidance>(&["4"], &json!({"army": "Q4"}), Query::Count);
+        agree::<ChessAvoidance>(&["4"], &json!({"army": "Q4"}), Query::Count { cap: None });
         for f in ["pairwise", "bigm", "clique"] {
             agree::<ChessAvoidance>(
                 &["5"],
@@ -170,7 +173,7 @@ mod with_highs {
         agree::<TantrixPuzzle>(
             &[],
             &json!({"challenge": 4, "colour": "yellow"}),
-            Query::Count,
+            Query::Count { cap: None },
         );
         // HiGHS 1.16's presolve calls this model infeasible (C2' without C6, C7-C9 or the degree
         // rows); the backend's confirmation without presolve finds the board SAT finds.

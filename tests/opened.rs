@@ -17,14 +17,18 @@ fn words(w: &[&str]) -> Vec<String> {
 
 /// The small instances: the puzzle, its words, and whether it counts (no objective).
 const SMALL: &[(&str, &[&str], Query)] = &[
-    ("tank", &["4"], Query::Count),
+    ("tank", &["4"], Query::Count { cap: None }),
     ("gunport", &["3", "4"], Query::Optimum),
     (
         "battleship",
         &["https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c"],
-        Query::Count,
+        Query::Count { cap: None },
     ),
-    ("chess", &["data/chess/friedman-b4n2.txt"], Query::Count),
+    (
+        "chess",
+        &["data/chess/friedman-b4n2.txt"],
+        Query::Count { cap: None },
+    ),
     (
         "tantrix",
         &["data/tantrix/boards/free-15.txt"],
@@ -33,8 +37,8 @@ const SMALL: &[(&str, &[&str], Query)] = &[
 ];
 
 fn run(m: &dyn quandary::runner::opened::OpenModel, q: Query, cap: Option<u64>) -> Report {
-    let limits = Limits::new(Some(Duration::from_secs(60))).with_count_cap(cap);
-    m.run(q, &limits)
+    let limits = Limits::new(Some(Duration::from_secs(60)));
+    m.run(q.capped(cap), &limits)
         .unwrap_or_else(|e| panic!("{}: {e}", m.title()))
 }
 
@@ -43,8 +47,13 @@ fn every_family_dropped_gives_the_answer_or_a_board_the_verifier_rejects() {
     for &(puzzle, w, query) in SMALL {
         let e = find(puzzle).unwrap();
         let open = || {
-            e.open(&words(w), Files::Disk, OptionsIn::Default, Query::Count)
-                .unwrap()
+            e.open(
+                &words(w),
+                Files::Disk,
+                OptionsIn::Default,
+                Query::Count { cap: None },
+            )
+            .unwrap()
         };
         let whole = run(&*open(), query, None);
         assert_eq!(
@@ -104,7 +113,7 @@ fn every_family_dropped_gives_the_answer_or_a_board_the_verifier_rejects() {
             }
             // Every board is a solution of the model with a family fewer, found once each:
             // the boards among the solutions counted are the puzzle's.
-            if query == Query::Count && r.count.is_some() {
+            if matches!(query, Query::Count { .. }) && r.count.is_some() {
                 assert_eq!(j.verified_count, whole.count, "{puzzle} without '{family}'");
             }
         }
@@ -115,15 +124,20 @@ fn every_family_dropped_gives_the_answer_or_a_board_the_verifier_rejects() {
 fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_given() {
     let e = find("tank").unwrap();
     let open = |w: &[&str], o: serde_json::Value| {
-        e.open(&words(w), Files::Disk, OptionsIn::Json(&o), Query::Count)
-            .unwrap()
+        e.open(
+            &words(w),
+            Files::Disk,
+            OptionsIn::Json(&o),
+            Query::Count { cap: None },
+        )
+        .unwrap()
     };
     let direct = |w: &[&str], o: serde_json::Value| {
         e.run(
             &words(w),
             Files::Disk,
             OptionsIn::Json(&o),
-            Query::Count,
+            Query::Count { cap: None },
             &Limits::none(),
             None,
         )
@@ -133,7 +147,7 @@ fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_g
     };
     // Tank 5×5 has two boards (tests/tank/ counts them by brute force).
     let mut m = open(&["5"], serde_json::json!({}));
-    let all = run(&*m, Query::Count, None).count.unwrap();
+    let all = run(&*m, Query::Count { cap: None }, None).count.unwrap();
     assert_eq!(all, 2);
     // The variables by their meanings, from the records (the same names with every change: a
     // change adds no variable).
@@ -149,7 +163,7 @@ fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_g
         family: "my cut".into(),
     })
     .unwrap();
-    assert_eq!(run(&*m, Query::Count, None).count, Some(all));
+    assert_eq!(run(&*m, Query::Count { cap: None }, None).count, Some(all));
     // Wrong: "(1,2) is 3" is not true of both boards (the other has a 4 there): the count
     // falls, which the unchanged count shows, and the board still found passes the verifier.
     m.apply(Change::AddRow {
@@ -159,12 +173,12 @@ fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_g
         family: "wrong cut".into(),
     })
     .unwrap();
-    let cut = run(&*m, Query::Count, None);
+    let cut = run(&*m, Query::Count { cap: None }, None);
     assert!(cut.count.unwrap() < all, "{}", cut.text);
     assert_eq!(cut.judged.as_ref().unwrap().verified_count, cut.count);
     m.reset();
     assert!(m.changes().is_empty());
-    assert_eq!(run(&*m, Query::Count, None).count, Some(all));
+    assert_eq!(run(&*m, Query::Count { cap: None }, None).count, Some(all));
     // Fixing the variable "(1,2) is 4" to 1 is the given `--fix 1,2=4` (and its count).
     let mut m = open(&["5"], serde_json::json!({}));
     m.apply(Change::Fix {
@@ -172,7 +186,7 @@ fn a_valid_cut_keeps_the_count_a_wrong_one_is_caught_and_a_fixed_variable_is_a_g
         value: 1,
     })
     .unwrap();
-    let fixed = run(&*m, Query::Count, None);
+    let fixed = run(&*m, Query::Count { cap: None }, None);
     assert_eq!(
         fixed.count,
         Some(direct(&["5"], serde_json::json!({"fix": "1,2=4"})))
@@ -201,7 +215,12 @@ fn a_fixed_variable_is_the_puzzles_own_given_in_gunport_and_battleship() {
     let e = find("gunport").unwrap();
     let w = words(&["3", "5"]);
     let mut m = e
-        .open(&w, Files::Disk, OptionsIn::Default, Query::Count)
+        .open(
+            &w,
+            Files::Disk,
+            OptionsIn::Default,
+            Query::Count { cap: None },
+        )
         .unwrap();
     m.apply(Change::Fix {
         name: name_of(&*m, "(1,1) is a hole"),
@@ -209,7 +228,7 @@ fn a_fixed_variable_is_the_puzzles_own_given_in_gunport_and_battleship() {
     })
     .unwrap();
     let given = serde_json::json!({"fix": "1,1=hole"});
-    for q in [Query::Optimum, Query::Count] {
+    for q in [Query::Optimum, Query::Count { cap: None }] {
         let direct = e
             .run(
                 &w,
@@ -235,7 +254,12 @@ fn a_fixed_variable_is_the_puzzles_own_given_in_gunport_and_battleship() {
     let e = find("battleship").unwrap();
     let w = words(&["https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c"]);
     let mut m = e
-        .open(&w, Files::Disk, OptionsIn::Default, Query::Count)
+        .open(
+            &w,
+            Files::Disk,
+            OptionsIn::Default,
+            Query::Count { cap: None },
+        )
         .unwrap();
     let cells = [((4, 1), 1), ((4, 2), 1), ((3, 1), 0), ((5, 1), 0)];
     let names: Vec<(String, i64)> = cells
@@ -266,7 +290,7 @@ fn a_fixed_variable_is_the_puzzles_own_given_in_gunport_and_battleship() {
         })
         .unwrap();
     }
-    let without = run(&*m, Query::Count, None);
+    let without = run(&*m, Query::Count { cap: None }, None);
     assert!(without.count.unwrap() > 1, "{}", without.text);
     for (name, value) in names {
         m.apply(Change::Fix { name, value }).unwrap();
@@ -276,13 +300,16 @@ fn a_fixed_variable_is_the_puzzles_own_given_in_gunport_and_battleship() {
             &w,
             Files::Disk,
             OptionsIn::Default,
-            Query::Count,
+            Query::Count { cap: None },
             &Limits::none(),
             None,
         )
         .unwrap();
     assert_eq!(direct.count, Some(1));
-    assert_eq!(run(&*m, Query::Count, None).count, direct.count);
+    assert_eq!(
+        run(&*m, Query::Count { cap: None }, None).count,
+        direct.count
+    );
 }
 
 /// The seed's lesson on a board: without the attack rows the model places pieces that attack

@@ -87,7 +87,7 @@ fn count(ch: &Challenge, hole_free: bool) -> (Status, u128) {
             count_hole_free: hole_free,
         },
         &Options::default(),
-        Query::Count,
+        Query::Count { cap: None },
     );
     (status, k)
 }
@@ -475,8 +475,13 @@ fn cuts_during_search_and_after_each_solve_count_alike() {
                     lazy,
                     ..puzzle::Options::default()
                 };
-                let out =
-                    run::<TantrixPuzzle>(&instance, &o, Query::Count, &Limits::none()).unwrap();
+                let out = run::<TantrixPuzzle>(
+                    &instance,
+                    &o,
+                    Query::Count { cap: None },
+                    &Limits::none(),
+                )
+                .unwrap();
                 assert_eq!(out.status, Status::Solved, "n = {}", ch.n);
                 out.count.unwrap()
             })

@@ -306,7 +306,7 @@ fn open_model(
     let query = if symmetry_breaking {
         e.solve_query()
     } else {
-        Query::Count
+        Query::Count { cap: None }
     };
     let req = request(puzzle, words, text, options);
     let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
@@ -450,7 +450,7 @@ impl OpenedModel {
         let limit = quandary::solve::limits::time_limit(time_limit).map_err(to_py)?;
         let inner = self.inner.clone();
         let (result, interrupted) = detached(py, progress.as_ref(), move |cancel, sink| {
-            let limits = limits_of(limit, cancel, sink).with_count_cap(req.cap);
+            let limits = limits_of(limit, cancel, sink);
             let m = inner.lock().unwrap_or_else(|e| e.into_inner());
             let result = m.run(query, &limits);
             quandary::request::answer(result, &req, Some(limits.seconds()))

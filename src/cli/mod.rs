@@ -478,8 +478,7 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     if verb == "model" {
         return model(entry, &words, options, vm);
     }
-    let cap = vm.try_get_one::<u64>("cap").ok().flatten().copied();
-    let limits = run_limits(time_limit(vm)?).with_count_cap(cap);
+    let limits = run_limits(time_limit(vm)?);
     let mut output = Output::from(vm);
     output.svg_dir = verb == "explain";
     check_outputs(&output, vm.try_get_one::<String>("out").ok().flatten())?;
@@ -543,7 +542,9 @@ fn backend(vm: &ArgMatches) -> Result<Engine, Error> {
 /// The query a generic verb asks (the registry's mapping, with `--at-least` for `reach`).
 fn query_of(entry: &dyn Entry, verb: &str, vm: &ArgMatches) -> Option<Query> {
     let at_least = vm.try_get_one::<i64>("at-least").ok().flatten().copied();
-    entry.query(verb, at_least).ok().flatten()
+    let cap = vm.try_get_one::<u64>("cap").ok().flatten().copied();
+    let query = entry.query(verb, at_least).ok().flatten()?;
+    Some(query.capped(cap))
 }
 
 /// `explain`'s query with how its reasons are looked for: `--plain` and `--threads` are its
@@ -565,7 +566,7 @@ fn model(
     let query = if m.get_flag("symmetry-breaking") {
         entry.solve_query()
     } else {
-        Query::Count
+        Query::Count { cap: None }
     };
     // A run like any other: the time limit and the memory limit bound building the model
     // and writing its files, whose paths are checked first.

@@ -105,8 +105,9 @@ pub enum Query {
     /// A solution worth at least this much (at most, for a minimised objective), or a proof
     /// that there is none.
     AtLeast(i64),
-    /// Every solution (every optimal one, where there is an objective).
-    Count,
+    /// Every solution (every optimal one, where there is an objective); with a cap, the count
+    /// stops after that many (then a lower bound, said so).
+    Count { cap: Option<u64> },
     /// Is there exactly one solution (optimal one)? A second one is shown if not.
     Unique,
     /// The decisions that take the same value in every solution (optimal one).
@@ -169,10 +170,18 @@ impl Query {
             Query::First => "solve",
             Query::Optimum => "optimum",
             Query::AtLeast(_) => "reach",
-            Query::Count => "count",
+            Query::Count { .. } => "count",
             Query::Unique => "unique",
             Query::Forced => "forced",
             Query::Explain(_) => "explain",
+        }
+    }
+
+    /// This query with a count's cap (`None` leaves it uncapped); other queries unchanged.
+    pub fn capped(self, cap: Option<u64>) -> Query {
+        match self {
+            Query::Count { .. } => Query::Count { cap },
+            q => q,
         }
     }
 
@@ -186,7 +195,7 @@ impl Query {
             "solve" => Query::First,
             "optimum" => Query::Optimum,
             "reach" => Query::AtLeast(at_least?),
-            "count" => Query::Count,
+            "count" => Query::Count { cap: None },
             "unique" => Query::Unique,
             "forced" => Query::Forced,
             "explain" => Query::Explain(Reasons::Levels),
@@ -239,7 +248,9 @@ impl Purpose {
     pub fn of(query: Query) -> Purpose {
         match query {
             Query::First | Query::Optimum | Query::AtLeast(_) => Purpose::Find,
-            Query::Count | Query::Unique | Query::Forced | Query::Explain(_) => Purpose::Enumerate,
+            Query::Count { .. } | Query::Unique | Query::Forced | Query::Explain(_) => {
+                Purpose::Enumerate
+            }
         }
     }
 }
@@ -299,6 +310,8 @@ pub type MakeWatcher<'a> = Box<dyn Fn() -> Box<dyn crate::solve::Watcher> + 'a>;
 pub type Decoder<'a, S> = Box<dyn Fn(&[bool]) -> S + 'a>;
 /// Names a solution's symmetry class.
 pub type ClassOf<'a, S> = Box<dyn Fn(&S) -> Vec<usize> + 'a>;
+/// The number of solutions in a solution's symmetry class.
+pub type ClassSize<'a, S> = Box<dyn Fn(&S) -> u128 + 'a>;
 /// Checks a solution: a summary, or the rule it breaks.
 pub type Check<'a, S> = Box<dyn Fn(&S) -> std::result::Result<String, String> + 'a>;
 
@@ -323,6 +336,11 @@ pub struct Formulated<'a, S> {
     /// Names a solution's symmetry class (its least image, say): counts then also report
     /// the number of classes.
     pub classes: Option<ClassOf<'a, S>>,
+    /// Set when the model keeps exactly one solution of each symmetry class (say, the
+    /// lex-leader of every orbit): the size of a solution's class. A count then reports the
+    /// solutions met as the classes, and the sum of their classes' sizes as all solutions;
+    /// with [`Self::classes`] also set, the classes met must all differ (checked).
+    pub class_size: Option<ClassSize<'a, S>>,
     /// The objective in the puzzle's terms, when the model has one.
     pub goal: Option<Goal>,
     /// CaDiCaL configurations to race (one thread each); empty for the default engine.
@@ -356,6 +374,7 @@ impl<'a, S> Formulated<'a, S> {
             cuts: None,
             watcher: None,
             classes: None,
+            class_size: None,
             goal: None,
             engines: Vec::new(),
             method,

@@ -19,7 +19,7 @@
 //!
 //! let options = Default::default();
 //! let square = LatinSquare::read(&["3".to_string()], &options, Files::Disk).unwrap();
-//! let outcome = run::<LatinSquare>(&square, &options, Query::Count, &Limits::none()).unwrap();
+//! let outcome = run::<LatinSquare>(&square, &options, Query::Count { cap: None }, &Limits::none()).unwrap();
 //! assert_eq!(outcome.count, Some(12));
 //! ```
 

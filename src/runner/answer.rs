@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn a_judged_report_reads_back_from_its_json() {
-        let mut f = Facts::new(Query::Count, Status::Solved);
+        let mut f = Facts::new(Query::Count { cap: None }, Status::Solved);
         f.count = Some(13860);
         f.judged = Some(Judged {
             changes: vec!["dropped the family 'x'".into()],

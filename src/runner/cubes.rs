@@ -279,7 +279,7 @@ pub fn combine(query: Query, maximise: Option<bool>, parts: &[Part]) -> Combined
                 _ => Status::Unknown,
             };
         }
-        Query::Count => {
+        Query::Count { .. } => {
             let n: u128 = parts
                 .iter()
                 .filter(counted)
@@ -437,7 +437,7 @@ mod tests {
             part(Status::Infeasible, None, None),
             part(Status::Optimal, Some(2), Some(5)),
         ];
-        let c = combine(Query::Count, Some(true), &parts);
+        let c = combine(Query::Count { cap: None }, Some(true), &parts);
         assert_eq!(
             (c.status, c.count, c.objective),
             (Status::Optimal, Some(5), Some(5))

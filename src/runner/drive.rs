@@ -146,8 +146,7 @@ fn on_backend<S, B: Backend>(
     }
     // From here the search watches the deadline and a stop request itself, and what it
     // found is kept and reported.
-    let cap = limits.count_cap;
-    crate::guard::answering(|| search_and_report(search, f, query, as_phase, cap, o))
+    crate::guard::answering(|| search_and_report(search, f, query, as_phase, o))
 }
 
 /// The search on a built engine, and its report (see [`on_backend`]).
@@ -156,12 +155,11 @@ fn search_and_report<S, B: Backend>(
     f: Formulated<'_, S>,
     query: Query,
     as_phase: bool,
-    cap: Option<u64>,
     mut o: Outcome<S>,
 ) -> Result<Outcome<S>> {
     let mut first = match objective_stage(&mut search, &f, query, as_phase, &mut o)? {
         Stage::Answered(first) => first,
-        Stage::Enumerate(start) => enumeration_stage(&mut search, &f, query, start, cap, &mut o)?,
+        Stage::Enumerate(start) => enumeration_stage(&mut search, &f, query, start, &mut o)?,
     };
     if let Some(a) = first.take() {
         o.solutions.insert(0, (f.decode)(&a));
@@ -207,9 +205,9 @@ fn objective_stage<S, B: Backend>(
     as_phase: bool,
     o: &mut Outcome<S>,
 ) -> Result<Stage> {
-    let enumerating = matches!(query, Query::Count | Query::Unique | Query::Forced);
+    let enumerating = matches!(query, Query::Count { .. } | Query::Unique | Query::Forced);
     let Some(goal) = &f.goal else {
-        if query == Query::Count || query == Query::Unique {
+        if matches!(query, Query::Count { .. }) || query == Query::Unique {
             return Ok(Stage::Enumerate(Start {
                 assumptions: Vec::new(),
                 optimal: false,
@@ -302,7 +300,7 @@ fn objective_stage<S, B: Backend>(
     })
 }
 
-/// The enumeration stage: count (stopped at `cap` solutions, if given), uniqueness (two
+/// The enumeration stage: count (stopped at its cap, if given), uniqueness (two
 /// solutions at most) or forced cells over the solutions `start` allows; every solution met is
 /// checked by the verifier. Returns the solution to report first.
 fn enumeration_stage<S, B: Backend>(
@@ -310,7 +308,6 @@ fn enumeration_stage<S, B: Backend>(
     f: &Formulated<'_, S>,
     query: Query,
     start: Start,
-    cap: Option<u64>,
     o: &mut Outcome<S>,
 ) -> Result<Option<Vec<bool>>> {
     let settled = if start.optimal {
@@ -332,18 +329,21 @@ fn enumeration_stage<S, B: Backend>(
     }
     let limit = match query {
         Query::Unique => Some(2),
-        Query::Count => cap,
+        Query::Count { cap } => cap,
         _ => None,
     };
     let mut kept: Vec<Vec<bool>> = Vec::new();
     let mut classes = std::collections::BTreeSet::new();
     let mut rejected: Option<String> = None;
+    // With one solution kept a class: the solutions its classes stand for.
+    let mut all: u128 = 0;
     let (decode, class_of, check) = (&f.decode, &f.classes, &f.check);
+    let class_size = &f.class_size;
     let keep = |a: &[bool]| {
         if kept.len() < 2 {
             kept.push(a.to_vec());
         }
-        if class_of.is_some() || check.is_some() {
+        if class_of.is_some() || check.is_some() || class_size.is_some() {
             let s = decode(a);
             if let Some(Err(why)) = check.as_ref().map(|c| c(&s)) {
                 rejected = Some(why);
@@ -351,6 +351,9 @@ fn enumeration_stage<S, B: Backend>(
             }
             if let Some(class_of) = class_of {
                 classes.insert(class_of(&s));
+            }
+            if let Some(size) = class_size {
+                all += size(&s);
             }
         }
         true
@@ -364,22 +367,35 @@ fn enumeration_stage<S, B: Backend>(
         return Err(rejected_error(&f.method, &why));
     }
     let n = n as u128;
+    if f.class_size.is_some() && f.classes.is_some() && classes.len() as u128 != n {
+        return Err(Error::Internal(format!(
+            "{} keeps one solution a symmetry class, but its {n} solutions fall in {} classes",
+            f.method,
+            classes.len()
+        )));
+    }
     let complete = status == Status::Solved || (query == Query::Unique && n >= 2);
     o.status = match (complete, n) {
         (true, 0) => Status::Infeasible,
         (true, _) => settled,
         (false, _) => Status::Unknown,
     };
-    if query == Query::Count {
-        if complete && f.classes.is_some() {
-            o.classes = Some(classes.len() as u128);
-        }
+    if let Query::Count { cap } = query {
+        // One solution a class: the solutions met are the classes, their sizes all of them.
+        let (classes, n_all) = match f.class_size.is_some() {
+            true => (Some(n), all),
+            false => (f.classes.as_ref().map(|_| classes.len() as u128), n),
+        };
         if complete {
-            o.count = Some(n);
+            o.classes = classes;
+            o.count = Some(n_all);
         } else {
-            o.count_at_least = Some(n);
+            o.count_at_least = Some(n_all);
             if cap.is_some_and(|c| n as u64 >= c) {
-                o.stats.stopped_by = Some(format!("the cap of {n}"));
+                o.stats.stopped_by = Some(match f.class_size.is_some() {
+                    true => format!("the cap of {n} classes"),
+                    false => format!("the cap of {n}"),
+                });
             }
         }
     } else if complete && n > 0 {

@@ -15,7 +15,7 @@
 //!
 //! let options = Default::default();
 //! let instance = TankAttack::read(&["5".to_string()], &options, Files::Disk).unwrap();
-//! let outcome = run::<TankAttack>(&instance, &options, Query::Count, &Limits::none()).unwrap();
+//! let outcome = run::<TankAttack>(&instance, &options, Query::Count { cap: None }, &Limits::none()).unwrap();
 //! assert_eq!((outcome.status, outcome.count), (Status::Solved, Some(2)));
 //! ```
 
@@ -362,8 +362,8 @@ fn from_exact<S>(query: Query, e: Exact<S>) -> Outcome<S> {
         o.bound = e.objective;
     }
     match query {
-        Query::Count if e.status == Status::Unknown => o.count_at_least = Some(e.count),
-        Query::Count => o.count = Some(e.count),
+        Query::Count { .. } if e.status == Status::Unknown => o.count_at_least = Some(e.count),
+        Query::Count { .. } => o.count = Some(e.count),
         Query::Unique if matches!(e.status, Status::Solved | Status::Optimal) => {
             o.unique = Some(e.count == 1)
         }

@@ -126,7 +126,7 @@ impl<P: Puzzle> OpenModel for Opened<P> {
     fn run(&self, query: Query, limits: &Limits) -> Result<Report> {
         if !matches!(
             query,
-            Query::First | Query::Count | Query::Unique | Query::Optimum
+            Query::First | Query::Count { .. } | Query::Unique | Query::Optimum
         ) {
             return Err(Error::input(format!(
                 "a changed model answers solve, count, unique and optimum, not {}",
@@ -151,6 +151,7 @@ impl<P: Puzzle> OpenModel for Opened<P> {
             // classes assume the puzzle's.
             f.block_by_true_decisions = false;
             f.classes = None;
+            f.class_size = None;
             if !self.changed.changes().is_empty() {
                 f.method = format!("{}, as changed", f.method);
             }
@@ -201,7 +202,7 @@ impl<P: Puzzle> OpenModel for Opened<P> {
             judged.verified = Some(judged.violations.is_empty());
         }
         let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
-        if matches!(query, Query::Count | Query::Unique) && t.accepted + t.rejected > 0 {
+        if matches!(query, Query::Count { .. } | Query::Unique) && t.accepted + t.rejected > 0 {
             judged.verified_count = Some(t.accepted);
         }
         let mut r = report::<P>(instance, &self.options, o);

@@ -52,7 +52,7 @@ impl Report {
     pub fn new(puzzle: &str, verb: &str, instance: String, status: Status) -> Report {
         // What the facts hold follows the verb where it is a counting one.
         let query = match Query::named(verb, None) {
-            Some(q @ (Query::Count | Query::Unique)) => q,
+            Some(q @ (Query::Count { .. } | Query::Unique)) => q,
             _ => Query::First,
         };
         Report {
@@ -176,20 +176,20 @@ pub fn report<P: Puzzle>(
         // Never from a run: only `tantrix check` reports it.
         (_, Status::Rejected) => status_word(status).to_string(),
         (_, Status::Unknown) if o.solutions.is_empty() => match o.count_at_least {
-            Some(0) if o.query == Query::Count => {
+            Some(0) if matches!(o.query, Query::Count { .. }) => {
                 format!("none found yet; {}", unknown)
             }
-            Some(n) if o.query == Query::Count => {
+            Some(n) if matches!(o.query, Query::Count { .. }) => {
                 format!("at least {}; {}", plural(n, noun), unknown)
             }
             _ => unknown.clone(),
         },
-        (Query::Count, Status::Unknown) => format!(
+        (Query::Count { .. }, Status::Unknown) => format!(
             "at least {}; {}",
             plural(o.count_at_least.unwrap_or(0), noun),
             unknown
         ),
-        (Query::Count, _) => {
+        (Query::Count { .. }, _) => {
             let mut h = format!("exactly {}", plural(count.unwrap_or(0), noun));
             if let (Some(v), true) = (o.objective, P::HAS_GOAL) {
                 h = format!("{h}, all optimal with {}", value(v));

@@ -43,9 +43,6 @@ pub struct Limits {
     /// Where the run writes certificates of its refutations (`--proof`); a recorded run
     /// solves the full model alone, on the SAT backend.
     pub recorder: Option<super::proof::Shared>,
-    /// A count stops when it has met this many solutions (`count --cap N`): its answer is
-    /// then "at least N", as when the time limit stops it.
-    pub count_cap: Option<u64>,
 }
 
 impl std::fmt::Debug for Limits {
@@ -76,14 +73,7 @@ impl Limits {
             progress: None,
             recorder: None,
             leave_to_exit: false,
-            count_cap: None,
         }
-    }
-
-    /// The same run, its count stopped at `cap` solutions (none: counted to the end).
-    pub fn with_count_cap(mut self, cap: Option<u64>) -> Limits {
-        self.count_cap = cap;
-        self
     }
 
     /// A run with no limit.

@@ -414,15 +414,15 @@ fn count_optima(n: usize, piece: Piece, m: usize, limits: &Limits) -> Result<cra
     limits.phase("counting the optimal placements");
     let counted = bounded(limits, "counting the optimal placements", || {
         drive(
-            chess::peaceable_exactly(n, piece, m),
-            Query::Count,
+            chess::peaceable_exactly(n, piece, m, true),
+            Query::Count { cap: None },
             limits,
             false,
         )
     });
     let mut o = match counted {
         Ok(o) => o,
-        Err(Error::Stopped(_)) => Outcome::new(Query::Count, Status::Unknown),
+        Err(Error::Stopped(_)) => Outcome::new(Query::Count { cap: None }, Status::Unknown),
         Err(e) => return Err(e),
     };
     note_what_stopped(&mut o, limits);

@@ -502,7 +502,7 @@ fn model(req: &quandary::request::Request, limits: &Limits) -> Answer {
         let quandary::runner::registry::Built {
             title, model: m, ..
         } = quandary::request::with_input(req, |entry, words, files, options| {
-            entry.model(words, files, options, Query::Count)
+            entry.model(words, files, options, Query::Count { cap: None })
         })?;
         let lp = lp::to_lp_within(&m, &title, MAX_MODEL_TEXT);
         let opb = opb::to_opb_within(&m, &title, MAX_MODEL_TEXT);

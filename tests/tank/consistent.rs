@@ -102,7 +102,7 @@ fn the_consistent_search_on_symmetric_boards_finds_the_symmetric_ones() {
                     symmetry: Some(group),
                     ..Options::default()
                 },
-                Query::Count,
+                Query::Count { cap: None },
                 &Limits::none(),
             )
             .unwrap();

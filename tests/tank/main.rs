@@ -25,7 +25,7 @@ fn find(t: &Tank, query: Query, o: Options) -> Found {
         None => (out.status, out.count),
     };
     let count = match (query, status) {
-        (Query::Count, _) => count.expect("a complete count") as u64,
+        (Query::Count { .. }, _) => count.expect("a complete count") as u64,
         (_, Status::Infeasible) => 0,
         _ => out.solutions.len() as u64,
     };
@@ -85,7 +85,7 @@ fn sides_one_to_three_are_infeasible_by_every_method() {
     for n in 1..=3 {
         let t = Tank::new(n).unwrap();
         for f in [Formulation::Seed, Formulation::Strong] {
-            for query in [Query::First, Query::Count] {
+            for query in [Query::First, Query::Count { cap: None }] {
                 let found = find(&t, query, options(Method::Sat, f));
                 assert_eq!(found.status, Status::Infeasible, "n = {n}, {f:?}");
                 assert_eq!(found.count, 0);
@@ -94,7 +94,7 @@ fn sides_one_to_three_are_infeasible_by_every_method() {
         if n >= 2 {
             let found = find(
                 &t,
-                Query::Count,
+                Query::Count { cap: None },
                 options(Method::Exact, Formulation::Strong),
             );
             assert_eq!((found.status, found.count), (Status::Infeasible, 0));
@@ -232,7 +232,7 @@ fn six_by_six_count_is_consistent_across_methods() {
     ] {
         let found = find(
             &t,
-            Query::Count,
+            Query::Count { cap: None },
             Options {
                 method: Method::Sat,
                 symmetry: Some(group),
@@ -390,7 +390,7 @@ fn forced_cells_by_the_line_search_are_those_of_the_model() {
                             method: Method::Sat,
                             ..Options::default()
                         };
-                        run::<TankAttack>(&t, &sat, Query::Count, &Limits::none())
+                        run::<TankAttack>(&t, &sat, Query::Count { cap: None }, &Limits::none())
                             .unwrap()
                             .count
                             .expect("a count")
@@ -475,7 +475,11 @@ fn next(state: &mut u64) -> u64 {
 fn count_with(n: usize, givens: &[(usize, usize, u32)], method: Method) -> (u64, Status) {
     let mut t = Tank::new(n as i64).unwrap();
     t.givens = givens.to_vec();
-    let found = find(&t, Query::Count, options(method, Formulation::Strong));
+    let found = find(
+        &t,
+        Query::Count { cap: None },
+        options(method, Formulation::Strong),
+    );
     (found.count, found.status)
 }
 

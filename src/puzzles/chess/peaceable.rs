@@ -377,13 +377,16 @@ pub fn peaceable_k<'a>(
 
 /// Every placement of exactly `m` white and `m` black pieces with no piece attacking one of the
 /// other colour, for counting the optima: the line model for the sliders (the pairwise one for
-/// the knight and the king) with both armies held to `m` and no symmetry broken, its
-/// solutions told apart by their squares; counts name each placement's class under the 16
-/// symmetries (the square's 8, each with or without the colours swapped).
+/// the knight and the king) with both armies held to `m`, its solutions told apart by their
+/// squares. With `one_per_class`, the 16 symmetries (the square's 8, each with the colours
+/// swapped or not) are broken by lex-leader rows over the squares, so that exactly one placement
+/// of each class is a solution, and each solution stands for its class's size; without, no
+/// symmetry is broken and each placement is named by its class.
 pub fn peaceable_exactly<'a>(
     n: usize,
     piece: Piece,
     m: usize,
+    one_per_class: bool,
 ) -> Formulated<'a, PeaceableSolution> {
     let how = match lines(n, piece).is_empty() {
         true => PeaceModel::Pairwise,
@@ -399,26 +402,66 @@ pub fn peaceable_exactly<'a>(
     let blacks: Vec<Lit> = black.iter().map(|v| v.pos()).collect();
     model.cardinality("m white pieces", &whites, Sense::Eq, m as i64);
     model.cardinality("m black pieces", &blacks, Sense::Eq, m as i64);
+    if one_per_class {
+        // A placement read square by square (white, then black), false before true; each of
+        // the 15 other symmetries' images of it no less.
+        let read =
+            |w: &[Lit], b: &[Lit]| -> Vec<Lit> { (0..n * n).flat_map(|k| [w[k], b[k]]).collect() };
+        let x = read(&whites, &blacks);
+        let grid = crate::geometry::Grid::new(n, n);
+        for (g, sym) in grid.symmetries().into_iter().enumerate() {
+            let to = |k: usize| {
+                let (r, c) = grid.map(sym, (k / n, k % n));
+                r * n + c
+            };
+            let w: Vec<Lit> = (0..n * n).map(|k| whites[to(k)]).collect();
+            let b: Vec<Lit> = (0..n * n).map(|k| blacks[to(k)]).collect();
+            let mut images = vec![(format!("swap{g}"), read(&b, &w))];
+            if g > 0 {
+                images.push((format!("sym{g}"), read(&w, &b)));
+            }
+            for (name, y) in images {
+                crate::model::symmetry::lex_leader(
+                    &mut model,
+                    "one placement a class (lex-leader)",
+                    &name,
+                    &x,
+                    &y,
+                );
+            }
+        }
+    }
     let method = format!(
-        "SAT (CaDiCaL), peaceable-armies {} model, armies of exactly {m}, every placement",
+        "SAT (CaDiCaL), peaceable-armies {} model, armies of exactly {m}, {}",
         if how == PeaceModel::Lines {
             "line"
         } else {
             "pairwise"
+        },
+        match one_per_class {
+            true => "one placement a class of the 16 symmetries",
+            false => "every placement",
         }
     );
     let mut f = formulated(n, model, vec![white, black], &method);
     f.block_by_true_decisions = true;
-    f.classes = Some(Box::new(move |s: &PeaceableSolution| class_of(n, s)));
+    f.classes = Some(Box::new(move |s: &PeaceableSolution| {
+        orbit(n, s).into_iter().next().unwrap_or_default()
+    }));
+    if one_per_class {
+        f.class_size = Some(Box::new(move |s: &PeaceableSolution| {
+            orbit(n, s).len() as u128
+        }));
+    }
     f
 }
 
-/// The least image of a placement under the 16 symmetries, as one number a square (0 empty,
-/// 1 white, 2 black, read row by row).
-fn class_of(n: usize, s: &PeaceableSolution) -> Vec<usize> {
+/// A placement's images under the 16 symmetries, each as one number a square (0 empty,
+/// 1 white, 2 black, read row by row), the least first.
+fn orbit(n: usize, s: &PeaceableSolution) -> std::collections::BTreeSet<Vec<usize>> {
     let cells: Vec<char> = s.rows.iter().flat_map(|r| r.chars()).collect();
     let grid = crate::geometry::Grid::new(n, n);
-    let mut least: Option<Vec<usize>> = None;
+    let mut images = std::collections::BTreeSet::new();
     for g in grid.symmetries() {
         for swap in [false, true] {
             let mut image = vec![0; n * n];
@@ -430,12 +473,10 @@ fn class_of(n: usize, s: &PeaceableSolution) -> Vec<usize> {
                     _ => 0,
                 };
             }
-            if least.as_ref().is_none_or(|l| image < *l) {
-                least = Some(image);
-            }
+            images.insert(image);
         }
     }
-    least.unwrap_or_default()
+    images
 }
 
 /// [`peaceable_k`] inside one cube of its space: exactly `a` rows and `b` columns white (the

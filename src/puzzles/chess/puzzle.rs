@@ -427,7 +427,7 @@ impl Puzzle for ChessAvoidance {
         let Aim::Exactly(army) = i.goal else {
             return None;
         };
-        if query != Query::Count || o.sat {
+        if !matches!(query, Query::Count { .. }) || o.sat {
             return None;
         }
         let n = count::count(&i.board, army, i.holes_block)?;

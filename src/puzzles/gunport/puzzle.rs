@@ -361,7 +361,7 @@ impl Puzzle for GunportProblem {
         query: Query,
         limits: &Limits,
     ) -> Option<Result<Exact<Packing>>> {
-        let enumerating = matches!(query, Query::Count | Query::Unique | Query::Forced);
+        let enumerating = matches!(query, Query::Count { .. } | Query::Unique | Query::Forced);
         if enumerating && o.formulation_for(query) == Formulation::Domino {
             return Some(Err(Error::input(
                 "the domino formulation numbers its dominoes, so it would count every packing once per numbering; count with --formulation cell or strong",
@@ -382,7 +382,9 @@ impl Puzzle for GunportProblem {
             return None;
         }
         match query {
-            Query::Count if !o.no_dp && !o.up_to_symmetry && o.symmetry == Symmetry::None => {
+            Query::Count { .. }
+                if !o.no_dp && !o.up_to_symmetry && o.symmetry == Symmetry::None =>
+            {
                 let d = dp::optimum(g.m, g.n)?;
                 Some(Ok(Exact {
                     status: Status::Optimal,

@@ -291,7 +291,7 @@ impl Puzzle for TankAttack {
         let limit = match query {
             Query::First => Some(1),
             Query::Unique => Some(2),
-            Query::Count | Query::Forced => None,
+            Query::Count { .. } | Query::Forced => None,
             _ => return None,
         };
         // Forced cells over the whole space only (a part's agreement is not the answer, nor

@@ -276,7 +276,7 @@ impl Puzzle for TantrixPuzzle {
     ) -> Result<Formulated<'a, Solution>> {
         let opt = o.model()?;
         let ch = &i.challenge;
-        let enumerating = matches!(query, Query::Count | Query::Unique | Query::Forced);
+        let enumerating = matches!(query, Query::Count { .. } | Query::Unique | Query::Forced);
         let mut tm = match &i.shape {
             Shape::Fixed { board, .. } => TantrixModel::fixed(ch, board, &opt),
             Shape::Free { radius, hole_free } => {

@@ -353,7 +353,7 @@ fn finish(q: &str, rs: &[&ResultLine], parts: &[Part], split: Split) -> Merged {
     // The parts' verb, as the registry maps it (a `solve` with a value to maximise asks for
     // the optimum; `reach`'s value does not matter to combining).
     let query = match Query::named(verb, Some(0)) {
-        Some(q @ (Query::Count | Query::Unique | Query::Optimum | Query::AtLeast(_))) => q,
+        Some(q @ (Query::Count { .. } | Query::Unique | Query::Optimum | Query::AtLeast(_))) => q,
         _ if maximise.is_some() => Query::Optimum,
         _ => Query::First,
     };
