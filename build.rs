@@ -5,24 +5,24 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+// The puzzles' registration rows (`puzzles!`), whose data folders are shipped.
+include!("src/puzzles/registered.rs");
+
+/// The data folders of every registration row.
+macro_rules! data_folders {
+    ($($m:ident: $t:ident, own verbs: $own:ident, kept session: $kept:ident, data: [$($d:literal),*];)*) => {
+        &[$($($d,)*)*]
+    };
+}
+
 /// The folders whose puzzle files are shipped, and the endings taken from each.
-const FOLDERS: &[&str] = &[
-    "data/chess",
-    "data/tantrix/boards",
-    "data/tantrix/cpsat-boards",
-    "data/tantrix/large",
-    "data/battleship",
-    "data/battleship/generated",
-    "data/battleship/boats",
-    "data/battleship/krazydad",
-    "data/battleship/cpsat",
-    "data/battleship/demystify",
-];
+const FOLDERS: &[&str] = puzzles!(data_folders);
 const ENDINGS: &[&str] = &["txt", "dzn", "param", "pl"];
 
 fn main() {
     let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let mut paths = Vec::new();
+    println!("cargo:rerun-if-changed=src/puzzles/registered.rs");
     for folder in FOLDERS {
         println!("cargo:rerun-if-changed={folder}");
         let Ok(entries) = std::fs::read_dir(Path::new(&root).join(folder)) else {

@@ -205,6 +205,43 @@ fn explanations_hold_in_every_solution<P: Puzzle>(w: &[&str], o: &Value) {
     }
 }
 
+/// The board drawn for editing ([`Puzzle::sketch`]) is written back by [`Puzzle::edit`] as
+/// input its reader takes again: each marked place set to the value it holds (an edit that
+/// changes nothing) gives an instance drawn exactly as before. False where the instance has
+/// no board to edit (a Tantrix challenge). (tests/editing.rs sets every place of every
+/// registered puzzle to each of its choices.)
+fn board_round_trip<P: Puzzle>(w: &[&str], o: &Value) -> bool {
+    let (i, opts) = read::<P>(w, o);
+    let Some(sketch) = P::sketch(&i, &opts) else {
+        return false;
+    };
+    let marked = common::places(&sketch.svg);
+    assert!(!marked.is_empty(), "{}: no marked places", P::NAME);
+    for place in &marked {
+        let input = P::edit(&i, &opts, &place.at, &place.value)
+            .unwrap_or_else(|e| panic!("{} {} = {:?}: {e}", P::NAME, place.at, place.value));
+        let mut given = o.clone();
+        input.set_in(&mut given);
+        let mut words = input.words.clone();
+        let files = match input.text.is_empty() {
+            true => Default::default(),
+            false => quandary::input::text_as_input(input.text.clone(), &mut words),
+        };
+        let opts = options::<P>(OptionsIn::Json(&given)).expect("the edit's options");
+        let again = P::read(&words, &opts, Files::Only(&files))
+            .unwrap_or_else(|e| panic!("{} {} written back: {e}", P::NAME, place.at));
+        let drawn = P::sketch(&again, &opts).map(|s| s.svg);
+        assert_eq!(
+            drawn.as_ref(),
+            Some(&sketch.svg),
+            "{} {}",
+            P::NAME,
+            place.at
+        );
+    }
+    true
+}
+
 /// The LP and OPB files are written; the OPB file reads back with rustsat's reader.
 fn files_read_back<P: Puzzle>(w: &[&str], o: &Value) {
     let (i, o) = read::<P>(w, o);
@@ -363,6 +400,11 @@ macro_rules! conformance {
             #[test]
             fn model_files_are_written_and_read_back() {
                 $(files_read_back::<$p>($w, &$o);)+
+            }
+            #[test]
+            fn the_board_is_written_back_as_it_was() {
+                let drawn = [$(board_round_trip::<$p>($w, &$o)),+];
+                assert!(drawn.contains(&true), "no small instance has a board to edit");
             }
             #[test]
             fn flags_and_json_give_equal_options() {

@@ -8,42 +8,8 @@ use quandary::runner::registry::{self, Entry, OptionsIn};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
-/// A place marked on a drawn board: where, what it holds, what it can become.
-#[derive(Debug, Clone)]
-struct Place {
-    at: String,
-    value: String,
-    choices: Vec<String>,
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&amp;", "&")
-}
-
-fn attribute(tag: &str, name: &str) -> String {
-    let key = format!("{name}=\"");
-    let start = tag.find(&key).expect(name) + key.len();
-    let len = tag[start..].find('"').expect("the attribute's end");
-    unescape(&tag[start..start + len])
-}
-
-/// The marked places of a sketch's picture, read off the SVG as a page reads them.
-fn places(svg: &str) -> Vec<Place> {
-    svg.split("class=\"edit\"")
-        .skip(1)
-        .map(|tag| Place {
-            at: attribute(tag, "data-at"),
-            value: attribute(tag, "data-value"),
-            choices: attribute(tag, "data-choices")
-                .split('|')
-                .map(str::to_string)
-                .collect(),
-        })
-        .collect()
-}
+mod common;
+use common::{places, Place};
 
 /// A board as drawn: its title, its places, its fields (name, value).
 type Drawn = (String, Vec<Place>, Vec<(String, i64)>);
@@ -110,23 +76,31 @@ fn entry(name: &str) -> &'static dyn Entry {
     registry::find(name).expect(name)
 }
 
-/// The inputs every puzzle's board is tried on: its example, and a small one.
+/// The inputs every puzzle's board is tried on: each registered puzzle's example, or a
+/// smaller input of the same puzzle where its example is large; and one more chess board
+/// (an army given as an option). A puzzle registered later is tried on its example.
 fn starts() -> Vec<(&'static str, Input)> {
     let mut tantrix = Input::of(&[]);
     tantrix.text = "0,0\n1,0\n0,1\n1,-1\n".into();
     let mut chess = Input::of(&["3x4"]);
     chess.options = json!({"army": "N2"});
-    vec![
+    let smaller = [
         ("tank", Input::of(&["4"])),
         ("gunport", Input::of(&["3", "4"])),
-        ("chess", Input::of(&["data/chess/friedman-b4n2.txt"])),
-        ("chess", chess),
-        (
-            "battleship",
-            Input::of(&["https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c"]),
-        ),
         ("tantrix", tantrix),
-    ]
+    ];
+    for (name, _) in &smaller {
+        entry(name);
+    }
+    let mut all: Vec<(&'static str, Input)> = registry::PUZZLES
+        .iter()
+        .map(|e| match smaller.iter().find(|(n, _)| *n == e.name()) {
+            Some((_, input)) => (e.name(), input.clone()),
+            None => (e.name(), Input::of(e.example())),
+        })
+        .collect();
+    all.push(("chess", chess));
+    all
 }
 
 #[test]

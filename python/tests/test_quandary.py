@@ -216,7 +216,8 @@ def test_model_gives_records_and_files():
 
 
 def test_the_registry_is_the_api():
-    assert quandary.puzzles() == ["tank", "gunport", "chess", "battleship", "tantrix"]
+    assert quandary.puzzles() == [
+        "tank", "gunport", "chess", "battleship", "tantrix", "latin"]
     for p in quandary.puzzles():
         module = getattr(quandary, p)
         for verb in quandary.verbs(p):

@@ -8,6 +8,8 @@
 //! once, in [`crate::runner`], and serves every puzzle. A new puzzle is one module
 //! implementing this trait plus one line in [`registry`](crate::runner::registry); [`template`] is a compiled example.
 
+#[macro_use]
+mod registered;
 pub mod battleship;
 pub mod chess;
 pub mod gunport;

@@ -5,12 +5,18 @@
 //! 161,280 Latin squares of orders 1 to 5 (OEIS A002860), which the conformance suite checks.
 //!
 //! To add a puzzle, copy this file to `src/puzzles/<name>.rs` (or a folder), declare it in
-//! `src/puzzles/mod.rs`, implement [`Puzzle`] for a unit type, and add one line to
-//! [`registry::PUZZLES`](crate::runner::registry::PUZZLES). Every generic verb (`solve`, `count`,
-//! `unique`, `forced`, `model`; `optimum` and `reach` when it has an objective), JSON, SVG,
-//! time limits and verification of every answer then come from the runner. The template is
-//! not in the registry, so the command line stays with the five puzzles of the seeds; the
-//! conformance suite runs it all the same (`tests/conformance.rs`).
+//! `src/puzzles/mod.rs`, implement [`Puzzle`] for a unit type, and add its row to
+//! [`crate::puzzles!`] (`src/puzzles/registered.rs`). Every generic verb (`solve`, `count`,
+//! `unique`, `forced`, `explain`, `model`; `optimum` and `reach` when it has an objective),
+//! JSON, SVG, time limits and verification of every answer then come from the runner, and
+//! every front end offers it (the command line, the page, Python, batch jobs). Besides the
+//! required hooks (`read`, `describe`, `formulate`, `verify`, `text`, `svg`) it shows the
+//! three that make a board editable and explainable: `givens` (what the pictures of an
+//! explanation's steps must show), `sketch` (the board drawn with its editable places) and
+//! `edit` (one change written back as input for `read`). The template is registered as
+//! `latin`, so the whole suite runs on it: the conformance tests (`tests/conformance.rs`, which
+//! still want a puzzle's small instances and a spoiled solution), the board round trip
+//! (`tests/editing.rs`), the page's offer and Python's `puzzles()`.
 //!
 //! ```
 //! use quandary::puzzles::template::LatinSquare;
@@ -23,7 +29,8 @@
 //! assert_eq!(outcome.count, Some(12));
 //! ```
 
-use super::{Broken, Formulated, Goal, Meaning, Place, Puzzle};
+use super::sketch::{self, Field, Input, Sketch, Spot, SpotShape};
+use super::{Broken, Formulated, Givens, Goal, Meaning, Place, Puzzle};
 use crate::error::{Error, Result};
 use crate::geometry::Grid;
 use crate::model::{Kind, Lit, Model, Var};
@@ -269,6 +276,103 @@ impl Puzzle for LatinSquare {
             .map(|r| r.iter().map(|v| v.to_string()).collect())
             .collect();
         crate::render::text::grid(&cells)
+    }
+
+    /// The givens, for the pictures of an explanation's steps (which cite them).
+    fn givens(s: &Square) -> Givens {
+        Givens {
+            clues: (0..s.n * s.n)
+                .filter(|&k| s.given[k] != 0)
+                .map(|k| (Place::Cell(k / s.n, k % s.n), s.given[k].to_string()))
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    /// The square as a setter edits it: each cell a place whose value is its given symbol
+    /// (none for an empty cell), the order a field beside it.
+    fn sketch(s: &Square, _: &Options) -> Option<Sketch> {
+        let n = s.n;
+        let mut pic = crate::render::svg::GridPicture::new(n, n, &Self::describe(s));
+        let choices: Vec<String> = std::iter::once(String::new())
+            .chain((1..=n).map(|v| v.to_string()))
+            .collect();
+        let mut spots = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                let given = s.given[r * n + c];
+                pic.fill(r, c, if given != 0 { "#dde6f0" } else { "#ffffff" });
+                if given != 0 {
+                    pic.label(r, c, &given.to_string(), "#1f5fa8");
+                }
+                let (x, y, w, h) = pic.cell_box(r, c);
+                spots.push(Spot {
+                    at: format!("cell {},{}", r + 1, c + 1),
+                    value: if given == 0 {
+                        String::new()
+                    } else {
+                        given.to_string()
+                    },
+                    choices: choices.clone(),
+                    click: choices.len(),
+                    shape: SpotShape::Rect(x, y, w, h),
+                    ghost: false,
+                    title: format!("cell {},{}: a given symbol 1 to {n}, or none", r + 1, c + 1),
+                });
+            }
+        }
+        Some(Sketch {
+            svg: crate::render::svg::overlay(pic.finish(), &spots),
+            fields: vec![Field {
+                at: "order".into(),
+                label: "Order of the square".into(),
+                value: n as i64,
+                min: 1,
+                max: MAX_ORDER as i64,
+            }],
+            help: format!(
+                "Click a cell to give it a symbol (1 to {n}; clicks cycle), again to take it away"
+            ),
+            owns: Vec::new(),
+        })
+    }
+
+    /// One change written back as the words [`LatinSquare::read`] reads: a new order (the
+    /// givens that still fit kept), or one cell's given set or taken away.
+    fn edit(s: &Square, _: &Options, at: &str, value: &str) -> Result<Input> {
+        let (mut n, mut given) = (s.n, s.given.clone());
+        if at == "order" {
+            let m = sketch::number(at, value, 1, MAX_ORDER as i64)? as usize;
+            given = (0..m * m)
+                .map(|k| (k / m, k % m))
+                .map(|(r, c)| match r < n && c < n && s.given[r * n + c] <= m {
+                    true => s.given[r * n + c],
+                    false => 0,
+                })
+                .collect();
+            n = m;
+        } else {
+            let (r, c) = sketch::cell(at, (n, n))?;
+            given[r * n + c] = match value.trim() {
+                "" => 0,
+                v => sketch::number(at, v, 1, n as i64)? as usize,
+            };
+        }
+        let mut words = vec![n.to_string()];
+        if given.iter().any(|&g| g != 0) {
+            // A symbol as one base-36 digit, as the reader takes it.
+            let digit = |v: usize| char::from_digit(v as u32, 36).unwrap_or('0');
+            words.extend(
+                given
+                    .chunks(n)
+                    .map(|row| row.iter().map(|&v| digit(v)).collect()),
+            );
+        }
+        Ok(Input {
+            words,
+            text: String::new(),
+            options: Vec::new(),
+        })
     }
 
     fn svg(s: &Square, _: &Options, rows: &Self::Solution, marked: &[Place]) -> String {

@@ -13,14 +13,14 @@ use crate::runner::{Limits, Query};
 use crate::solve::Relaxation;
 use std::marker::PhantomData;
 
-/// Every puzzle quandary knows, in the order the tour shows them.
-pub static PUZZLES: &[&dyn Entry] = &[
-    &Registered::<crate::puzzles::tank::TankAttack>::NEW,
-    &Registered::<crate::puzzles::gunport::GunportProblem>::NEW,
-    &Registered::<crate::puzzles::chess::ChessAvoidance>::NEW,
-    &Registered::<crate::puzzles::battleship::BattleshipPuzzle>::NEW,
-    &Registered::<crate::puzzles::tantrix::TantrixPuzzle>::NEW,
-];
+/// The registry's list from the puzzles' registration rows ([`crate::puzzles!`]).
+macro_rules! entries {
+    ($($m:ident: $t:ident, own verbs: $own:ident, kept session: $kept:ident, data: [$($d:literal),*];)*) => {
+        /// Every puzzle quandary knows, in the order the tour shows them.
+        pub static PUZZLES: &[&dyn Entry] = &[$(&Registered::<crate::puzzles::$m::$t>::NEW),*];
+    };
+}
+crate::puzzles!(entries);
 
 /// The puzzle called `name`.
 pub fn find(name: &str) -> Option<&'static dyn Entry> {

@@ -288,24 +288,58 @@ pub trait Session: Send {
 /// How a kept session of a puzzle's boards starts.
 pub type StartSession = fn() -> Box<dyn Session>;
 
-/// The puzzles whose boards a front end can keep, with how a session of one starts.
-pub static SESSIONS: &[(&str, StartSession)] = &[("battleship", battleship::session)];
+/// The own verbs and kept sessions of every puzzle, from its registration row
+/// ([`crate::puzzles!`]): `VERBS` and `session` of the module named like the puzzle's, keyed by
+/// the puzzle's own name (its [`Puzzle::NAME`](crate::puzzles::Puzzle::NAME)), so that no key
+/// is written by hand.
+macro_rules! own_tables {
+    ($($m:ident: $t:ident, own verbs: $own:ident, kept session: $kept:ident, data: [$($d:literal),*];)*) => {
+        /// Every puzzle's own verbs (none for a puzzle without any): the one table.
+        pub static OWN: &[(&str, &[OwnVerb])] = &[$((
+            <crate::puzzles::$m::$t as crate::puzzles::Puzzle>::NAME,
+            own_verbs!($own $m),
+        )),*];
+        /// Every puzzle, with how a session of its boards starts if a front end may keep one.
+        pub static SESSIONS: &[(&str, Option<StartSession>)] = &[$((
+            <crate::puzzles::$m::$t as crate::puzzles::Puzzle>::NAME,
+            kept_session!($kept $m),
+        )),*];
+    };
+}
+macro_rules! own_verbs {
+    (yes $m:ident) => {
+        self::$m::VERBS
+    };
+    (no $m:ident) => {
+        &[]
+    };
+}
+macro_rules! kept_session {
+    (yes $m:ident) => {
+        Some(self::$m::session as StartSession)
+    };
+    (no $m:ident) => {
+        None
+    };
+}
+crate::puzzles!(own_tables);
+
+/// The puzzles whose boards a front end can keep.
+pub fn kept() -> Vec<&'static str> {
+    SESSIONS
+        .iter()
+        .filter(|(_, start)| start.is_some())
+        .map(|(p, _)| *p)
+        .collect()
+}
 
 /// A new kept session of `puzzle`'s boards, if it offers them.
 pub fn session(puzzle: &str) -> Option<Box<dyn Session>> {
     SESSIONS
         .iter()
         .find(|(p, _)| *p == puzzle)
-        .map(|(_, start)| start())
+        .and_then(|(_, start)| start.map(|start| start()))
 }
-
-/// Every puzzle's own verbs: the one table, beside the registry's `PUZZLES`.
-pub static OWN: &[(&str, &[OwnVerb])] = &[
-    ("gunport", gunport::VERBS),
-    ("chess", chess::VERBS),
-    ("battleship", battleship::VERBS),
-    ("tantrix", tantrix::VERBS),
-];
 
 /// The own verbs of a puzzle (none for a puzzle without any).
 pub fn of(puzzle: &str) -> &'static [OwnVerb] {

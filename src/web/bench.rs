@@ -22,7 +22,7 @@ pub(super) fn bench(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answ
         return a;
     }
     let puzzle = match v["puzzle"].as_str() {
-        Some(p) if quandary::verbs::SESSIONS.iter().any(|(name, _)| *name == p) => p,
+        Some(p) if quandary::verbs::kept().contains(&p) => p,
         other => return Answer::error(400, boards::no_session(other)),
     };
     let id = match v["board"].as_str() {

@@ -194,7 +194,7 @@ impl Boards {
 /// Why a request names no puzzle with workbench boards (`puzzle`, the one it names), naming
 /// those that have them.
 pub fn no_session(puzzle: Option<&str>) -> String {
-    let offered: Vec<&str> = verbs::SESSIONS.iter().map(|(p, _)| *p).collect();
+    let offered = verbs::kept();
     match puzzle {
         Some(p) => format!(
             "\"puzzle\": '{}' keeps no workbench boards (those that do: {})",

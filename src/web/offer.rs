@@ -31,9 +31,7 @@ pub(super) fn puzzles() -> Value {
                 })
                 .collect();
             // Whether the server keeps a board's engines between a user's edits (`/api/bench`).
-            let session = quandary::verbs::SESSIONS
-                .iter()
-                .any(|(n, _)| *n == e.name());
+            let session = quandary::verbs::kept().contains(&e.name());
             // The puzzle files shipped with it, which a request may name.
             let folder = format!("data/{}/", e.name());
             let shipped: Vec<&str> = quandary::input::SHIPPED

@@ -314,10 +314,11 @@ fn open_page() -> Option<Page> {
     let b = Browser { port, session };
 
     b.goto(&url);
-    b.wait_for(
-        "return document.getElementById('puzzle').options.length === 5",
-        "the puzzle list",
+    let listed = format!(
+        "return document.getElementById('puzzle').options.length === {}",
+        quandary::runner::registry::PUZZLES.len()
     );
+    b.wait_for(&listed, "the puzzle list");
     Some(Page {
         b,
         url,

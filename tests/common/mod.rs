@@ -100,3 +100,41 @@ pub fn tool_here(program: &str, probe: &str, installed_by: &str) -> bool {
     }
     found
 }
+
+/// A place marked on a drawn board: where, what it holds, what it can become.
+#[derive(Debug, Clone)]
+pub struct Place {
+    pub at: String,
+    pub value: String,
+    pub choices: Vec<String>,
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}
+
+fn attribute(tag: &str, name: &str) -> String {
+    let key = format!("{name}=\"");
+    let start = tag.find(&key).expect(name) + key.len();
+    let len = tag[start..].find('"').expect("the attribute's end");
+    unescape(&tag[start..start + len])
+}
+
+/// The marked places of a board drawn for editing (`Puzzle::sketch`), read off its SVG as a
+/// page reads them.
+pub fn places(svg: &str) -> Vec<Place> {
+    svg.split("class=\"edit\"")
+        .skip(1)
+        .map(|tag| Place {
+            at: attribute(tag, "data-at"),
+            value: attribute(tag, "data-value"),
+            choices: attribute(tag, "data-choices")
+                .split('|')
+                .map(str::to_string)
+                .collect(),
+        })
+        .collect()
+}
