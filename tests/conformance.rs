@@ -242,6 +242,55 @@ fn board_round_trip<P: Puzzle>(w: &[&str], o: &Value) -> bool {
     true
 }
 
+/// Every key of every report the generic verbs give on a small instance (and of a run stopped
+/// before it had an answer) is among the report's own list of fields, which front ends offer
+/// as a report's attributes (`quandary::runner::registry::FIELDS`, Python's `Report`).
+fn reports_carry_listed_fields<P: Puzzle>(w: &[&str], o: &Value) {
+    use quandary::runner::registry::{find, FIELDS};
+    use quandary::runner::report;
+    let e = find(P::NAME).expect("registered");
+    let listed = |v: &Value, what: &str| {
+        for key in v.as_object().expect("a JSON object").keys() {
+            assert!(
+                FIELDS.contains(&key.as_str()),
+                "{} {what}: '{key}' is not listed",
+                P::NAME
+            );
+        }
+    };
+    for verb in e.verbs().into_iter().filter(|v| *v != "model") {
+        let query = e
+            .query(verb, Some(1))
+            .expect("a query")
+            .expect("a generic verb");
+        let files = Files::Disk;
+        let r = match e.run(
+            &words(w),
+            files,
+            OptionsIn::Json(o),
+            query,
+            &Limits::none(),
+            None,
+        ) {
+            Ok(r) => r,
+            // An instance without an objective where the puzzle may have one.
+            Err(err @ quandary::Error::Input(_)) if matches!(verb, "optimum" | "reach") => {
+                assert!(
+                    err.to_string().contains("objective"),
+                    "{} {verb}: {err}",
+                    P::NAME
+                );
+                continue;
+            }
+            Err(err) => panic!("{} {verb}: {err}", P::NAME),
+        };
+        listed(&serde_json::to_value(&r).expect("JSON"), verb);
+    }
+    let stopped = quandary::error::Error::Stopped("the time limit".into());
+    let v = report::stopped_answer(&stopped, Some(P::NAME), Some("solve"), Some(0.5));
+    listed(&v.expect("a stopped answer"), "stopped");
+}
+
 /// The LP and OPB files are written; the OPB file reads back with rustsat's reader.
 fn files_read_back<P: Puzzle>(w: &[&str], o: &Value) {
     let (i, o) = read::<P>(w, o);
@@ -400,6 +449,11 @@ macro_rules! conformance {
             #[test]
             fn model_files_are_written_and_read_back() {
                 $(files_read_back::<$p>($w, &$o);)+
+            }
+            #[test]
+            fn every_report_key_is_a_listed_field() {
+                let cases: &[(&[&str], Value)] = &[$(($w, $o)),+];
+                reports_carry_listed_fields::<$p>(cases[0].0, &cases[0].1);
             }
             #[test]
             fn the_board_is_written_back_as_it_was() {

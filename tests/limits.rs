@@ -325,6 +325,7 @@ fn every_formulation_of_every_puzzle_is_built_within_the_limit() {
             "chess" => &[&["64", "--army", "Q40", "--type", "Q"]],
             "battleship" => &[&[&open]],
             "tantrix" => &[&["data/tantrix/large/free-200.txt"]],
+            "latin" => &[&["30"]],
             other => panic!("no large instance named for the puzzle '{other}': add one here"),
         };
         instances

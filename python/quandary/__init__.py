@@ -43,14 +43,9 @@ __all__ = [
 ]
 
 # The fields of the command line's --json object that a Report answers None for when the
-# answer has none. Every field the answer has is an attribute too (`report.cube`, and any
-# field added later), from the answer itself.
-FIELDS = (
-    "puzzle", "verb", "instance", "status", "count", "count_at_least", "classes", "unique",
-    "objective", "bound", "solution", "other_solution", "forced", "steps", "difficulty",
-    "complete", "scope", "in_scope", "cube", "summary", "stats", "details", "error",
-    "changes", "verified", "violations", "violations_at", "verified_count",
-)
+# answer has none: the report's own list (quandary::runner::report::FIELDS). Every field the
+# answer has is an attribute too, from the answer itself.
+FIELDS = tuple(_native.report_fields())
 
 
 def puzzles():

@@ -54,6 +54,12 @@ fn to_py(e: Error) -> PyErr {
     }
 }
 
+/// Every key a report may carry (the `--json` object's), from the report's own list.
+#[pyfunction]
+fn report_fields() -> Vec<&'static str> {
+    quandary::runner::registry::FIELDS.to_vec()
+}
+
 /// The names of the puzzles.
 #[pyfunction]
 fn puzzles() -> Vec<&'static str> {
@@ -542,6 +548,7 @@ fn board(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(puzzles, m)?)?;
+    m.add_function(wrap_pyfunction!(report_fields, m)?)?;
     m.add_function(wrap_pyfunction!(verbs, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(formulations, m)?)?;

@@ -336,6 +336,13 @@ def test_every_field_of_the_answer_is_an_attribute():
     assert r.cube is None
     with pytest.raises(AttributeError):
         r.no_such_field
+    # The fields are the report's own list: an explanation's `costs` and `rating` too, which
+    # a hand-kept list here once lacked.
+    e = quandary.latin.explain(4, "1000", "0200", "0030", "0004")
+    for key in e.to_dict():
+        assert key in quandary.FIELDS, key
+    assert e.costs == e.to_dict()["costs"] and e.rating == e.to_dict()["rating"]
+    assert quandary.gunport.count(3, 3).costs is None
 
 
 def test_explain_takes_threads_and_plain_and_shows_each_steps_words():

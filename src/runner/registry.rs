@@ -4,7 +4,7 @@
 //! [`Entry`], which erases each puzzle's types: words and options in, a [`Report`] out.
 //! Adding a puzzle to [`PUZZLES`] gives it every generic verb.
 
-pub use super::report::{plural, report, status_word, Report};
+pub use super::report::{plural, report, status_word, Report, FIELDS};
 use crate::error::{Error, Result};
 use crate::input::Files;
 use crate::model::Model;

@@ -47,6 +47,45 @@ impl std::ops::DerefMut for Report {
     }
 }
 
+/// Every key a report's JSON may carry: the `--json` object's (the report's own fields, its
+/// facts', an explanation's and a changed model's judgement, which are flattened into it) and
+/// `error`, which a run a limit stopped carries ([`stopped_answer`]). Front ends offer these as
+/// a report's attributes (Python's `Report`); tests/conformance.rs holds every report of
+/// every generic verb it makes to them.
+pub const FIELDS: &[&str] = &[
+    "puzzle",
+    "verb",
+    "instance",
+    "status",
+    "scope",
+    "in_scope",
+    "cube",
+    "count",
+    "count_at_least",
+    "classes",
+    "unique",
+    "objective",
+    "bound",
+    "summary",
+    "forced",
+    "details",
+    "steps",
+    "difficulty",
+    "rating",
+    "complete",
+    "open",
+    "costs",
+    "changes",
+    "verified",
+    "violations",
+    "violations_at",
+    "verified_count",
+    "stats",
+    "solution",
+    "other_solution",
+    "error",
+];
+
 impl Report {
     /// A report with only its status; verbs fill in what they have.
     pub fn new(puzzle: &str, verb: &str, instance: String, status: Status) -> Report {
