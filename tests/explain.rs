@@ -432,7 +432,7 @@ fn a_puzzle_with_no_solution_says_so() {
 #[test]
 fn generate_makes_puzzles_in_the_band_asked_for() {
     use quandary::puzzles::battleship::model::Formulation;
-    use quandary::verbs::battleship::setter::{generate, Band};
+    use quandary::verbs::battleship::setting::{generate, Band};
     for (name, band) in [
         ("easy", Band::parse("easy").unwrap()),
         ("medium", Band::parse("5-12").unwrap()),

@@ -5,7 +5,7 @@
 
 use quandary::puzzles::battleship::{formats, verify, Grid, Layout, Symbol};
 use quandary::runner::Limits;
-use quandary::verbs::battleship::setter::Workbench;
+use quandary::verbs::battleship::setting::Workbench;
 use std::collections::BTreeSet;
 
 /// Every layout of the fleet that meets the counts (no clues), as the symbol of each cell.

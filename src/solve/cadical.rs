@@ -19,7 +19,7 @@ use std::ffi::{c_int, c_void, CString};
 pub type Terminate = Box<dyn FnMut() -> bool + Send>;
 
 /// One CaDiCaL engine.
-pub struct Engine {
+pub struct Cadical {
     ptr: *mut c_void,
     /// Kept alive (and at a fixed address) while CaDiCaL may call it.
     terminate: Option<Box<Terminate>>,
@@ -28,7 +28,7 @@ pub struct Engine {
 
 // SAFETY: CaDiCaL's solver has no thread affinity; an engine is used by one thread at a time
 // (`&mut self` for every call that changes it), and its callbacks are `Send`.
-unsafe impl Send for Engine {}
+unsafe impl Send for Cadical {}
 
 /// The options CaDiCaL's `plain` configuration turns off (its simplification options, the
 /// ones marked 'P' in its options.hpp of version 3.0.1).
@@ -65,17 +65,17 @@ extern "C" fn call_terminate(state: *mut c_void) -> c_int {
     c_int::from(f())
 }
 
-impl Engine {
+impl Cadical {
     /// A fresh engine in one of [`super::PORTFOLIO_CONFIGS`] (an unknown name gives the default). Bounded
     /// variable addition (`factor`) is off: it would take variable numbers the encodings
     /// allocate later. Sweeping (`sweep`, new since CaDiCaL 2) is off: with it, Gunport 11×11
     /// and peaceable queens on 8×8 took 20-25% longer than on CaDiCaL 1.9.5, without it the
     /// same or less (docs/architecture.md, "The SAT engine"). `QUANDARY_CADICAL="name=value,..."` sets further
     /// options, for experiments.
-    pub fn new(config: &str) -> Engine {
+    pub fn new(config: &str) -> Cadical {
         // SAFETY: a fresh solver, released in `drop`.
         let ptr = unsafe { ccadical_init() };
-        let mut e = Engine {
+        let mut e = Cadical {
             ptr,
             terminate: None,
             watch: None,
@@ -216,7 +216,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for Cadical {
     fn drop(&mut self) {
         // SAFETY: released once; the callbacks' boxes are dropped after it.
         unsafe {
@@ -372,7 +372,7 @@ mod callbacks {
     }
 }
 
-impl Engine {
+impl Cadical {
     /// Connects a watcher (IPASIR-UP) over the variables it names. `to_model` and
     /// `to_engine` translate literals between the model and this engine.
     pub fn watch(

@@ -30,7 +30,7 @@ pub const MAX_BOARDS: usize = 4;
 const KEPT_GROWTH: u64 = 2;
 
 /// One workbench board: its engines and what they learned, kept between edits.
-struct Board {
+struct KeptBoard {
     /// The puzzle, and the page's name for the board.
     puzzle: String,
     id: String,
@@ -45,7 +45,7 @@ struct Board {
 /// The boards a server keeps, the most recently used first (at most [`MAX_BOARDS`]), within
 /// their share of the memory limit.
 pub struct Boards {
-    kept: Mutex<VecDeque<Board>>,
+    kept: Mutex<VecDeque<KeptBoard>>,
     /// The bytes the boards kept may hold together (one run's share).
     budget: u64,
     /// The server's whole memory limit: past it (resident), boards are dropped.
@@ -64,7 +64,7 @@ impl Boards {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Board>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<KeptBoard>> {
         match self.kept.lock() {
             Ok(b) => b,
             Err(e) => e.into_inner(),
@@ -82,7 +82,7 @@ impl Boards {
             let mut boards = self.lock();
             let board = match boards.iter().position(|b| b.id == id && b.puzzle == puzzle) {
                 Some(k) => boards.remove(k).expect("a board at k"),
-                None => Board {
+                None => KeptBoard {
                     puzzle: puzzle.to_string(),
                     id: id.to_string(),
                     held: 0,
@@ -147,7 +147,7 @@ impl Boards {
     /// whether the board is kept: not when it alone holds more, nor when it was evicted while
     /// it was being checked.
     fn keep(&self, bench: &Arc<Mutex<Box<dyn Session>>>, held: u64) -> bool {
-        let this = |b: &Board| Arc::ptr_eq(&b.bench, bench);
+        let this = |b: &KeptBoard| Arc::ptr_eq(&b.bench, bench);
         let mut boards = self.lock();
         let Some(k) = boards.iter().position(this) else {
             return false;

@@ -21,7 +21,7 @@ pub(super) fn drawn(v: &Value, shared: &Shared, cancel: Arc<AtomicBool>) -> Answ
         .with_cancel(cancel)
         .with_memory(shared.memory_per_run)
         .with_resident_cap(shared.memory_limit);
-    quandary::runner::bounded(&limits, "drawing the board", || Ok(board(v)))
+    quandary::runner::bounded(&limits, "drawing the board", || Ok(draw(v)))
         .unwrap_or_else(|e| Answer::error(503, e.to_string()))
 }
 
@@ -34,7 +34,7 @@ const BOARD_FIELDS: &[&str] = &["puzzle", "words", "text", "options", "edit"];
 /// by flag name, `null` for back to the default). With `edit`, the change is made first and
 /// the new input read again by the puzzle's reader, so an edit the puzzle cannot take is a 400
 /// naming it, and the page keeps what it had.
-fn board(v: &Value) -> Answer {
+fn draw(v: &Value) -> Answer {
     if let Err(a) = known_fields(v, BOARD_FIELDS) {
         return a;
     }

@@ -186,7 +186,7 @@ impl Memory {
 }
 
 /// The SAT engine of one shape.
-struct Engine {
+struct ShapeEngine {
     bm: BattleshipModel,
     backend: SatBackend,
     /// A selector per cell and symbol, and which of them have their clauses in.
@@ -209,8 +209,8 @@ enum Solved {
     Stopped,
 }
 
-impl Engine {
-    fn new(p: &Grid) -> Engine {
+impl ShapeEngine {
+    fn new(p: &Grid) -> ShapeEngine {
         let before = crate::guard::charged();
         let n = p.rows * p.cols;
         let bare = p.with_clues(vec![None; n]);
@@ -234,7 +234,7 @@ impl Engine {
             .map(|t| bm.model.var(format!("once_{t}")))
             .collect();
         let backend = crate::solve::default_backend(&bm.model);
-        Engine {
+        ShapeEngine {
             bm,
             backend,
             act,
@@ -247,7 +247,7 @@ impl Engine {
     }
 
     /// A literal that, assumed, makes one of `lits` true: the literal itself for one, else
-    /// a one-off selector of their clause ([`Engine::retire`] it after the solve).
+    /// a one-off selector of their clause ([`ShapeEngine::retire`] it after the solve).
     fn one_of(&mut self, lits: &[Lit]) -> Option<(Lit, Option<Var>)> {
         if let [l] = lits {
             return Some((*l, None));
@@ -338,7 +338,7 @@ fn clues_in(clues: &[Clue], assumptions: &[Lit], core: &[Lit]) -> Vec<Clue> {
 pub struct Bench {
     shape: Shape,
     /// One engine per worker, built when first needed.
-    engines: Vec<Engine>,
+    engines: Vec<ShapeEngine>,
     memory: Memory,
     /// What the checks so far charged to their runs' memory accounts (engines built, clauses
     /// added to them), less what engines dropped since were built with.
@@ -390,7 +390,7 @@ impl Bench {
             keep
         });
         while self.engines.len() < k {
-            self.engines.push(Engine::new(p));
+            self.engines.push(ShapeEngine::new(p));
             built += 1;
         }
         built
@@ -543,10 +543,10 @@ impl Bench {
         &mut self,
         p: &Grid,
         out: &mut Checked,
-        work: &(dyn Fn(&mut Engine, &Mutex<Memory>) -> bool + Sync),
+        work: &(dyn Fn(&mut ShapeEngine, &Mutex<Memory>) -> bool + Sync),
     ) -> bool {
         out.built += self.engines(p, workers());
-        let engines: Vec<Mutex<Engine>> = self
+        let engines: Vec<Mutex<ShapeEngine>> = self
             .engines
             .drain(..)
             .map(|mut e| {

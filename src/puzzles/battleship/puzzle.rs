@@ -1,5 +1,5 @@
 //! Battleship as a [`Puzzle`]: its options, reading a puzzle from any format, the trait's
-//! hooks. The setter's verbs answered as reports are in `crate::verbs::battleship::setter`.
+//! hooks. The setter's verbs answered as reports are in `crate::verbs::battleship::setting`.
 
 use super::model::{BattleshipModel, Formulation};
 use super::{formats, to_svg, to_text, verify, Grid, Layout, Symbol};

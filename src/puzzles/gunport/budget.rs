@@ -50,12 +50,12 @@ type Cell = (i64, i64);
 /// A slot: its cells, each with the domino cell it touches.
 type Slot = Vec<(Cell, Cell)>;
 
-struct Board {
+struct BudgetBoard {
     m: i64,
     n: i64,
 }
 
-impl Board {
+impl BudgetBoard {
     fn on(&self, x: Cell) -> bool {
         x.0 >= 0 && x.1 >= 0 && x.0 < self.m && x.1 < self.n
     }
@@ -145,7 +145,7 @@ struct Booking {
 }
 
 impl Booking {
-    fn new(board: &Board, constant: i64, slots: &[&Slot], r: i64) -> Booking {
+    fn new(board: &BudgetBoard, constant: i64, slots: &[&Slot], r: i64) -> Booking {
         Booking {
             constant,
             slots: slots.iter().filter_map(|s| board.compile(s, r)).collect(),
@@ -166,7 +166,7 @@ struct Column {
     under_left: Booking,
 }
 
-fn columns(board: &Board, r: i64) -> Vec<Column> {
+fn columns(board: &BudgetBoard, r: i64) -> Vec<Column> {
     (0..board.n)
         .map(|k| {
             // A horizontal domino starting here: its rest, the slot above, both ends.
@@ -258,7 +258,7 @@ const MAP_BYTES: u64 = 40;
 const LIST_BYTES: u64 = 16;
 
 fn run(m: usize, n: usize, budget: i64) -> Outcome {
-    let board = Board {
+    let board = BudgetBoard {
         m: m as i64,
         n: n as i64,
     };
@@ -747,7 +747,7 @@ mod tests {
     #[test]
     fn the_offsets_read_the_same_entries_as_the_direct_lookup() {
         let (m, n) = (7, 9);
-        let board = Board { m, n };
+        let board = BudgetBoard { m, n };
         let mut seed = 12345u64;
         let mut next = |k: u64| {
             seed = seed

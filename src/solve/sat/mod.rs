@@ -1,7 +1,7 @@
 //! The SAT backend: CaDiCaL ([`super::cadical`]) with cardinality and pseudo-Boolean rows
 //! compiled to CNF by rustsat's encodings.
 
-use super::cadical::Engine;
+use super::cadical::Cadical;
 use super::{Answer, Backend, EngineSize};
 use crate::model::{Constraint, Direction, Lit, Model, Objective, Sense};
 use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
@@ -19,7 +19,7 @@ mod stop;
 use stop::{Deadline, Pauses};
 
 struct Sink<'a> {
-    solver: &'a mut Engine,
+    solver: &'a mut Cadical,
     /// A literal added to every clause (the negated guard of a guarded row).
     extra: Option<i32>,
     clauses: &'a mut usize,
@@ -149,7 +149,7 @@ struct PreparedObjective {
 
 pub struct SatBackend {
     /// Taken out only by `drop`, which hands a large engine to a thread of its own.
-    solver: ManuallyDrop<Engine>,
+    solver: ManuallyDrop<Cadical>,
     vars: BasicVarManager,
     num_model_vars: usize,
     naming: Naming,
@@ -243,7 +243,7 @@ impl SatBackend {
     }
 
     /// CaDiCaL with one of its named configurations ("default", "plain", "sat", "unsat"), or one of
-    /// ours ([`super::cadical::Engine::new`]: "no-elim", "explain", ...).
+    /// ours ([`super::cadical::Cadical::new`]: "no-elim", "explain", ...).
     pub fn with_config(model: &Model, config: &str) -> SatBackend {
         SatBackend::recorded(model, config, None)
     }
@@ -265,7 +265,7 @@ impl SatBackend {
         recorder: Option<super::proof::Shared>,
         budget: i64,
     ) -> SatBackend {
-        let mut solver = ManuallyDrop::new(Engine::new(config));
+        let mut solver = ManuallyDrop::new(Cadical::new(config));
         let cancel = crate::guard::cancel_flag();
         let pauses = Arc::new(Pauses::default());
         solver.set_terminate(Some(

@@ -2,7 +2,7 @@
 //! minimal clue set (`minimize`), a new puzzle (`generate`), the page's workbench over a
 //! series of edits (`workbench`), and a puzzle in another format (`convert`).
 
-pub mod setter;
+pub mod setting;
 
 use super::{Kind, Outputs, OwnVerb, Param};
 use crate::error::{Error, Result};
@@ -41,7 +41,7 @@ pub(super) static VERBS: &[OwnVerb] = &[
         run: |call| {
             let o = options::<BattleshipPuzzle>(call.options)?;
             let p = puzzle::load(&call.args.needed("puzzle")?, &o, call.files)?;
-            setter::redundant(&p, &o, call.limits)
+            setting::redundant(&p, &o, call.limits)
         },
     },
     OwnVerb {
@@ -66,7 +66,7 @@ pub(super) static VERBS: &[OwnVerb] = &[
             let o = options::<BattleshipPuzzle>(call.options)?;
             let p = puzzle::load(&call.args.needed("puzzle")?, &o, call.files)?;
             let seed = call.args.whole("seed").map(seed_of).transpose()?;
-            setter::minimize(&p, &o, seed, call.limits)
+            setting::minimize(&p, &o, seed, call.limits)
         },
     },
     OwnVerb {
@@ -112,10 +112,10 @@ pub(super) static VERBS: &[OwnVerb] = &[
             let band = a
                 .text("difficulty")
                 .as_deref()
-                .map(setter::Band::parse)
+                .map(setting::Band::parse)
                 .transpose()?;
             let seed = seed_of(a.whole("seed").unwrap_or(1))?;
-            setter::generate(
+            setting::generate(
                 side("rows")?,
                 side("cols")?,
                 &a.needed("fleet")?,
@@ -219,7 +219,7 @@ fn convert(puzzle: &str, instance: Option<String>, to: &str, files: Files) -> Re
     Ok(r)
 }
 
-/// `battleship workbench`: the puzzles in turn on one [`setter::Workbench`], a line
+/// `battleship workbench`: the puzzles in turn on one [`setting::Workbench`], a line
 /// each as it goes and an entry each in `details.edits`; the report is the last one's.
 fn workbench(
     puzzles: &[String],
@@ -227,7 +227,7 @@ fn workbench(
     limits: &Limits,
     line: &mut dyn FnMut(&str),
 ) -> Result<Report> {
-    let mut bench = setter::Workbench::new();
+    let mut bench = setting::Workbench::new();
     let mut edits = Vec::new();
     let mut last = None;
     for (i, word) in puzzles.iter().enumerate() {
@@ -269,19 +269,19 @@ fn workbench(
     Ok(r)
 }
 
-/// A kept workbench board ([`setter::Workbench`]): Battleship's [`super::Session`].
+/// A kept workbench board ([`setting::Workbench`]): Battleship's [`super::Session`].
 pub fn session() -> Box<dyn super::Session> {
-    Box::new(setter::Workbench::new())
+    Box::new(setting::Workbench::new())
 }
 
-impl super::Session for setter::Workbench {
+impl super::Session for setting::Workbench {
     fn check(&mut self, text: &str, limits: &Limits) -> Result<Report> {
         self.check_text(text, limits)
     }
     fn bytes(&self) -> u64 {
-        setter::Workbench::bytes(self)
+        setting::Workbench::bytes(self)
     }
     fn forget(&mut self) {
-        setter::Workbench::forget(self)
+        setting::Workbench::forget(self)
     }
 }

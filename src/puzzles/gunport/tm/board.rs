@@ -90,7 +90,7 @@ impl Table {
 /// The optimum of the `width × length` board by meeting in the middle, and with `draw` an
 /// optimal packing traced back. `None` when `width` is 0 or above [`MAX_WIDTH`], or `length`
 /// is 0. Runs in the caller's guarded stage like [`optima`]; see [`board_bytes`] for memory.
-pub fn board(width: usize, length: usize, draw: bool) -> Option<Board> {
+pub fn board(width: usize, length: usize, draw: bool) -> Option<BoardOptimum> {
     if width == 0 || width > MAX_WIDTH || length == 0 {
         return None;
     }
@@ -163,7 +163,7 @@ pub fn board(width: usize, length: usize, draw: bool) -> Option<Board> {
         Some(dominoes)
     });
     guard::release(kept as u64 * table_bytes);
-    Some(Board {
+    Some(BoardOptimum {
         holes,
         dominoes: dominoes.flatten(),
         dropped,

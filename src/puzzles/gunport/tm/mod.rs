@@ -73,7 +73,7 @@ impl Optima {
 
 /// The optimum of one board, from the two halves, and an optimal packing when asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct BoardOptimum {
     /// The most holes.
     pub holes: i64,
     /// An optimal packing's dominoes on the board `width × length` (row, column), when traced.

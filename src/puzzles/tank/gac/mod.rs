@@ -42,11 +42,11 @@ use crate::guard;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-mod engine;
 mod table;
+mod worker;
 
-use engine::{widen, Engine};
 use table::{Table, Ties};
+use worker::{widen, Worker};
 
 /// The largest side. The table of 9 holds 92,718,159 lines (4.6 GB of supports; runs measured
 /// 5.4 to 8.7 GB at their peak); that of 10 would hold 2,410,237,577 (about 160 GB).
@@ -102,7 +102,7 @@ pub fn search(
     // A symmetric board's cell holds, at its image, the same labels (read crossed when the
     // symmetry turns rows into columns: row hits become column hits).
     let ties = Ties::new(n, symmetry);
-    let mut root = Engine::new(&t, &allowed, &ties);
+    let mut root = Worker::new(&t, &allowed, &ties);
     let lines = t.lines;
     // Without givens or symmetry the cubes are the first rows of the symmetric reduction.
     let by_first_rows = givens.is_empty() && symmetry.is_empty();

@@ -21,7 +21,7 @@ pub(super) struct Table {
     /// Label → its value.
     pub(super) value: Vec<u32>,
     /// Per feasible line: the lesser of its two readings (forward, backward) as a number
-    /// ([`key`]) that compares as the readings do, for the edge filter ([`Engine::keep_from`]).
+    /// ([`key`]) that compares as the readings do, for the edge filter ([`Worker::keep_from`]).
     pub(super) least: Vec<u32>,
     /// Per feasible line, its labels (n bytes), for the lines' own tables.
     pub(super) labels_of: Vec<u8>,

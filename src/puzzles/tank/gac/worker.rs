@@ -1,4 +1,4 @@
-//! One worker of the consistent search ([`Engine`]): the cells' label sets, each line's set
+//! One worker of the consistent search ([`Worker`]): the cells' label sets, each line's set
 //! of feasible lines still possible, propagation to a fixed point, and the marks it backs up
 //! to; and the root's first levels cut into cubes ([`widen`]).
 
@@ -8,7 +8,7 @@ use crate::guard;
 
 /// One worker's state: the domains, and per line the lines still possible.
 #[derive(Clone)]
-pub(super) struct Engine<'t> {
+pub(super) struct Worker<'t> {
     pub(super) t: &'t Table,
     /// What the symmetries the boards must have tie together.
     pub(super) ties: &'t Ties,
@@ -62,8 +62,8 @@ pub(super) struct Mark {
     pub(super) swaps: usize,
 }
 
-impl<'t> Engine<'t> {
-    pub(super) fn new(t: &'t Table, allowed: &[u128], ties: &'t Ties) -> Engine<'t> {
+impl<'t> Worker<'t> {
+    pub(super) fn new(t: &'t Table, allowed: &[u128], ties: &'t Ties) -> Worker<'t> {
         let (n, w) = (t.n, t.words);
         let all = u128::MAX >> (128 - t.labels);
         let mut bits = vec![u64::MAX; 2 * n * w];
@@ -72,7 +72,7 @@ impl<'t> Engine<'t> {
             bits[line * w + w - 1] = u64::MAX >> spare;
         }
         guard::charge((bits.len() * 8 + 2 * n * n * t.labels * 4) as u64);
-        Engine {
+        Worker {
             t,
             ties,
             dom: allowed.iter().map(|&a| a & all).collect(),
@@ -476,7 +476,7 @@ impl<'t> Engine<'t> {
     }
 
     /// Every board below this node, to `found` (false: stop).
-    pub(super) fn search(&mut self, found: &mut dyn FnMut(&Engine) -> bool) -> bool {
+    pub(super) fn search(&mut self, found: &mut dyn FnMut(&Worker) -> bool) -> bool {
         self.nodes += 1;
         guard::tick();
         let Some(cell) = self.branch_cell() else {
@@ -499,7 +499,7 @@ impl<'t> Engine<'t> {
 
 /// The root's first levels as cubes (lists of decisions), widened level by level until there
 /// are [`CUBES`] or nothing is left to widen.
-pub(super) fn widen(root: &mut Engine) -> Vec<Vec<(usize, usize)>> {
+pub(super) fn widen(root: &mut Worker) -> Vec<Vec<(usize, usize)>> {
     let mut cubes: Vec<Vec<(usize, usize)>> = vec![Vec::new()];
     while cubes.len() < CUBES {
         let mut next = Vec::new();
