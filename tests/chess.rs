@@ -387,6 +387,14 @@ fn counting_one_placement_a_class_agrees_with_counting_them_all() {
         assert!(all.is_some() && classes.is_some(), "{piece:?} {n}");
         assert_eq!(count(true), (all, classes), "{piece:?} on {n}×{n}");
     }
+    // Stopped early (a cap of 3 classes on 6×6's 35): 3 classes met, and the placements they
+    // stand for, at least 3 and at most 48.
+    let f = chess::peaceable_exactly(6, Piece::Queen, 5, true);
+    let o = drive(f, Query::Count { cap: Some(3) }, &Limits::none(), false).expect("a count");
+    assert_eq!((o.facts.count, o.facts.classes), (None, None));
+    assert_eq!(o.facts.classes_at_least, Some(3));
+    let met = o.facts.count_at_least.expect("a lower bound");
+    assert!((3..=48).contains(&met), "{met}");
 }
 
 /// Placements of m white and m black queens on n×n with no queen attacking one of the other

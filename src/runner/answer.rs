@@ -110,6 +110,14 @@ pub struct Facts {
         deserialize_with = "count"
     )]
     pub classes: Option<u128>,
+    /// Symmetry classes met when a limit stopped a count that meets one solution a class
+    /// (a lower bound).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        deserialize_with = "count"
+    )]
+    pub classes_at_least: Option<u128>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unique: Option<bool>,
     /// The objective (puzzle's terms) of the first solution.
@@ -148,6 +156,7 @@ impl Facts {
             count: None,
             count_at_least: None,
             classes: None,
+            classes_at_least: None,
             unique: None,
             objective: None,
             bound: None,

@@ -391,6 +391,9 @@ fn enumeration_stage<S, B: Backend>(
             o.count = Some(n_all);
         } else {
             o.count_at_least = Some(n_all);
+            if f.class_size.is_some() {
+                o.classes_at_least = Some(n);
+            }
             if cap.is_some_and(|c| n as u64 >= c) {
                 o.stats.stopped_by = Some(match f.class_size.is_some() {
                     true => format!("the cap of {n} classes"),

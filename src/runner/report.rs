@@ -63,6 +63,7 @@ pub const FIELDS: &[&str] = &[
     "count",
     "count_at_least",
     "classes",
+    "classes_at_least",
     "unique",
     "objective",
     "bound",

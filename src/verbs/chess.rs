@@ -323,8 +323,9 @@ fn peaceable(
                 format!("{classes} optimal placements up to the 16 symmetries, {all} in all")
             }
             _ => format!(
-                "optimal placements: at least {} met, the count {}",
+                "optimal placements: at least {} met ({} classes of the 16 symmetries), the count {}",
                 counted.count_at_least.unwrap_or(0),
+                counted.classes_at_least.unwrap_or(0),
                 unknown_word(counted.stats.stopped_by.as_deref())
             ),
         };
@@ -335,6 +336,7 @@ fn peaceable(
         o.facts.count = counted.count;
         o.facts.count_at_least = counted.count_at_least;
         o.facts.classes = counted.classes;
+        o.facts.classes_at_least = counted.classes_at_least;
         if counted.status == Status::Unknown {
             o.facts.stats.stopped_by = counted.stats.stopped_by.clone();
         }
