@@ -482,7 +482,7 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
     let mut output = Output::from(vm);
     output.svg_dir = verb == "explain";
     check_outputs(&output, vm.try_get_one::<String>("out").ok().flatten())?;
-    let query = query_of(entry, verb, vm).expect("verbs() lists every generic verb");
+    let query = query_of(entry, verb, vm)?;
     let cube = match vm.try_get_one::<String>("cube").ok().flatten() {
         Some(text) => Some(
             quandary::runner::cubes::parse(text)
@@ -539,12 +539,18 @@ fn backend(vm: &ArgMatches) -> Result<Engine, Error> {
     }
 }
 
-/// The query a generic verb asks (the registry's mapping, with `--at-least` for `reach`).
-fn query_of(entry: &dyn Entry, verb: &str, vm: &ArgMatches) -> Option<Query> {
-    let at_least = vm.try_get_one::<i64>("at-least").ok().flatten().copied();
-    let cap = vm.try_get_one::<u64>("cap").ok().flatten().copied();
-    let query = entry.query(verb, at_least).ok().flatten()?;
-    Some(query.capped(cap))
+/// The query a generic verb asks, by the request room's rules ([`quandary::request::query`]:
+/// the registry's mapping, `--at-least` for `reach`, `--cap` for `count` only), after clap.
+fn query_of(entry: &dyn Entry, verb: &str, vm: &ArgMatches) -> Result<Query, Error> {
+    let req = quandary::request::Request {
+        puzzle: entry.name().to_string(),
+        verb: verb.to_string(),
+        at_least: vm.try_get_one::<i64>("at-least").ok().flatten().copied(),
+        cap: vm.try_get_one::<u64>("cap").ok().flatten().copied(),
+        ..Default::default()
+    };
+    quandary::request::query(&req)?
+        .ok_or_else(|| Error::Internal(format!("'{verb}' is not a generic verb")))
 }
 
 /// `explain`'s query with how its reasons are looked for: `--plain` and `--threads` are its

@@ -135,6 +135,6 @@ pub(super) fn generic(
     let (name, pm) = matches.subcommand()?;
     let entry = registry::find(name)?;
     let (verb, vm) = pm.subcommand()?;
-    let query = crate::cli::query_of(entry, verb, vm)?;
+    let query = crate::cli::query_of(entry, verb, vm).ok()?;
     Some((entry, vm, query))
 }
