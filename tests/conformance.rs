@@ -404,7 +404,10 @@ where
                 .clone()
                 .try_get_matches_from(&args)
                 .map_err(|e| e.to_string())
-                .and_then(|m| options::<P>(OptionsIn::Matches(&m)).map_err(|e| e.to_string()));
+                .and_then(|m| {
+                    <P::Options as clap::FromArgMatches>::from_arg_matches(&m)
+                        .map_err(|e| e.to_string())
+                });
             let from_json = options::<P>(OptionsIn::Json(&json)).map_err(|e| e.to_string());
             match (from_flags, from_json) {
                 (Ok(f), Ok(j)) => {
@@ -422,6 +425,21 @@ where
         agreed,
         flags,
         "{}: flags with no value read both ways",
+        P::NAME
+    );
+    // No flag at all: the command line's defaults are the JSON's (the command line sends only
+    // the flags given, so a default of its own would be lost).
+    let none = cmd
+        .clone()
+        .try_get_matches_from(Vec::<String>::new())
+        .expect("no flags");
+    let from_flags =
+        <P::Options as clap::FromArgMatches>::from_arg_matches(&none).expect("defaults");
+    let from_json = options::<P>(OptionsIn::Json(&json!({}))).expect("defaults");
+    assert_eq!(
+        format!("{from_flags:?}"),
+        format!("{from_json:?}"),
+        "{}: defaults",
         P::NAME
     );
 }

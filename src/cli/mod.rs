@@ -474,7 +474,8 @@ fn run(matches: &ArgMatches) -> Result<i32, Error> {
         .get_many::<String>("input")
         .map(|w| w.cloned().collect())
         .unwrap_or_default();
-    let options = OptionsIn::Matches(vm);
+    let options = options_json(entry, vm);
+    let options = OptionsIn::Json(&options);
     if verb == "model" {
         return model(entry, &words, options, vm);
     }
@@ -537,6 +538,45 @@ fn backend(vm: &ArgMatches) -> Result<Engine, Error> {
         ))),
         _ => Ok(Engine::Sat),
     }
+}
+
+/// The puzzle's options given on the command line, as the one wire shape every front end
+/// sends: a JSON object keyed by flag name, a switch `true`, a flag's value its text (a
+/// repeated flag, a list of them). Flags left out are left out (the options' defaults, as for
+/// the page and Python); tests/conformance.rs holds every flag and value, and no flag at all,
+/// to give equal options both ways.
+pub(crate) fn options_json(entry: &dyn Entry, vm: &ArgMatches) -> serde_json::Value {
+    use clap::parser::ValueSource;
+    let mut json = serde_json::Map::new();
+    for arg in entry
+        .options_args(Command::new(entry.name()))
+        .get_arguments()
+    {
+        let (id, Some(long)) = (arg.get_id().as_str(), arg.get_long()) else {
+            continue;
+        };
+        // Not a flag of this verb (an own verb without the puzzle's options), or not given.
+        let Ok(Some(raw)) = vm.try_get_raw(id) else {
+            continue;
+        };
+        if vm.value_source(id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let value = match arg.get_action() {
+            ArgAction::SetTrue => serde_json::Value::Bool(true),
+            _ => {
+                let texts: Vec<serde_json::Value> = raw
+                    .map(|v| serde_json::Value::String(v.to_string_lossy().into_owned()))
+                    .collect();
+                match <[serde_json::Value; 1]>::try_from(texts) {
+                    Ok([one]) => one,
+                    Err(many) => serde_json::Value::Array(many),
+                }
+            }
+        };
+        json.insert(long.to_string(), value);
+    }
+    serde_json::Value::Object(json)
 }
 
 /// The query a generic verb asks, by the request room's rules ([`quandary::request::query`]:

@@ -131,10 +131,11 @@ pub fn run(entry: &dyn Entry, pm: &ArgMatches) -> Result<i32, Error> {
             outln!("{l}");
         }
     };
+    let options = crate::cli::options_json(entry, vm);
     let mut call = |limits: &quandary::runner::Limits| {
         (v.run)(Call {
             args: args.clone(),
-            options: OptionsIn::Matches(vm),
+            options: OptionsIn::Json(&options),
             files: Files::Disk,
             limits,
             line: &mut line,

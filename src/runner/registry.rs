@@ -31,11 +31,9 @@ pub fn find(name: &str) -> Option<&'static dyn Entry> {
 pub enum OptionsIn<'a> {
     /// The puzzle's defaults.
     Default,
-    /// A JSON object of option names and values (absent ones take their defaults).
+    /// A JSON object of option values by flag name (absent ones take their defaults): the
+    /// one wire shape, which the command line too sends, its flags converted at its edge.
     Json(&'a serde_json::Value),
-    /// Parsed command-line flags.
-    #[cfg(feature = "cli")]
-    Matches(&'a clap::ArgMatches),
 }
 
 /// A puzzle with its types erased: what front ends use.
@@ -206,8 +204,8 @@ impl<P> Registered<P> {
 }
 
 /// Refuses an option given to a question that does not read it: it would be silently
-/// ignored. Given means named on the command line, or set in JSON to something other than
-/// `null` or `false` (a form may send every field).
+/// ignored. Given means set in the options' JSON (the command line sends only the flags it
+/// was given) to something other than `null` or `false` (a form may send every field).
 fn refuse_unread(e: &dyn Entry, query: Query, from: &OptionsIn) -> Result<()> {
     for (id, verbs) in e.verb_options() {
         if e.reads_option(query, id) {
@@ -219,11 +217,6 @@ fn refuse_unread(e: &dyn Entry, query: Query, from: &OptionsIn) -> Result<()> {
             OptionsIn::Json(v) => v
                 .get(&flag)
                 .is_some_and(|x| !x.is_null() && *x != serde_json::Value::Bool(false)),
-            #[cfg(feature = "cli")]
-            OptionsIn::Matches(m) => matches!(
-                m.value_source(id),
-                Some(clap::parser::ValueSource::CommandLine)
-            ),
         };
         if given {
             return Err(Error::input(format!(
@@ -242,9 +235,6 @@ pub fn options<P: Puzzle>(from: OptionsIn) -> Result<P::Options> {
         OptionsIn::Default => Ok(P::Options::default()),
         OptionsIn::Json(v) => serde_json::from_value(v.clone())
             .map_err(|e| Error::input(format!("{} options: {e}", P::NAME))),
-        #[cfg(feature = "cli")]
-        OptionsIn::Matches(m) => <P::Options as clap::FromArgMatches>::from_arg_matches(m)
-            .map_err(|e| Error::input(e.to_string())),
     }
 }
 

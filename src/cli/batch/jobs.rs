@@ -81,7 +81,9 @@ pub fn jobs(m: &ArgMatches) -> Result<i32, Error> {
                     .get_many::<String>("input")
                     .map(|w| w.cloned().collect())
                     .unwrap_or_default();
-                let places = entry.decisions(&input, Files::Disk, OptionsIn::Matches(vm), query)?;
+                let options = crate::cli::options_json(entry, vm);
+                let places =
+                    entry.decisions(&input, Files::Disk, OptionsIn::Json(&options), query)?;
                 let fixed: Vec<_> = within
                     .iter()
                     .filter_map(|l| places.get(l.unsigned_abs() as usize - 1))
