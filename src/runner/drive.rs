@@ -207,7 +207,7 @@ fn objective_stage<S, B: Backend>(
 ) -> Result<Stage> {
     let enumerating = matches!(query, Query::Count { .. } | Query::Unique | Query::Forced);
     let Some(goal) = &f.goal else {
-        if matches!(query, Query::Count { .. }) || query == Query::Unique {
+        if matches!(query, Query::Count { .. } | Query::Unique) {
             return Ok(Stage::Enumerate(Start {
                 assumptions: Vec::new(),
                 optimal: false,
