@@ -408,14 +408,10 @@ pub fn peaceable_exactly<'a>(
         let read =
             |w: &[Lit], b: &[Lit]| -> Vec<Lit> { (0..n * n).flat_map(|k| [w[k], b[k]]).collect() };
         let x = read(&whites, &blacks);
-        let grid = crate::geometry::Grid::new(n, n);
-        for (g, sym) in grid.symmetries().into_iter().enumerate() {
-            let to = |k: usize| {
-                let (r, c) = grid.map(sym, (k / n, k % n));
-                r * n + c
-            };
-            let w: Vec<Lit> = (0..n * n).map(|k| whites[to(k)]).collect();
-            let b: Vec<Lit> = (0..n * n).map(|k| blacks[to(k)]).collect();
+        let squares: Vec<Vec<usize>> = (0..n * n).map(|k| vec![k]).collect();
+        for (g, to) in unit_maps(n, &squares).into_iter().enumerate() {
+            let w: Vec<Lit> = (0..n * n).map(|k| whites[to[k]]).collect();
+            let b: Vec<Lit> = (0..n * n).map(|k| blacks[to[k]]).collect();
             let mut images = vec![(format!("swap{g}"), read(&b, &w))];
             if g > 0 {
                 images.push((format!("sym{g}"), read(&w, &b)));
